@@ -1,0 +1,84 @@
+// The GPU database: per-compute-capability limits and named products, loaded
+// from data/gpus.json (compiled into the binary). Every number in that file
+// names its source (cuda_occupancy.h, the CUDA C Programming Guide's
+// compute-capability tables, or a measurement).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace occlint {
+
+/// Limits of one compute capability, as the occupancy calculation needs them.
+struct ArchLimits {
+  std::string name;            // "sm_90"
+  int major = 0, minor = 0;    // 9, 0
+  std::string family;          // "Hopper"
+  int warpSize = 32;
+  int maxThreadsPerBlock = 0;
+  int maxThreadsPerSM = 0;
+  int maxWarpsPerSM = 0;       // maxThreadsPerSM / warpSize
+  int maxBlocksPerSM = 0;      // the block-count cap
+  int regsPerSM = 0;
+  int regsPerBlock = 0;
+  int regAllocUnit = 0;        // registers are allocated per warp in units of this many
+  int maxRegsPerThread = 0;    // 255 on every arch the header knows
+  int64_t sharedMemPerSM = 0;         // usable shared memory per SM (max carveout)
+  int64_t sharedMemPerBlock = 0;      // default per-block limit (48 KB)
+  int64_t sharedMemPerBlockOptin = 0; // opt-in per-block maximum
+  int smemAllocUnit = 0;              // shared memory allocation granularity
+  int64_t reservedSharedMemPerBlock = 0; // reserved by the driver per block
+  int maxBarriersPerSM = 0;    // named barriers per SM (16 per block, 16 * blocks?)
+  std::vector<int64_t> carveoutBytes; // shared-memory carveout choices, ascending
+  std::string defaultProduct;  // product used when only the arch is known
+};
+
+/// A named product: an arch plus its SM count (and its own shared memory
+/// sizes, which can differ from the arch's, e.g. sm_86 consumer vs A10).
+struct GpuProduct {
+  std::string name;                 // "H200"
+  std::vector<std::string> aliases; // "h200-sxm", ...
+  std::string arch;                 // "sm_90"
+  int smCount = 0;
+  std::string source;               // where the SM count comes from
+};
+
+/// A resolved target: the limits to use plus how many SMs.
+struct TargetGpu {
+  ArchLimits arch;
+  std::string productName; // "H200", or "sm_90:132" for an arch with an explicit SM count
+  int smCount = 0;
+};
+
+class GpuDatabase {
+public:
+  /// The database compiled into the binary.
+  static const GpuDatabase &builtin();
+  /// Parse a database from JSON text; throws std::runtime_error with a message.
+  static GpuDatabase fromJson(std::string_view jsonText);
+
+  const std::vector<ArchLimits> &archs() const { return Archs; }
+  const std::vector<GpuProduct> &products() const { return Products; }
+
+  /// "sm_90", "90", "9.0", "compute_90" -> the arch; nullptr if unknown.
+  const ArchLimits *findArch(std::string_view spec) const;
+  /// Case-insensitive product name or alias; nullptr if unknown.
+  const GpuProduct *findProduct(std::string_view name) const;
+
+  /// Resolves a --gpu value: a product ("H100", "h100 sxm"), an arch ("sm_90",
+  /// using its default product's SM count) or "sm_90:132". On failure returns
+  /// nullopt and sets Error to one line, listing close matches for unknown names.
+  std::optional<TargetGpu> resolve(std::string_view spec, std::string &error) const;
+
+  /// Names closest to Spec (edit distance), best first, at most MaxCount.
+  std::vector<std::string> closeMatches(std::string_view spec, size_t maxCount = 3) const;
+
+private:
+  std::vector<ArchLimits> Archs;
+  std::vector<GpuProduct> Products;
+};
+
+} // namespace occlint
