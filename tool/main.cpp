@@ -1,1 +1,31 @@
-int main() { return 0; }
+// occlint's entry point: dispatches to the subcommands, and turns anything
+// unexpected into exit code 3 with one line instead of a crash.
+#include "ExitCodes.h"
+#include "LintCommand.h"
+
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string_view>
+
+namespace occlint {
+int runOccupancyCommand(int Argc, const char **Argv);
+int runResourcesCommand(int Argc, const char **Argv);
+} // namespace occlint
+
+int main(int Argc, const char **Argv) {
+  using namespace occlint;
+  try {
+    if (Argc >= 2) {
+      std::string_view Sub = Argv[1];
+      if (Sub == "occupancy")
+        return runOccupancyCommand(Argc - 1, Argv + 1);
+      if (Sub == "resources")
+        return runResourcesCommand(Argc - 1, Argv + 1);
+    }
+    return runLintCommand(Argc, Argv);
+  } catch (const std::exception &E) {
+    std::cerr << "occlint: internal error: " << E.what() << "\n";
+    return ExitInternal;
+  }
+}

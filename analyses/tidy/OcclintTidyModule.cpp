@@ -1,0 +1,28 @@
+// The occlint clang-tidy module: one line per check. The same object files go
+// into the standalone `occlint` binary and into libOcclintTidyModule.so, which
+// clang-tidy-22 loads with --load.
+#include "BlockNotWarpMultipleCheck.h"
+
+#include "clang-tidy/ClangTidyModule.h"
+
+namespace clang::tidy::occlint {
+
+class OcclintTidyModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<BlockNotWarpMultipleCheck>("cuda-launch-block-not-warp-multiple");
+  }
+};
+
+// Registration with clang-tidy's module registry (a static object: the
+// plugin's constructor runs it when clang-tidy loads the library).
+static ClangTidyModuleRegistry::Add<OcclintTidyModule>
+    X("occlint-module", "Occupancy and launch-configuration checks for CUDA.");
+
+} // namespace clang::tidy::occlint
+
+// A static link drops object files nobody references; the occlint binary
+// references this symbol so the registration above is kept.
+namespace clang::tidy {
+volatile int OcclintModuleAnchorSource = 0;
+} // namespace clang::tidy

@@ -1,0 +1,42 @@
+#include "CudaCommandAdjuster.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+
+namespace occlint {
+
+std::string clangResourceDir() { return OCCLINT_CLANG_RESOURCE_DIR; }
+
+static bool hasArgWithPrefix(const clang::tooling::CommandLineArguments &Args,
+                             llvm::StringRef Prefix) {
+  for (const std::string &Arg : Args)
+    if (llvm::StringRef(Arg).starts_with(Prefix))
+      return true;
+  return false;
+}
+
+clang::tooling::ArgumentsAdjuster makeCudaArgumentsAdjuster(CudaParseSettings Settings) {
+  return [Settings](const clang::tooling::CommandLineArguments &Args, llvm::StringRef) {
+    if (Args.empty())
+      return Args;
+    clang::tooling::CommandLineArguments Out(Args.begin(), Args.end());
+    std::vector<std::string> Extra;
+    // Our binary does not sit next to Clang's headers; point at them.
+    if (!hasArgWithPrefix(Args, "-resource-dir"))
+      Extra.push_back("-resource-dir=" + clangResourceDir());
+    if (Settings.cudaPath && !hasArgWithPrefix(Args, "--cuda-path"))
+      Extra.push_back("--cuda-path=" + *Settings.cudaPath);
+    // Clang 22 knows CUDA up to 12.9 and warns about 13.x; the headers parse.
+    Extra.push_back("-Wno-unknown-cuda-version");
+    if (!hasArgWithPrefix(Args, "--cuda-gpu-arch") && !hasArgWithPrefix(Args, "--offload-arch"))
+      Extra.push_back("--cuda-gpu-arch=" + Settings.defaultArch);
+    // One device-side parse: __CUDA_ARCH__ is defined as for that arch, and
+    // host functions with their <<<...>>> launches are in the same AST.
+    if (!hasArgWithPrefix(Args, "--cuda-host-only") && !hasArgWithPrefix(Args, "--cuda-device-only"))
+      Extra.push_back("--cuda-device-only");
+    Out.insert(Out.begin() + 1, Extra.begin(), Extra.end());
+    return Out;
+  };
+}
+
+} // namespace occlint
