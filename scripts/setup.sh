@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what occlint needs (only what is missing), then configures and
+# builds it in build/. Idempotent: a no-op in seconds when all is there.
+#   scripts/setup.sh            # build everything, tests included
+#   BUILD_DIR=out scripts/setup.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(cmake ninja-build g++ git
+  llvm-22-dev libclang-22-dev libclang-cpp22-dev clang-22 clang-tidy-22 clang-tools-22
+  nlohmann-json3-dev libgtest-dev)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cuda="${CUDA_PATH:-/usr/local/cuda}"
+if [ ! -x "$cuda/bin/ptxas" ]; then
+  echo "setup: note: no CUDA toolkit at $cuda: occlint will run in source-only mode" \
+       "(resource reports and the differential test need one; set CUDA_PATH)" >&2
+fi
+
+BUILD_DIR="${BUILD_DIR:-build}"
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+# Two parallel jobs: LLVM-heavy translation units need ~1.5 GB each.
+cmake --build "$BUILD_DIR" -j "${JOBS:-2}"

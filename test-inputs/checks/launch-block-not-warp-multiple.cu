@@ -1,0 +1,28 @@
+// Test input for cuda-launch-block-not-warp-multiple.
+// RUN-ARGS: --gpu=sm_90
+#include <cuda_runtime.h>
+
+__global__ void fill(float *p) { p[threadIdx.x] = 1.0f; }
+
+constexpr int kBlock = 96;
+constexpr dim3 kTile(16, 16);
+#define BLOCK_100 100
+
+void positives(float *p) {
+  fill<<<10, 100>>>(p); // expect-warning {{block of 100 threads is not a multiple of the warp size (32): 28 of the 128 lanes in its 4 warps are masked off (estimated loss 21.88%)}} [cuda-launch-block-not-warp-multiple]
+  fill<<<10, 1>>>(p); // expect-warning {{block of 1 thread is not a multiple of the warp size (32): 31 of the 32 lanes in its 1 warp are masked off (estimated loss 96.88%)}} [cuda-launch-block-not-warp-multiple]
+  fill<<<10, dim3(10, 10)>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+  fill<<<10, kBlock + 4>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+  fill<<<10, dim3(7, 3, 2)>>>(p); // expect-warning {{block of 42 threads is not a multiple of the warp size (32): 22 of the 64 lanes in its 2 warps}} [cuda-launch-block-not-warp-multiple]
+  fill<<<1, BLOCK_100>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+}
+
+void negatives(float *p, int runtimeBlock) {
+  fill<<<10, 128>>>(p);
+  fill<<<10, kBlock>>>(p);
+  fill<<<10, kTile>>>(p);
+  fill<<<10, dim3(32, 4)>>>(p);
+  fill<<<10, dim3(8, 4, 1)>>>(p);
+  fill<<<10, runtimeBlock>>>(p); // not known: never guessed
+  fill<<<100, 1024>>>(p);
+}

@@ -1,0 +1,105 @@
+// Runs occlint, and the same checks loaded into clang-tidy-22, on every
+// test-inputs/checks/*.cu file and compares what they print with the
+// expectations written inline in the file (both ways: every expected
+// diagnostic appears, nothing unexpected appears).
+#include "CommandRunner.h"
+#include "InlineExpectations.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace occlint::testing;
+
+namespace {
+
+std::string readFile(const fs::path &P) {
+  std::ifstream In(P);
+  std::stringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+
+std::vector<std::string> checkInputs() {
+  std::vector<std::string> Out;
+  for (const auto &Entry : fs::directory_iterator(fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "checks"))
+    if (Entry.path().extension() == ".cu")
+      Out.push_back(Entry.path().filename().string());
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+std::string testName(const ::testing::TestParamInfo<std::string> &Info) {
+  std::string Name = fs::path(Info.param).stem().string();
+  std::replace_if(Name.begin(), Name.end(), [](char C) { return !std::isalnum(C); }, '_');
+  return Name;
+}
+
+class TestInput : public ::testing::TestWithParam<std::string> {
+protected:
+  fs::path path() const { return fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "checks" / GetParam(); }
+};
+
+void expectMatches(const std::string &Tool, const fs::path &File, const CommandResult &R) {
+  const std::string Source = readFile(File);
+  std::vector<std::string> Problems =
+      compareDiagnostics(parseExpectations(Source), parseClangOutput(R.output, File.string()));
+  std::string All;
+  for (const std::string &P : Problems)
+    All += "  " + P + "\n";
+  EXPECT_TRUE(Problems.empty()) << Tool << " on " << File.filename() << ":\n" << All << "output was:\n" << R.output;
+}
+
+TEST_P(TestInput, OcclintPrintsExactlyTheExpectedDiagnostics) {
+  const std::string Args = parseRunArgs(readFile(path()));
+  CommandResult R = runCommand(shellQuote(OCCLINT_BINARY) + " --quiet " + Args + " " +
+                               shellQuote(path().string()) + " --");
+  EXPECT_LT(R.exitCode, 2) << R.output;
+  expectMatches("occlint", path(), R);
+}
+
+TEST_P(TestInput, ClangTidyPluginPrintsTheSameDiagnostics) {
+  // The plugin sees the same AST: device-side parse for sm_90 (or the RUN-ARGS arch).
+  std::string Arch = "sm_90";
+  const std::string Args = parseRunArgs(readFile(path()));
+  if (auto Pos = Args.find("--gpu=sm_"); Pos != std::string::npos)
+    Arch = Args.substr(Pos + 6, Args.find_first_of(" :", Pos + 6) - (Pos + 6));
+  CommandResult R = runCommand(shellQuote(OCCLINT_CLANG_TIDY) + " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
+                               " --checks='-*,cuda-*' " + shellQuote(path().string()) +
+                               " -- --cuda-path=" OCCLINT_CUDA_PATH " -Wno-unknown-cuda-version"
+                               " --cuda-device-only --cuda-gpu-arch=" + Arch);
+  expectMatches("clang-tidy --load", path(), R);
+}
+
+INSTANTIATE_TEST_SUITE_P(Checks, TestInput, ::testing::ValuesIn(checkInputs()), testName);
+
+// The runner itself must be able to fail: a missing and an extra diagnostic.
+TEST(InlineExpectations, ReportsMissingAndUnexpectedDiagnostics) {
+  const std::string Source = "a;\nb; // expect-warning {{too small}} [cuda-x]\n";
+  std::vector<Diagnostic> Expected = parseExpectations(Source);
+  ASSERT_EQ(Expected.size(), 1u);
+  EXPECT_EQ(Expected[0].line, 2);
+  const std::string Output = "f.cu:2:1: warning: block too small here [cuda-x]\n"
+                             "f.cu:1:1: warning: surprise [cuda-y]\n"
+                             "other.cu:2:1: warning: block too small here [cuda-x]\n";
+  std::vector<std::string> Problems = compareDiagnostics(Expected, parseClangOutput(Output, "f.cu"));
+  ASSERT_EQ(Problems.size(), 1u);
+  EXPECT_NE(Problems[0].find("seen but not expected: line 1"), std::string::npos);
+  EXPECT_EQ(compareDiagnostics(Expected, {}).size(), 1u);
+}
+
+TEST(InlineExpectations, OffsetsAndCheckNames) {
+  std::vector<Diagnostic> E = parseExpectations("// expect-error@+2 {{cannot}}\n\nx;\n");
+  ASSERT_EQ(E.size(), 1u);
+  EXPECT_EQ(E[0].line, 3);
+  EXPECT_EQ(E[0].level, "error");
+  Diagnostic WrongCheck{3, "error", "cannot launch", "cuda-other"};
+  Diagnostic Expected{3, "error", "cannot", "cuda-launch-invalid-config"};
+  EXPECT_EQ(compareDiagnostics({Expected}, {WrongCheck}).size(), 2u);
+}
+
+} // namespace
