@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,19 +26,36 @@ struct ArchLimits {
   int regsPerSM = 0;
   int regsPerBlock = 0;
   int regAllocUnit = 0;        // registers are allocated per warp in units of this many
-  int maxRegsPerThread = 0;    // 255 on every arch the header knows
+  int maxRegsPerThread = 0;    // cudaOccRegAllocationMaxPerThread: 255 for 5.x/6.x,
+                               // 256 from 7.0 on (ptxas itself never exceeds 255)
   int64_t sharedMemPerSM = 0;         // usable shared memory per SM (max carveout)
   int64_t sharedMemPerBlock = 0;      // default per-block limit (48 KB)
   int64_t sharedMemPerBlockOptin = 0; // opt-in per-block maximum
   int smemAllocUnit = 0;              // shared memory allocation granularity
   int64_t reservedSharedMemPerBlock = 0; // reserved by the driver per block
-  int maxBarriersPerSM = 0;    // named barriers per SM (16 per block, 16 * blocks?)
+  int maxBarriersPerSM = 0;    // block barriers per SM as cuda_occupancy.h counts them:
+                               // maxBlocksPerSM * 2 (5.x-7.x, 8.0, 9.0, 10.0, 10.3) or
+                               // maxBlocksPerSM * 1 (8.6, 8.7, 8.9, 10.1, 11.0, 12.x);
+                               // the limit is maxBarriersPerSM / numBlockBarriers blocks
   std::vector<int64_t> carveoutBytes; // shared-memory carveout choices, ascending
   std::string defaultProduct;  // product used when only the arch is known
+
+  // --- Added fields (everything cuda_occupancy.h needs beyond the above).
+  int subPartitionsPerSM = 4;  // cudaOccSubPartitionsPerMultiprocessor (2 on sm_60)
+  bool barrierLimitEnforced = false; // the header applies the barrier limit only from 9.0 on
+  int maxVirtualResourcesPerSM = 0;  // cudaOccMaxVirtualResourceCountPerSM (128 from 10.0 on)
+  bool partitionedGlobalCaching = false; // cudaOccPartitionedGlobalCachingModeSupport
+                                         // (5.2, 5.3, 6.1, 6.2)
+  std::string note;            // free text, e.g. about renamed archs
+  std::map<std::string, std::string> sources; // field name -> where its value comes from
+
+  /// Source of one field ("" if none recorded).
+  std::string sourceOf(const std::string &field) const;
 };
 
-/// A named product: an arch plus its SM count (and its own shared memory
-/// sizes, which can differ from the arch's, e.g. sm_86 consumer vs A10).
+/// A named product: an arch plus its SM count. Every product uses its arch's
+/// limits unchanged (no product in the database reports different per-SM or
+/// per-block sizes from the other products of its compute capability).
 struct GpuProduct {
   std::string name;                 // "H200"
   std::vector<std::string> aliases; // "h200-sxm", ...
