@@ -1,5 +1,6 @@
 // occlint's entry point: dispatches to the subcommands, and turns anything
 // unexpected into exit code 3 with one line instead of a crash.
+#include "ArgParser.h"
 #include "ExitCodes.h"
 #include "LintCommand.h"
 
@@ -24,6 +25,9 @@ int main(int Argc, const char **Argv) {
         return runResourcesCommand(Argc - 1, Argv + 1);
     }
     return runLintCommand(Argc, Argv);
+  } catch (const UsageError &E) {
+    std::cerr << E.what() << "\n";
+    return ExitUsageOrInput;
   } catch (const std::exception &E) {
     std::cerr << "occlint: internal error: " << E.what() << "\n";
     return ExitInternal;

@@ -1,0 +1,186 @@
+// `occlint occupancy`: the occupancy calculator. Prints the block limit of
+// every resource (like Nsight Compute's "Block Limit ..." rows), the
+// occupancy, waves for a grid, and the next steps.
+#include "ArgParser.h"
+#include "ExitCodes.h"
+#include "GpuDatabase.h"
+#include "Occupancy.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace occlint {
+
+static const char *const OccupancyHelp = R"(usage: occlint occupancy --gpu GPU --block N[xN[xN]] --regs N [options]
+
+  --gpu GPU            product (H100, a100-40gb), arch (sm_90) or arch:SMs (sm_90:132)
+  --block SHAPE        threads per block: 256, 16x16 or 8x8x4 (1..1024 threads)
+  --regs N             registers per thread (0..255)
+  --smem BYTES         static shared memory per block (e.g. 4096, 48K)
+  --dyn-smem BYTES     dynamic shared memory per block
+  --optin-smem BYTES   cudaFuncAttributeMaxDynamicSharedMemorySize set for the kernel
+  --barriers N         named barriers used (ptxas "used N barriers"; default 1)
+  --launch-bounds MAX  __launch_bounds__ maximum threads per block
+  --grid BLOCKS        total blocks in the grid, for waves
+  --format text|json   output format (default text)
+)";
+
+static std::string percent(double Fraction) {
+  char Buffer[32];
+  std::snprintf(Buffer, sizeof Buffer, "%.1f%%", 100.0 * Fraction);
+  return Buffer;
+}
+
+static std::string bindingNames(unsigned Factors) {
+  std::string Out;
+  for (Limiter L : {Limiter::Warps, Limiter::Registers, Limiter::SharedMemory, Limiter::Blocks, Limiter::Barriers})
+    if (Factors & static_cast<unsigned>(L))
+      Out += (Out.empty() ? "" : ", ") + limiterName(L);
+  return Out.empty() ? "none" : Out;
+}
+
+static nlohmann::json toJson(const TargetGpu &Gpu, const KernelResources &K, const LaunchShape &L,
+                             const OccupancyResult &R) {
+  nlohmann::json J;
+  J["version"] = 1;
+  J["gpu"] = {{"name", Gpu.productName}, {"arch", Gpu.arch.name}, {"sms", Gpu.smCount}};
+  J["input"] = {{"block", {L.blockX, L.blockY, L.blockZ}},
+                {"registersPerThread", K.registersPerThread},
+                {"staticSharedMemory", K.staticSharedMem},
+                {"dynamicSharedMemory", L.dynamicSharedMem},
+                {"barriers", K.barriers}};
+  if (L.gridBlocks)
+    J["input"]["grid"] = *L.gridBlocks;
+  J["canLaunch"] = R.failure == LaunchFailure::None;
+  if (R.failure != LaunchFailure::None)
+    J["failure"] = R.failureReason;
+  J["blocksPerSM"] = R.blocksPerSM;
+  J["warpsPerBlock"] = R.warpsPerBlock;
+  J["activeWarpsPerSM"] = R.activeWarpsPerSM;
+  J["maxWarpsPerSM"] = R.maxWarpsPerSM;
+  J["occupancy"] = R.occupancy;
+  // null: the resource limits nothing (the engine says INT_MAX, as the header does).
+  auto Limit = [](int Value) { return Value >= 1 << 30 ? nlohmann::json(nullptr) : nlohmann::json(Value); };
+  J["blockLimits"] = {{"warps", Limit(R.limitWarps)},       {"registers", Limit(R.limitRegisters)},
+                      {"sharedMemory", Limit(R.limitSharedMem)}, {"blocks", Limit(R.limitBlocks)},
+                      {"barriers", Limit(R.limitBarriers)}};
+  nlohmann::json Binding = nlohmann::json::array();
+  for (Limiter Lim : {Limiter::Warps, Limiter::Registers, Limiter::SharedMemory, Limiter::Blocks, Limiter::Barriers})
+    if (R.limitingFactors & static_cast<unsigned>(Lim))
+      Binding.push_back(limiterName(Lim));
+  J["limitedBy"] = Binding;
+  J["allocatedRegistersPerBlock"] = R.allocatedRegistersPerBlock;
+  J["allocatedSharedMemoryPerBlock"] = R.allocatedSharedMemPerBlock;
+  if (R.waves) {
+    J["waves"] = {{"waves", *R.waves}, {"fullWaves", R.fullWaves.value_or(0)}, {"tailBlocks", R.tailBlocks.value_or(0)},
+                  {"blocksPerWave", int64_t(R.blocksPerSM) * Gpu.smCount}};
+  }
+  nlohmann::json Steps = nlohmann::json::array();
+  for (const NextStep &S : R.nextSteps)
+    Steps.push_back({{"resource", S.resource}, {"reduceBy", S.reduceBy}, {"blocksPerSM", S.blocksPerSM},
+                     {"occupancy", S.occupancy}, {"text", S.text}});
+  J["nextSteps"] = Steps;
+  return J;
+}
+
+static void printText(std::ostream &OS, const TargetGpu &Gpu, const KernelResources &K, const LaunchShape &L,
+                      const OccupancyResult &R) {
+  OS << "GPU            " << Gpu.productName << " (" << Gpu.arch.name << ", " << Gpu.smCount << " SMs)\n";
+  OS << "Block          " << L.blockX << "x" << L.blockY << "x" << L.blockZ << " = " << L.threadsPerBlock()
+     << " threads, " << K.registersPerThread << " registers/thread, " << K.staticSharedMem << " B static + "
+     << L.dynamicSharedMem << " B dynamic shared memory, " << K.barriers << " barrier(s)\n";
+  if (R.failure != LaunchFailure::None) {
+    OS << "Cannot launch: " << R.failureReason << "\n";
+    return;
+  }
+  auto Row = [&](const char *Name, int Value, Limiter Lim) {
+    // A resource that limits nothing has an "unlimited" block limit.
+    OS << "  Block Limit " << Name << (Value >= 1 << 30 ? std::string("-") : std::to_string(Value))
+       << ((R.limitingFactors & static_cast<unsigned>(Lim)) ? "   <- binding" : "") << "\n";
+  };
+  Row("Warps          ", R.limitWarps, Limiter::Warps);
+  Row("Registers      ", R.limitRegisters, Limiter::Registers);
+  Row("Shared Mem     ", R.limitSharedMem, Limiter::SharedMemory);
+  Row("SM (blocks)    ", R.limitBlocks, Limiter::Blocks);
+  Row("Barriers       ", R.limitBarriers, Limiter::Barriers);
+  OS << "Blocks/SM      " << R.blocksPerSM << " (limited by " << bindingNames(R.limitingFactors) << ")\n";
+  OS << "Active warps   " << R.activeWarpsPerSM << " of " << R.maxWarpsPerSM << " per SM\n";
+  OS << "Occupancy      " << percent(R.occupancy) << "\n";
+  if (R.waves) {
+    char Buffer[64];
+    std::snprintf(Buffer, sizeof Buffer, "%.2f", *R.waves);
+    OS << "Waves          " << Buffer << " (" << R.fullWaves.value_or(0) << " full wave(s) of "
+       << int64_t(R.blocksPerSM) * Gpu.smCount << " blocks";
+    if (R.tailBlocks.value_or(0) > 0)
+      OS << ", then a partial wave of " << *R.tailBlocks << " block(s)";
+    OS << ")\n";
+  }
+  if (!R.nextSteps.empty()) {
+    OS << "Next steps\n";
+    for (const NextStep &S : R.nextSteps)
+      OS << "  - " << S.text << "\n";
+  }
+}
+
+int runOccupancyCommand(int Argc, const char **Argv) {
+  ArgParser Args("occupancy",
+                 {"gpu", "block", "regs", "smem", "dyn-smem", "optin-smem", "barriers", "launch-bounds", "grid",
+                  "format"},
+                 {"help"});
+  Args.parse(Argc, Argv);
+  if (Args.has("help")) {
+    std::cout << OccupancyHelp;
+    return ExitOk;
+  }
+  if (!Args.positional().empty())
+    Args.fail("unexpected argument '" + Args.positional().front() + "'");
+  for (const char *Required : {"gpu", "block", "regs"})
+    if (!Args.has(Required))
+      Args.fail(std::string("--") + Required + " is required (see --help)");
+
+  std::string Error;
+  std::optional<TargetGpu> Gpu = GpuDatabase::builtin().resolve(*Args.value("gpu"), Error);
+  if (!Gpu)
+    Args.fail("--gpu: " + Error);
+
+  LaunchShape Launch;
+  int64_t X, Y, Z;
+  const std::string BlockText = *Args.value("block");
+  if (!parseBlockShape(BlockText, X, Y, Z))
+    Args.fail("--block: '" + BlockText + "' is not a block shape (e.g. 256, 16x16, 8x8x4)");
+  if (X < 1 || Y < 1 || Z < 1)
+    Args.fail("--block: '" + BlockText + "' has a dimension below 1");
+  if (X * Y * Z > Gpu->arch.maxThreadsPerBlock)
+    Args.fail("--block: " + std::to_string(X * Y * Z) + " threads is over the maximum of " +
+              std::to_string(Gpu->arch.maxThreadsPerBlock) + " per block on " + Gpu->arch.name);
+  Launch.blockX = int(X), Launch.blockY = int(Y), Launch.blockZ = int(Z);
+
+  KernelResources Kernel;
+  // ptxas never assigns more than 255 registers per thread (CUDA C Programming
+  // Guide, "Maximum number of 32-bit registers per thread"), on every arch.
+  constexpr int MaxRegistersPerThread = 255;
+  Kernel.registersPerThread = int(*Args.integer("regs", 0, MaxRegistersPerThread));
+  Kernel.staticSharedMem = Args.integer("smem", 0, int64_t(1) << 40, true).value_or(0);
+  Launch.dynamicSharedMem = Args.integer("dyn-smem", 0, int64_t(1) << 40, true).value_or(0);
+  Launch.optinDynamicSharedMem = Args.integer("optin-smem", 0, int64_t(1) << 40, true);
+  Kernel.barriers = int(Args.integer("barriers", 0, 16).value_or(1));
+  if (auto Bounds = Args.integer("launch-bounds", 1, Gpu->arch.maxThreadsPerBlock))
+    Kernel.launchBoundsMaxThreads = int(*Bounds);
+  Launch.gridBlocks = Args.integer("grid", 1, INT64_MAX / 2);
+  const std::string Format = Args.value("format").value_or("text");
+  if (Format != "text" && Format != "json")
+    Args.fail("--format: '" + Format + "' is not one of text, json");
+
+  OccupancyResult Result = computeOccupancy(*Gpu, Kernel, Launch);
+  if (Format == "json")
+    std::cout << toJson(*Gpu, Kernel, Launch, Result).dump(2) << "\n";
+  else
+    printText(std::cout, *Gpu, Kernel, Launch, Result);
+  // A configuration that cannot launch is a finding at error level.
+  return Result.failure == LaunchFailure::None ? ExitOk : ExitFindings;
+}
+
+} // namespace occlint
