@@ -1,0 +1,87 @@
+// The `occlint occupancy` command line: outputs, JSON, and the one-line errors
+// with their documented exit codes.
+#include "CommandRunner.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace occlint::testing;
+
+namespace {
+
+CommandResult occupancy(const std::string &Args, bool MergeStderr = true) {
+  return runCommand(shellQuote(OCCLINT_BINARY) + " occupancy " + Args, MergeStderr);
+}
+
+size_t countLines(const std::string &S) { return std::count(S.begin(), S.end(), '\n'); }
+
+TEST(OccupancyCommand, PrintsLimitsOccupancyAndNextStep) {
+  CommandResult R = occupancy("--gpu A100 --block 256 --regs 130 --grid 1000");
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("Block Limit Registers      1   <- binding"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("Occupancy      12.5%"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("2 fewer registers per thread"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("Waves"), std::string::npos) << R.output;
+}
+
+TEST(OccupancyCommand, JsonCarriesTheSameNumbers) {
+  CommandResult R = occupancy("--gpu H200 --block 32 --regs 16 --grid 40 --format=json", false);
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  nlohmann::json J = nlohmann::json::parse(R.output);
+  EXPECT_EQ(J["version"], 1);
+  EXPECT_EQ(J["gpu"]["sms"], 132);
+  EXPECT_EQ(J["blocksPerSM"], 32);
+  EXPECT_DOUBLE_EQ(J["occupancy"].get<double>(), 0.5);
+  EXPECT_EQ(J["limitedBy"], nlohmann::json::array({"blocks"}));
+  EXPECT_EQ(J["blockLimits"]["blocks"], 32);
+  EXPECT_TRUE(J["canLaunch"].get<bool>());
+}
+
+TEST(OccupancyCommand, SeedRegisterExampleOnA100) {
+  CommandResult R = occupancy("--gpu sm_80:108 --block 256 --regs 64 --format json", false);
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  nlohmann::json J = nlohmann::json::parse(R.output);
+  EXPECT_DOUBLE_EQ(J["occupancy"].get<double>(), 0.5);
+  EXPECT_EQ(J["limitedBy"], nlohmann::json::array({"registers"}));
+}
+
+TEST(OccupancyCommand, CannotLaunchIsAFindingWithExitCode1) {
+  CommandResult R = occupancy("--gpu A100 --block 512 --regs 255");
+  EXPECT_EQ(R.exitCode, 1) << R.output;
+  EXPECT_NE(R.output.find("Cannot launch"), std::string::npos) << R.output;
+}
+
+struct BadInput {
+  const char *args;
+  const char *expectedText;
+};
+
+class OccupancyBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(OccupancyBadInput, OneClearLineAndExitCode2) {
+  CommandResult R = occupancy(GetParam().args);
+  EXPECT_EQ(R.exitCode, 2) << R.output;
+  EXPECT_EQ(countLines(R.output), 1u) << R.output;
+  EXPECT_NE(R.output.find(GetParam().expectedText), std::string::npos) << R.output;
+  EXPECT_EQ(R.output.find("terminate"), std::string::npos) << R.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, OccupancyBadInput,
+    ::testing::Values(BadInput{"--gpu H1000 --block 256 --regs 32", "unknown GPU 'H1000'; did you mean: H100"},
+                      BadInput{"--gpu H100 --block 256 --regs 256", "--regs: 256 is over the maximum of 255"},
+                      BadInput{"--gpu H100 --block 256 --regs -1", "--regs: -1 is below the minimum of 0"},
+                      BadInput{"--gpu H100 --block 256 --regs twelve", "--regs: 'twelve' is not an integer"},
+                      BadInput{"--gpu H100 --block 0 --regs 32", "--block: '0' has a dimension below 1"},
+                      BadInput{"--gpu H100 --block 1025 --regs 32", "1025 threads is over the maximum of 1024"},
+                      BadInput{"--gpu H100 --block 64x32 --regs 32", "2048 threads is over the maximum"},
+                      BadInput{"--gpu H100 --block 16xx --regs 32", "is not a block shape"},
+                      BadInput{"--gpu H100 --block 256 --regs 32 --smem -4", "--smem: -4 is below the minimum"},
+                      BadInput{"--gpu H100 --block 256 --regs 32 --smem lots", "is not a size"},
+                      BadInput{"--gpu H100 --block 256", "--regs is required"},
+                      BadInput{"--gpu H100 --block 256 --regs 32 --format xml", "--format: 'xml' is not one of"},
+                      BadInput{"--gpu H100 --block 256 --regs 32 --bogus 1", "unknown option '--bogus'"},
+                      BadInput{"--gpu sm_90:0 --block 256 --regs 32", "invalid SM count '0'"},
+                      BadInput{"--gpu H100 --block 256 --regs", "--regs needs a value"}));
+
+} // namespace
