@@ -33,9 +33,25 @@ struct PtxasReport {
   std::vector<FunctionResources> functions;
   std::vector<std::string> warnings;  // ptxas warnings that name no function
   /// Finds a function by mangled name and arch ("sm_90").
+  /// Arch rule (see archMatches): an exact arch match wins; a plain arch
+  /// ("sm_90") also finds the arch-specific/family variants ("sm_90a",
+  /// "sm_100f"), while a suffixed arch ("sm_90a") only finds itself. When
+  /// several entries match (same function from several source files), the
+  /// first one in report order is returned; see findAll.
   const FunctionResources *find(std::string_view mangled, std::string_view arch) const;
+  /// Every entry for the function on that arch (same matching rule as find).
+  std::vector<const FunctionResources *> findAll(std::string_view mangled,
+                                                 std::string_view arch) const;
+  /// Adds other's functions: an entry with the same (mangledName, arch,
+  /// sourceFile) as one already here replaces it; others are appended.
+  /// Unattributed warnings are appended.
   void merge(const PtxasReport &other);
 };
+
+/// True when a report entry for arch `have` answers a query for arch `want`:
+/// have == want, or want is a plain "sm_NN" and have is "sm_NN" plus one
+/// lower-case variant letter ("sm_90a", "sm_100f").
+bool archMatches(std::string_view have, std::string_view want);
 
 /// Parses whatever text a build printed; keeps what can be attributed to a
 /// function and arch, ignores the rest. Never throws.

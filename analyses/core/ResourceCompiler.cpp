@@ -1,0 +1,452 @@
+#include "ResourceCompiler.h"
+
+#include "ResultCache.h"
+#include "Subprocess.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <sys/stat.h>
+
+namespace occlint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool isFile(const std::string &p) {
+  struct stat st{};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string trimmed(std::string s, size_t maxChars = 4000) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  size_t e = s.find_last_not_of(" \t\r\n");
+  s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+  if (s.size() > maxChars) s = "..." + s.substr(s.size() - maxChars);
+  return s;
+}
+
+bool validArch(const std::string &a) {
+  if (!startsWith(a, "sm_") || a.size() < 5 || a.size() > 9) return false;
+  size_t i = 3;
+  while (i < a.size() && std::isdigit(static_cast<unsigned char>(a[i]))) ++i;
+  if (i == 3) return false;
+  return i == a.size() || (i + 1 == a.size() && std::islower(static_cast<unsigned char>(a[i])));
+}
+
+/// Does flag `a` match option `name` as "name", "name=value" or (joined) "namevalue"?
+enum class Match { No, Alone, WithValue };
+Match matchOpt(const std::string &a, std::string_view name, bool joined) {
+  if (a == name) return Match::Alone;
+  if (startsWith(a, name) && a.size() > name.size() && (a[name.size()] == '=' || joined))
+    return Match::WithValue;
+  return Match::No;
+}
+
+struct Filtered {
+  std::vector<std::string> flags;       // carried over to the device compile
+  std::vector<std::string> ptxasExtra;  // clang -Xcuda-ptxas values
+  bool hasCudaPath = false;
+};
+
+Filtered filterNvcc(const std::vector<std::string> &cmd) {
+  // Options kept with their value: (name, joined form allowed).
+  static const std::vector<std::pair<std::string_view, bool>> keepValue = {
+      {"-I", true}, {"--include-path", false}, {"-isystem", true}, {"--system-include", false},
+      {"-D", true}, {"--define-macro", false}, {"-U", true}, {"--undefine-macro", false},
+      {"-include", false}, {"--pre-include", false}, {"-std", false}, {"--std", false},
+      {"-ccbin", false}, {"--compiler-bindir", false}, {"-Xptxas", false},
+      {"--ptxas-options", false}, {"-maxrregcount", false}, {"--maxrregcount", false},
+      {"-x", false}, {"--x", false}, {"-rdc", false}, {"--relocatable-device-code", false},
+      {"-ftz", false}, {"--ftz", false}, {"-prec-div", false}, {"--prec-div", false},
+      {"-prec-sqrt", false}, {"--prec-sqrt", false}, {"-fmad", false}, {"--fmad", false},
+      {"--optimize", false}, {"-default-device", false}};
+  static const std::vector<std::string_view> keepAlone = {
+      "-O0", "-O1", "-O2", "-O3", "-G", "--device-debug", "-lineinfo", "--generate-line-info",
+      "-use_fast_math", "--use_fast_math", "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
+      "--extended-lambda", "-extended-lambda", "--expt-extended-lambda", "-expt-extended-lambda",
+      "-Wno-deprecated-gpu-targets", "-allow-unsupported-compiler", "--allow-unsupported-compiler",
+      "-m64", "--machine=64", "-restrict", "--restrict"};
+  // Dropped together with their value.
+  static const std::vector<std::string_view> dropValue = {
+      "-o", "--output-file", "-arch", "--gpu-architecture", "-gencode", "--generate-code",
+      "-code", "--gpu-code", "-MF", "-MT", "-MQ", "--dependency-output",
+      "--dependency-target-name", "-Xcompiler", "--compiler-options", "-Xcudafe",
+      "-Xlinker", "--linker-options", "-Xnvlink", "--nvlink-options", "--options-file",
+      "-optf", "-odir", "--output-directory", "-l", "-L", "--library", "--library-path",
+      "-Xarchive", "--archive-options"};
+  Filtered f;
+  for (size_t i = 1; i < cmd.size(); ++i) {
+    const std::string &a = cmd[i];
+    if (a.empty() || a[0] != '-') continue; // inputs: the source goes last, on its own
+    if (a == "-dc" || a == "--device-c") { f.flags.push_back("-rdc=true"); continue; }
+    bool done = false;
+    for (auto name : dropValue) {
+      Match m = matchOpt(a, name, false);
+      if (m == Match::Alone) ++i;
+      if (m != Match::No) { done = true; break; }
+    }
+    if (done) continue;
+    for (auto &[name, joined] : keepValue) {
+      Match m = matchOpt(a, name, joined);
+      if (m == Match::No) continue;
+      f.flags.push_back(a);
+      if (m == Match::Alone && i + 1 < cmd.size()) f.flags.push_back(cmd[++i]);
+      done = true;
+      break;
+    }
+    if (done) continue;
+    for (auto name : keepAlone)
+      if (a == name) { f.flags.push_back(a); break; }
+    // Anything else (-c, -M*, warnings, host-only options...) is dropped.
+  }
+  return f;
+}
+
+Filtered filterClang(const std::vector<std::string> &cmd) {
+  static const std::vector<std::pair<std::string_view, bool>> keepValue = {
+      {"-I", true}, {"-isystem", true}, {"-iquote", true}, {"-idirafter", true}, {"-D", true},
+      {"-U", true}, {"-include", true}, {"-imacros", true}, {"--cuda-path", false},
+      {"-std", false}, {"--std", false}};
+  static const std::vector<std::string_view> dropValue = {
+      "-o", "-MF", "-MT", "-MQ", "-x", "--cuda-gpu-arch", "--offload-arch", "-Xclang",
+      "-Xlinker", "-L", "-l", "-target", "--target", "-Xarch_host", "-Xarch_device"};
+  static const std::vector<std::string_view> dropFlagPrefixes = {
+      "-fcolor-diagnostics", "-fdiagnostics", "-fsanitize", "-fprofile", "-fcoverage",
+      "-fno-color-diagnostics", "-fdebug", "-fmodules", "-fpch", "-fcrash"};
+  Filtered f;
+  for (size_t i = 1; i < cmd.size(); ++i) {
+    const std::string &a = cmd[i];
+    if (a.empty() || a[0] != '-') continue;
+    if (a == "-Xcuda-ptxas") {
+      if (i + 1 < cmd.size()) f.ptxasExtra.push_back(cmd[++i]);
+      continue;
+    }
+    bool done = false;
+    for (auto name : dropValue) {
+      Match m = matchOpt(a, name, name == "-o" || name == "-x" || startsWith(name, "-M"));
+      if (m == Match::Alone) ++i;
+      if (m != Match::No) { done = true; break; }
+    }
+    if (done) continue;
+    for (auto &[name, joined] : keepValue) {
+      Match m = matchOpt(a, name, joined);
+      if (m == Match::No) continue;
+      if (name == "--cuda-path") f.hasCudaPath = true;
+      f.flags.push_back(a);
+      if (m == Match::Alone && i + 1 < cmd.size()) f.flags.push_back(cmd[++i]);
+      done = true;
+      break;
+    }
+    if (done) continue;
+    if (startsWith(a, "-O") || a == "-m64" || a == "-nocudainc" || a == "-nocudalib" ||
+        a == "-nogpulib" || a == "-nogpuinc" || a == "--no-cuda-version-check") {
+      f.flags.push_back(a);
+      continue;
+    }
+    if (startsWith(a, "-f")) {
+      bool drop = false;
+      for (auto p : dropFlagPrefixes) drop = drop || startsWith(a, p);
+      if (!drop) f.flags.push_back(a);
+    }
+    // -c, -S, -E, -M*, --cuda-host-only/--cuda-device-only, -W*, -g, -m* ...: dropped.
+  }
+  return f;
+}
+
+std::string absolutePath(const std::string &p, const std::string &dir) {
+  if (p.empty() || p[0] == '/') return p;
+  fs::path base = dir.empty() ? fs::current_path() : fs::path(dir);
+  return (base / p).lexically_normal().string();
+}
+
+/// The files a make rule (-M output) names as prerequisites.
+std::vector<std::string> parseDepfile(const std::string &text, const std::string &dir) {
+  std::vector<std::string> deps;
+  std::string tok;
+  bool inPrereqs = false;
+  auto flush = [&]() {
+    if (tok.empty()) return;
+    if (inPrereqs) deps.push_back(absolutePath(tok, dir));
+    tok.clear();
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\\' && i + 1 < text.size()) {
+      char n = text[i + 1];
+      if (n == '\n') { flush(); ++i; continue; }
+      if (n == '\r' && i + 2 < text.size() && text[i + 2] == '\n') { flush(); i += 2; continue; }
+      if (n == ' ' || n == '#' || n == '\\') { tok += n; ++i; continue; }
+      tok += c;
+      continue;
+    }
+    if (c == '$' && i + 1 < text.size() && text[i + 1] == '$') { tok += '$'; ++i; continue; }
+    if (c == '\n') { flush(); inPrereqs = false; continue; }
+    if (c == ' ' || c == '\t' || c == '\r') { flush(); continue; }
+    if (c == ':' && !inPrereqs && (i + 1 == text.size() || std::isspace(static_cast<unsigned char>(text[i + 1])))) {
+      tok.clear(); // the target
+      inPrereqs = true;
+      continue;
+    }
+    tok += c;
+  }
+  flush();
+  std::sort(deps.begin(), deps.end());
+  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+  return deps;
+}
+
+/// "<binary> --version" output, remembered per (path, mtime, size) for this process.
+std::optional<std::string> toolVersion(const std::string &binary, std::string *error) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> known;
+  struct stat st{};
+  std::string id = binary;
+  if (::stat(binary.c_str(), &st) == 0)
+    id += "|" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) +
+          "|" + std::to_string(st.st_size);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = known.find(id); it != known.end()) return it->second;
+  }
+  SubprocessOptions opt;
+  opt.timeout = std::chrono::seconds(30);
+  auto r = runSubprocess({binary, "--version"}, opt);
+  if (!r.ok()) {
+    if (error) *error = "cannot get the version of " + binary + ": " + r.describe() +
+                        (r.err.empty() ? "" : ": " + trimmed(r.err));
+    return std::nullopt;
+  }
+  std::string v = trimmed(r.out + r.err, 1u << 16);
+  std::lock_guard<std::mutex> lock(mu);
+  known[id] = v;
+  return v;
+}
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    std::error_code ec;
+    std::string base = (fs::temp_directory_path(ec) / "occlint-XXXXXX").string();
+    if (ec) base = "/tmp/occlint-XXXXXX";
+    std::vector<char> buf(base.begin(), base.end());
+    buf.push_back('\0');
+    if (::mkdtemp(buf.data())) path = buf.data();
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove_all(path, ec);
+  }
+};
+
+} // namespace
+
+CompilerKind compilerKindOf(const std::string &argv0) {
+  std::string base = fs::path(argv0).filename().string();
+  if (base == "nvcc" || base == "nvcc.exe") return CompilerKind::Nvcc;
+  if (startsWith(base, "clang")) return CompilerKind::Clang;
+  return CompilerKind::Unknown;
+}
+
+std::optional<std::string> findCudaToolkit(const std::string &explicitPath) {
+  std::string root = explicitPath;
+  if (root.empty()) {
+    const char *env = std::getenv("CUDA_PATH");
+    root = env && *env ? env : "/usr/local/cuda";
+  }
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  if (isFile(root + "/bin/ptxas")) return root;
+  return std::nullopt;
+}
+
+std::vector<std::string> deviceCompileArgv(const CompileRequest &request, CompilerKind kind,
+                                           const std::string &compiler, const std::string &toolkit,
+                                           const std::string &arch, const std::string &output) {
+  std::vector<std::string> argv{compiler};
+  if (kind == CompilerKind::Nvcc) {
+    Filtered f = filterNvcc(request.command);
+    argv.insert(argv.end(), f.flags.begin(), f.flags.end());
+    argv.insert(argv.end(), {"--cubin", "-Xptxas", "-v", "-arch=" + arch, "-o", output,
+                             request.sourceFile});
+  } else {
+    Filtered f = filterClang(request.command);
+    argv.insert(argv.end(), f.flags.begin(), f.flags.end());
+    if (!f.hasCudaPath) argv.push_back("--cuda-path=" + toolkit);
+    argv.insert(argv.end(), {"-Wno-unknown-cuda-version", "-x", "cuda", "--cuda-device-only",
+                             "--cuda-gpu-arch=" + arch, "-S", "-o", output, request.sourceFile});
+  }
+  return argv;
+}
+
+CompileOutcome compileForResources(const CompileRequest &request) {
+  CompileOutcome outcome;
+  try {
+    if (request.command.empty()) {
+      outcome.error = "empty compile command for " + request.sourceFile;
+      return outcome;
+    }
+    if (request.archs.empty()) {
+      outcome.error = "no target arch given for " + request.sourceFile;
+      return outcome;
+    }
+    for (const auto &a : request.archs)
+      if (!validArch(a)) {
+        outcome.error = "not a GPU arch: '" + a + "' (expected e.g. sm_90 or sm_90a)";
+        return outcome;
+      }
+    CompilerKind kind = compilerKindOf(request.command[0]);
+    if (kind == CompilerKind::Unknown) {
+      outcome.error = "unsupported compiler '" + request.command[0] +
+                      "': resource reports need nvcc or clang";
+      return outcome;
+    }
+    // The toolkit: explicit, else the one the nvcc command names, else $CUDA_PATH or
+    // /usr/local/cuda.
+    std::optional<std::string> toolkit;
+    std::string compiler;
+    if (!request.cudaPath.empty()) {
+      toolkit = findCudaToolkit(request.cudaPath);
+      if (!toolkit) {
+        outcome.error = "no CUDA toolkit at " + request.cudaPath + " (no bin/ptxas there)";
+        return outcome;
+      }
+    } else if (kind == CompilerKind::Nvcc && request.command[0].find('/') != std::string::npos) {
+      std::string nv = absolutePath(request.command[0], request.directory);
+      toolkit = findCudaToolkit(fs::path(nv).parent_path().parent_path().string());
+      if (toolkit && isFile(nv)) compiler = nv;
+      else toolkit.reset();
+    }
+    if (!toolkit) toolkit = findCudaToolkit("");
+    if (!toolkit) {
+      const char *env = std::getenv("CUDA_PATH");
+      outcome.error = std::string("no CUDA toolkit found: looked in ") +
+                      (env && *env ? std::string("$CUDA_PATH=") + env : "/usr/local/cuda") +
+                      " for bin/ptxas; set cudaPath or CUDA_PATH";
+      return outcome;
+    }
+    const std::string ptxas = *toolkit + "/bin/ptxas";
+    if (kind == CompilerKind::Nvcc) {
+      if (compiler.empty()) compiler = *toolkit + "/bin/nvcc";
+      if (!isFile(compiler)) {
+        outcome.error = "nvcc not found at " + compiler;
+        return outcome;
+      }
+    } else {
+      compiler = request.command[0].find('/') != std::string::npos
+                     ? absolutePath(request.command[0], request.directory)
+                     : request.command[0]; // found in PATH by runSubprocess
+    }
+
+    std::string err;
+    auto version = toolVersion(compiler, &err);
+    if (!version) { outcome.error = err; return outcome; }
+    std::string identity = *version;
+    if (kind == CompilerKind::Clang) {
+      auto pv = toolVersion(ptxas, &err);
+      if (!pv) { outcome.error = err; return outcome; }
+      identity += "\n" + *pv;
+    }
+
+    const std::string source = absolutePath(request.sourceFile, request.directory);
+    auto sourceHash = hashFileContents(source);
+    if (!sourceHash) {
+      outcome.error = "cannot read " + source;
+      return outcome;
+    }
+    Filtered filtered = kind == CompilerKind::Nvcc ? filterNvcc(request.command)
+                                                   : filterClang(request.command);
+    ResultCache cache(request.cacheDir);
+    SubprocessOptions run;
+    run.workingDirectory = request.directory;
+    run.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(request.timeout);
+
+    bool allCached = true;
+    for (const auto &arch : request.archs) {
+      std::string key = "occlint-resources 1\n";
+      key += (kind == CompilerKind::Nvcc ? "nvcc\n" : "clang\n") + compiler + "\n" + identity +
+             "\n" + arch + "\n" + request.directory + "\n" + source + "\n" +
+             hashHex(*sourceHash) + "\n";
+      for (const auto &f : filtered.flags) key += f + "\n";
+      key += "ptxas:";
+      for (const auto &f : filtered.ptxasExtra) key += " " + f;
+
+      auto addLog = [&](const std::string &log) {
+        PtxasReport r = parsePtxasLog(log);
+        for (auto &fn : r.functions) fn.sourceFile = request.sourceFile;
+        outcome.report.merge(r);
+      };
+      if (request.useCache) {
+        if (auto hit = cache.lookup(key)) {
+          addLog(*hit);
+          continue;
+        }
+      }
+      allCached = false;
+      TempDir tmp;
+      if (tmp.path.empty()) {
+        outcome.error = "cannot create a temporary directory";
+        return outcome;
+      }
+      std::string out = tmp.path + (kind == CompilerKind::Nvcc ? "/device.cubin" : "/device.ptx");
+      auto argv = deviceCompileArgv(request, kind, compiler, *toolkit, arch, out);
+      auto r = runSubprocess(argv, run);
+      std::string log = r.out + r.err;
+      if (!r.ok()) {
+        outcome.error = fs::path(compiler).filename().string() + " failed for " + arch + " (" +
+                        r.describe() + ") on " + request.sourceFile + ": " + trimmed(r.err.empty() ? r.out : r.err);
+        return outcome;
+      }
+      if (kind == CompilerKind::Clang) {
+        std::vector<std::string> pargv{ptxas, "-v", "--gpu-name", arch};
+        pargv.insert(pargv.end(), filtered.ptxasExtra.begin(), filtered.ptxasExtra.end());
+        pargv.insert(pargv.end(), {out, "-o", tmp.path + "/device.cubin"});
+        auto p = runSubprocess(pargv, run);
+        if (!p.ok()) {
+          outcome.error = "ptxas failed for " + arch + " (" + p.describe() + ") on " +
+                          request.sourceFile + ": " + trimmed(p.err.empty() ? p.out : p.err);
+          return outcome;
+        }
+        log = p.out + p.err;
+      }
+      addLog(log);
+
+      if (request.useCache) {
+        // The dependency list: one -M run with the same flags and arch.
+        std::vector<std::string> margv = deviceCompileArgv(request, kind, compiler, *toolkit, arch, "-");
+        // Replace the output mode: drop "--cubin ... -o <out>" / "-S -o <out>", ask for -M.
+        std::vector<std::string> dep{compiler};
+        for (size_t i = 1; i < margv.size(); ++i) {
+          const auto &a = margv[i];
+          if (a == "--cubin" || a == "-S") continue;
+          if (a == "-o") { ++i; continue; }
+          if (a == "-Xptxas" && i + 1 < margv.size() && margv[i + 1] == "-v") { ++i; continue; }
+          if (a == request.sourceFile) dep.push_back("-M");
+          dep.push_back(a);
+        }
+        auto d = runSubprocess(dep, run);
+        if (d.ok()) {
+          auto deps = parseDepfile(d.out, request.directory);
+          if (std::find(deps.begin(), deps.end(), source) == deps.end()) deps.push_back(source);
+          cache.store(key, deps, log);
+        }
+        // No dependency list, no entry: it could not be validated later.
+      }
+    }
+    outcome.ok = true;
+    outcome.fromCache = allCached;
+  } catch (const std::exception &e) {
+    outcome.ok = false;
+    outcome.error = std::string("internal error: ") + e.what();
+  } catch (...) {
+    outcome.ok = false;
+    outcome.error = "internal error";
+  }
+  return outcome;
+}
+
+} // namespace occlint

@@ -1,0 +1,52 @@
+// Producing a PtxasReport by running the compiler on one source file, the way
+// its compile command (from compile_commands.json) builds it, once per target
+// arch, device code only. Results are cached on disk (ResultCache).
+// docs/resource-reports.md gives the exact argv for each compiler.
+#pragma once
+
+#include "PtxasReport.h"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace occlint {
+
+struct CompileRequest {
+  std::string sourceFile;                // as in compile_commands.json ("file")
+  std::vector<std::string> command;      // argv of the nvcc or clang++ command ("arguments")
+  std::string directory;                 // its working directory ("directory"); empty = ours
+  std::vector<std::string> archs;        // "sm_90", "sm_90a"...; one compile per arch
+  std::string cudaPath;                  // toolkit; empty = $CUDA_PATH, else /usr/local/cuda
+  std::chrono::seconds timeout{120};     // per compiler run
+  std::string cacheDir;                  // empty = ResultCache::defaultDirectory()
+  bool useCache = true;
+};
+
+struct CompileOutcome {
+  bool ok = false;
+  PtxasReport report;       // every function of every requested arch; sourceFile = request's
+  std::string error;        // when !ok: what failed, with the compiler's stderr (trimmed)
+  bool fromCache = false;   // true when every arch came from the cache (no compiler ran)
+};
+
+/// Runs the compiler (or reads the cache). Never throws.
+CompileOutcome compileForResources(const CompileRequest &request);
+
+/// The CUDA toolkit root: explicitPath, else $CUDA_PATH, else /usr/local/cuda;
+/// only if it has bin/ptxas. nullopt when none is there.
+std::optional<std::string> findCudaToolkit(const std::string &explicitPath);
+
+enum class CompilerKind { Nvcc, Clang, Unknown };
+/// From argv[0]'s file name: "nvcc" or "clang*"
+CompilerKind compilerKindOf(const std::string &argv0);
+
+/// The device-only argv for one arch (exposed for tests and docs): for nvcc
+/// the single command; for clang the PTX compile (ptxas runs after it).
+/// `kept` receives the flags carried over from the build command.
+std::vector<std::string> deviceCompileArgv(const CompileRequest &request, CompilerKind kind,
+                                           const std::string &compiler, const std::string &toolkit,
+                                           const std::string &arch, const std::string &output);
+
+} // namespace occlint

@@ -1,0 +1,140 @@
+#include "ResultCache.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace occlint {
+
+namespace fs = std::filesystem;
+
+uint64_t fnv1a64(std::string_view data, uint64_t hash) {
+  for (unsigned char c : data) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+std::string hashHex(uint64_t hash) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash));
+  return buf;
+}
+
+std::optional<uint64_t> hashFileContents(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  uint64_t h = 0xcbf29ce484222325ULL;
+  char buf[65536];
+  while (in) {
+    in.read(buf, sizeof buf);
+    std::streamsize got = in.gcount();
+    if (got > 0) h = fnv1a64(std::string_view(buf, static_cast<size_t>(got)), h);
+  }
+  if (in.bad()) return std::nullopt;
+  return h;
+}
+
+std::string ResultCache::defaultDirectory() {
+  auto env = [](const char *name) -> std::string {
+    const char *v = std::getenv(name);
+    return v ? std::string(v) : std::string();
+  };
+  if (auto d = env("OCCLINT_CACHE_DIR"); !d.empty()) return d;
+  if (auto d = env("XDG_CACHE_HOME"); !d.empty()) return d + "/occlint";
+  if (auto d = env("HOME"); !d.empty()) return d + "/.cache/occlint";
+  std::error_code ec;
+  return (fs::temp_directory_path(ec) / "occlint-cache").string();
+}
+
+ResultCache::ResultCache(std::string directory)
+    : dir_(directory.empty() ? defaultDirectory() : std::move(directory)) {}
+
+std::string ResultCache::entryPath(std::string_view keyText) const {
+  return dir_ + "/v1/" + hashHex(fnv1a64(keyText)) + ".json";
+}
+
+std::optional<std::string> ResultCache::lookup(std::string_view keyText) const {
+  try {
+    std::ifstream in(entryPath(keyText), std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto j = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+    if (!j.is_object() || j.value("format", 0) != 1) return std::nullopt;
+    auto key = j.find("key");
+    auto payload = j.find("payload");
+    auto deps = j.find("dependencies");
+    if (key == j.end() || !key->is_string() || key->get<std::string>() != keyText) return std::nullopt;
+    if (payload == j.end() || !payload->is_string()) return std::nullopt;
+    if (deps == j.end() || !deps->is_array()) return std::nullopt;
+    for (const auto &d : *deps) {
+      if (!d.is_object() || !d.contains("path") || !d["path"].is_string() ||
+          !d.contains("fnv1a64") || !d["fnv1a64"].is_string())
+        return std::nullopt;
+      auto h = hashFileContents(d["path"].get<std::string>());
+      if (!h || hashHex(*h) != d["fnv1a64"].get<std::string>()) return std::nullopt;
+    }
+    return payload->get<std::string>();
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+bool ResultCache::store(std::string_view keyText, const std::vector<std::string> &dependencies,
+                        std::string_view payload, std::string *error) const {
+  auto fail = [&](const std::string &why) {
+    if (error) *error = why;
+    return false;
+  };
+  try {
+    nlohmann::json j;
+    j["format"] = 1;
+    j["key"] = std::string(keyText);
+    j["dependencies"] = nlohmann::json::array();
+    for (const auto &d : dependencies) {
+      auto h = hashFileContents(d);
+      // An unreadable dependency is stored with an impossible hash: always a miss.
+      j["dependencies"].push_back(
+          {{"path", d}, {"fnv1a64", h ? hashHex(*h) : std::string("unreadable")}});
+    }
+    j["payload"] = std::string(payload);
+    std::string text = j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+
+    std::string path = entryPath(keyText);
+    std::error_code ec;
+    fs::create_directories(fs::path(path).parent_path(), ec);
+    if (ec) return fail("cannot create " + fs::path(path).parent_path().string() + ": " + ec.message());
+    std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
+                      hashHex(fnv1a64(text) ^ reinterpret_cast<uintptr_t>(&text));
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      if (!out) return fail("cannot write " + tmp);
+      out << text;
+      out.flush();
+      if (!out) {
+        out.close();
+        fs::remove(tmp, ec);
+        return fail("cannot write " + tmp);
+      }
+    }
+    fs::rename(tmp, path, ec);
+    if (ec) {
+      fs::remove(tmp, ec);
+      return fail("cannot rename to " + path);
+    }
+    return true;
+  } catch (const std::exception &e) {
+    return fail(e.what());
+  } catch (...) {
+    return fail("unknown error");
+  }
+}
+
+} // namespace occlint

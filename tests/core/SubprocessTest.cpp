@@ -1,0 +1,82 @@
+#include "Subprocess.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+using namespace occlint;
+using Clock = std::chrono::steady_clock;
+
+TEST(Subprocess, CapturesStdoutWithoutAShell) {
+  auto r = runSubprocess({"echo", "hello world", "$HOME;ls", "*"});
+  ASSERT_TRUE(r.started) << r.error;
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.out, "hello world $HOME;ls *\n"); // no expansion: no shell involved
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Subprocess, NonzeroExitAndStderr) {
+  auto r = runSubprocess({"sh", "-c", "echo oops >&2; exit 3"});
+  ASSERT_TRUE(r.started);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.exitCode, 3);
+  EXPECT_EQ(r.err, "oops\n");
+  EXPECT_EQ(r.describe(), "exit status 3");
+}
+
+TEST(Subprocess, MissingBinary) {
+  auto before = subprocessSpawnCount();
+  auto r = runSubprocess({"/nonexistent/occlint-no-such-tool", "x"});
+  EXPECT_FALSE(r.started);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("No such file"), std::string::npos) << r.error;
+  EXPECT_EQ(subprocessSpawnCount(), before);
+  EXPECT_FALSE(runSubprocess({}).started);
+}
+
+TEST(Subprocess, TimeoutKillsTheChild) {
+  auto t0 = Clock::now();
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(1);
+  auto r = runSubprocess({"sleep", "5"}, o);
+  auto took = Clock::now() - t0;
+  EXPECT_TRUE(r.timedOut);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.termSignal, 9);
+  EXPECT_LT(took, std::chrono::milliseconds(3000));
+  EXPECT_GE(took, std::chrono::milliseconds(900));
+}
+
+TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
+  // The grandchild holds the pipes open: only a group kill ends this in time.
+  auto t0 = Clock::now();
+  SubprocessOptions o;
+  o.timeout = std::chrono::seconds(1);
+  auto r = runSubprocess({"sh", "-c", "sleep 30 & sleep 30"}, o);
+  EXPECT_TRUE(r.timedOut);
+  EXPECT_LT(Clock::now() - t0, std::chrono::milliseconds(3000));
+}
+
+TEST(Subprocess, LargeOutputOnBothStreams) {
+  auto r = runSubprocess(
+      {"sh", "-c", "head -c 3000000 /dev/zero; head -c 2500000 /dev/zero >&2; echo done >&2"});
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.out.size(), 3000000u);
+  EXPECT_EQ(r.err.size(), 2500005u);
+}
+
+TEST(Subprocess, OutputCapIsHonouredWithoutBlocking) {
+  SubprocessOptions o;
+  o.maxOutputBytes = 1000;
+  auto r = runSubprocess({"head", "-c", "2000000", "/dev/zero"}, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.out.size(), 1000u);
+}
+
+TEST(Subprocess, WorkingDirectory) {
+  SubprocessOptions o;
+  o.workingDirectory = "/";
+  auto r = runSubprocess({"pwd"}, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.out, "/\n");
+}
