@@ -3,7 +3,7 @@
 #include "CudaCommandAdjuster.h"
 #include "ExitCodes.h"
 #include "GpuDatabase.h"
-#include "ToolkitLocator.h"
+#include "ResourceCompiler.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
