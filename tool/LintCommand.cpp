@@ -80,6 +80,54 @@ private:
   tooling::CompilationDatabase &Inner;
 };
 
+// The value of -p (clang-tidy's spelling: -p DIR, -p=DIR, --p=DIR).
+static std::string buildPathArgument(int Argc, const char **Argv) {
+  for (int I = 1; I < Argc; ++I) {
+    llvm::StringRef Arg = Argv[I];
+    if (Arg == "--")
+      break;
+    if ((Arg == "-p" || Arg == "--p") && I + 1 < Argc)
+      return Argv[I + 1];
+    if (Arg.consume_front("-p=") || Arg.consume_front("--p="))
+      return Arg.str();
+  }
+  return "";
+}
+
+// A translation unit is CUDA when its file ends in .cu or its command says -x cu / -x cuda.
+static bool isCudaCommand(const tooling::CompileCommand &Command) {
+  if (llvm::sys::path::extension(Command.Filename) == ".cu")
+    return true;
+  const std::vector<std::string> &Args = Command.CommandLine;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    llvm::StringRef Language;
+    if (Arg == "-x" && I + 1 < Args.size())
+      Language = Args[I + 1];
+    else if (Arg.starts_with("-x"))
+      Language = Arg.drop_front(2);
+    if (Language == "cu" || Language == "cuda")
+      return true;
+  }
+  return false;
+}
+
+static std::vector<std::string> cudaFilesIn(const tooling::CompilationDatabase &Database) {
+  std::vector<std::string> Files;
+  for (const tooling::CompileCommand &Command : Database.getAllCompileCommands()) {
+    if (!isCudaCommand(Command))
+      continue;
+    llvm::SmallString<256> Path(Command.Filename);
+    if (llvm::sys::path::is_relative(Path)) {
+      Path = Command.Directory;
+      llvm::sys::path::append(Path, Command.Filename);
+    }
+    if (std::find(Files.begin(), Files.end(), Path.str()) == Files.end())
+      Files.push_back(std::string(Path));
+  }
+  return Files;
+}
+
 static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
   ClangTidyGlobalOptions GlobalOptions;
   ClangTidyOptions DefaultOptions;
@@ -159,6 +207,30 @@ int runLintCommand(int Argc, const char **Argv) {
     return ExitUsageOrInput;
 
   std::vector<std::string> Files = Parser->getSourcePathList();
+  // `-p build` with no files: every CUDA translation unit of the database.
+  // (CommonOptionsParser loads no database when it has no files.)
+  std::unique_ptr<tooling::CompilationDatabase> ProjectDatabase;
+  if (Files.empty() && !ListChecks) {
+    const std::string BuildPath = buildPathArgument(Argc, Argv);
+    if (BuildPath.empty()) {
+      llvm::errs() << "occlint: error: no input files (give files, or -p <build dir>)\n";
+      return ExitUsageOrInput;
+    }
+    std::string Error;
+    ProjectDatabase = tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
+    if (!ProjectDatabase) {
+      llvm::errs() << "occlint: error: " << BuildPath
+                   << ": no compile_commands.json there or in a parent directory\n";
+      return ExitUsageOrInput;
+    }
+    Files = cudaFilesIn(*ProjectDatabase);
+    if (Files.empty()) {
+      llvm::errs() << "occlint: error: " << BuildPath
+                   << ": compile_commands.json has no CUDA translation unit (.cu, -x cu)\n";
+      return ExitUsageOrInput;
+    }
+  }
+  tooling::CompilationDatabase &Database = ProjectDatabase ? *ProjectDatabase : Parser->getCompilations();
   llvm::SmallString<256> FirstFile(Files.empty() ? "dummy" : Files.front());
   llvm::sys::fs::make_absolute(FirstFile);
   ClangTidyOptions Effective = OptionsProvider->getOptions(FirstFile);
@@ -174,10 +246,6 @@ int runLintCommand(int Argc, const char **Argv) {
     llvm::errs() << "occlint: error: no checks enabled\n";
     return ExitUsageOrInput;
   }
-  if (Files.empty()) {
-    llvm::errs() << "occlint: error: no input files (give files, or -p <build dir>)\n";
-    return ExitUsageOrInput;
-  }
   for (const std::string &File : Files)
     if (!llvm::sys::fs::exists(File)) {
       llvm::errs() << "occlint: error: " << File << ": no such file\n";
@@ -189,7 +257,7 @@ int runLintCommand(int Argc, const char **Argv) {
   llvm::InitializeAllAsmParsers();
 
   tooling::ArgumentsAdjustingCompilations Compilations(
-      std::make_unique<BorrowedCompilations>(Parser->getCompilations()));
+      std::make_unique<BorrowedCompilations>(Database));
   Compilations.appendArgumentsAdjuster(makeCudaArgumentsAdjuster(Parse));
 
   auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
