@@ -34,14 +34,6 @@ static std::string percent(double Fraction) {
   return Buffer;
 }
 
-static std::string bindingNames(unsigned Factors) {
-  std::string Out;
-  for (Limiter L : {Limiter::Warps, Limiter::Registers, Limiter::SharedMemory, Limiter::Blocks, Limiter::Barriers})
-    if (Factors & static_cast<unsigned>(L))
-      Out += (Out.empty() ? "" : ", ") + limiterName(L);
-  return Out.empty() ? "none" : Out;
-}
-
 static nlohmann::json toJson(const TargetGpu &Gpu, const KernelResources &K, const LaunchShape &L,
                              const OccupancyResult &R) {
   nlohmann::json J;
@@ -69,7 +61,7 @@ static nlohmann::json toJson(const TargetGpu &Gpu, const KernelResources &K, con
                       {"barriers", Limit(R.limitBarriers)}};
   nlohmann::json Binding = nlohmann::json::array();
   for (Limiter Lim : {Limiter::Warps, Limiter::Registers, Limiter::SharedMemory, Limiter::Blocks, Limiter::Barriers})
-    if (R.limitingFactors & static_cast<unsigned>(Lim))
+    if (R.bindingLimiters & static_cast<unsigned>(Lim))
       Binding.push_back(limiterName(Lim));
   J["limitedBy"] = Binding;
   J["allocatedRegistersPerBlock"] = R.allocatedRegistersPerBlock;
@@ -98,15 +90,15 @@ static void printText(std::ostream &OS, const TargetGpu &Gpu, const KernelResour
   }
   auto Row = [&](const char *Name, int Value, Limiter Lim) {
     // A resource that limits nothing has an "unlimited" block limit.
-    OS << "  Block Limit " << Name << (Value >= 1 << 30 ? std::string("-") : std::to_string(Value))
-       << ((R.limitingFactors & static_cast<unsigned>(Lim)) ? "   <- binding" : "") << "\n";
+    OS << "  Block Limit " << Name << (Value >= 1 << 30 ? std::string("unlimited") : std::to_string(Value))
+       << ((R.bindingLimiters & static_cast<unsigned>(Lim)) ? "   <- binding" : "") << "\n";
   };
   Row("Warps          ", R.limitWarps, Limiter::Warps);
   Row("Registers      ", R.limitRegisters, Limiter::Registers);
   Row("Shared Mem     ", R.limitSharedMem, Limiter::SharedMemory);
   Row("SM (blocks)    ", R.limitBlocks, Limiter::Blocks);
   Row("Barriers       ", R.limitBarriers, Limiter::Barriers);
-  OS << "Blocks/SM      " << R.blocksPerSM << " (limited by " << bindingNames(R.limitingFactors) << ")\n";
+  OS << "Blocks/SM      " << R.blocksPerSM << " (limited by " << limiterNames(R.bindingLimiters) << ")\n";
   OS << "Active warps   " << R.activeWarpsPerSM << " of " << R.maxWarpsPerSM << " per SM\n";
   OS << "Occupancy      " << percent(R.occupancy) << "\n";
   if (R.waves) {
@@ -159,10 +151,7 @@ int runOccupancyCommand(int Argc, const char **Argv) {
   Launch.blockX = int(X), Launch.blockY = int(Y), Launch.blockZ = int(Z);
 
   KernelResources Kernel;
-  // ptxas never assigns more than 255 registers per thread (CUDA C Programming
-  // Guide, "Maximum number of 32-bit registers per thread"), on every arch.
-  constexpr int MaxRegistersPerThread = 255;
-  Kernel.registersPerThread = int(*Args.integer("regs", 0, MaxRegistersPerThread));
+  Kernel.registersPerThread = int(*Args.integer("regs", 0, kMaxRegistersPerThread));
   Kernel.staticSharedMem = Args.integer("smem", 0, int64_t(1) << 40, true).value_or(0);
   Launch.dynamicSharedMem = Args.integer("dyn-smem", 0, int64_t(1) << 40, true).value_or(0);
   Launch.optinDynamicSharedMem = Args.integer("optin-smem", 0, int64_t(1) << 40, true);
