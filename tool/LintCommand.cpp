@@ -1,6 +1,6 @@
 #include "LintCommand.h"
 
-#include "CudaCommandAdjuster.h"
+#include "CudaCompilationDatabase.h"
 #include "ExitCodes.h"
 #include "GpuDatabase.h"
 #include "ResourceCompiler.h"
@@ -63,22 +63,6 @@ Repeatable.)"),
 static cl::opt<std::string> CudaPathOption("cuda-path",
                                            cl::desc("CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda)."),
                                            cl::init(""), cl::cat(OcclintCategory));
-
-// Lets ArgumentsAdjustingCompilations wrap a database the parser owns.
-class BorrowedCompilations : public tooling::CompilationDatabase {
-public:
-  explicit BorrowedCompilations(tooling::CompilationDatabase &Inner) : Inner(Inner) {}
-  std::vector<tooling::CompileCommand> getCompileCommands(llvm::StringRef File) const override {
-    return Inner.getCompileCommands(File);
-  }
-  std::vector<std::string> getAllFiles() const override { return Inner.getAllFiles(); }
-  std::vector<tooling::CompileCommand> getAllCompileCommands() const override {
-    return Inner.getAllCompileCommands();
-  }
-
-private:
-  tooling::CompilationDatabase &Inner;
-};
 
 // The value of -p (clang-tidy's spelling: -p DIR, -p=DIR, --p=DIR).
 static std::string buildPathArgument(int Argc, const char **Argv) {
@@ -256,9 +240,7 @@ int runLintCommand(int Argc, const char **Argv) {
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmParsers();
 
-  tooling::ArgumentsAdjustingCompilations Compilations(
-      std::make_unique<BorrowedCompilations>(Database));
-  Compilations.appendArgumentsAdjuster(makeCudaArgumentsAdjuster(Parse));
+  CudaCompilationDatabase Compilations(Database, Parse);
 
   auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   ClangTidyContext Context(std::move(OptionsProvider), false, false, false);
