@@ -12,11 +12,16 @@ namespace occlint {
 
 struct CudaParseSettings {
   std::optional<std::string> cudaPath; // the toolkit; none: source-only mode
+  std::string builtinHeaders;          // source-only mode: tool/builtin-cuda as installed
   std::string defaultArch = "sm_90";   // when the command names no arch
 };
 
 /// The Clang resource directory (builtin headers, CUDA wrapper headers).
 std::string clangResourceDir();
+
+/// The built-in minimal CUDA headers (tool/builtin-cuda), copied next to the
+/// binary at build and install time: <bin>/../share/occlint/builtin-cuda.
+std::string builtinCudaHeadersDir(const char *Argv0);
 
 clang::tooling::ArgumentsAdjuster makeCudaArgumentsAdjuster(CudaParseSettings Settings);
 

@@ -182,6 +182,12 @@ int runLintCommand(int Argc, const char **Argv) {
       Parse.defaultArch = Gpu->arch.name;
   }
   Parse.cudaPath = findCudaToolkit(CudaPathOption);
+  if (!Parse.cudaPath && CudaPathOption.getNumOccurrences() > 0) {
+    llvm::errs() << "occlint: error: --cuda-path: no CUDA toolkit at '" << CudaPathOption
+                 << "' (no bin/ptxas there)\n";
+    return ExitUsageOrInput;
+  }
+  Parse.builtinHeaders = builtinCudaHeadersDir(Argv[0]);
   if (!Parse.cudaPath && !ListChecks && !Quiet)
     llvm::errs() << "occlint: note: no CUDA toolkit found (--cuda-path, CUDA_PATH, /usr/local/cuda); "
                     "running in source-only mode\n";

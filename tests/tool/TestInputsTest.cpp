@@ -62,6 +62,18 @@ TEST_P(TestInput, OcclintPrintsExactlyTheExpectedDiagnostics) {
   expectMatches("occlint", path(), R);
 }
 
+TEST_P(TestInput, SourceOnlyModeGivesTheSameDiagnostics) {
+  // No toolkit: occlint parses with its built-in CUDA declarations and says so once.
+  const std::string Args = parseRunArgs(readFile(path()));
+  CommandResult R = runCommand("CUDA_PATH=/nonexistent " + shellQuote(OCCLINT_BINARY) + " " + Args + " " +
+                               shellQuote(path().string()) + " --");
+  EXPECT_LT(R.exitCode, 2) << R.output;
+  const std::string Note = "running in source-only mode";
+  ASSERT_NE(R.output.find(Note), std::string::npos) << R.output;
+  EXPECT_EQ(R.output.find(Note), R.output.rfind(Note)) << "said more than once:\n" << R.output;
+  expectMatches("occlint (source-only)", path(), R);
+}
+
 TEST_P(TestInput, ClangTidyPluginPrintsTheSameDiagnostics) {
   // The plugin sees the same AST: device-side parse for sm_90 (or the RUN-ARGS arch).
   std::string Arch = "sm_90";
