@@ -9,35 +9,13 @@
 
 #include <climits>
 
+#include "HandBuiltArchs.h"
+
 using namespace occlint;
 
 namespace {
 
-ArchLimits sm80() {
-  ArchLimits a;
-  a.name = "sm_80";
-  a.major = 8;
-  a.minor = 0;
-  a.warpSize = 32;
-  a.maxThreadsPerBlock = 1024;
-  a.maxThreadsPerSM = 2048;
-  a.maxWarpsPerSM = 64;
-  a.maxBlocksPerSM = 32;
-  a.regsPerSM = 65536;
-  a.regsPerBlock = 65536;
-  a.regAllocUnit = 256;
-  a.maxRegsPerThread = 256;
-  a.sharedMemPerSM = 167936;
-  a.sharedMemPerBlock = 49152;
-  a.sharedMemPerBlockOptin = 166912;
-  a.smemAllocUnit = 128;
-  a.reservedSharedMemPerBlock = 1024;
-  a.maxBarriersPerSM = 64;
-  a.carveoutBytes = {0, 8192, 16384, 32768, 65536, 102400, 135168, 167936};
-  a.subPartitionsPerSM = 4;
-  a.barrierLimitEnforced = false;
-  return a;
-}
+ArchLimits sm80() { return occlint::testing::handBuiltSm80(); }
 
 ArchLimits sm90() {
   ArchLimits a = sm80();
