@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 GPU="${GPU:-H100}"
 set -x
-build/bin/occlint --gpu "$GPU" test-inputs/example/launches.cu -- || true
+build/bin/occlint --gpu "$GPU" test-inputs/example/launches.cu --
 build/bin/occlint occupancy --gpu "$GPU" --block 256 --regs 130 --grid 1000
