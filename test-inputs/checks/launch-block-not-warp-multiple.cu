@@ -1,4 +1,4 @@
-// Test input for cuda-launch-block-not-warp-multiple.
+// Test input for cuda-launch-block-not-warp-multiple (analyses/tidy/BlockNotWarpMultipleCheck.cpp).
 // RUN-ARGS: --gpu=sm_90
 #include <cuda_runtime.h>
 
