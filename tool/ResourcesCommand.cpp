@@ -2,6 +2,7 @@
 // shared memory, spills, stack, barriers), from a ptxas log or by running the
 // device compile of a source file.
 #include "ArgParser.h"
+#include "CompileCommandTranslator.h"
 #include "ExitCodes.h"
 #include "GpuDatabase.h"
 #include "PtxasReport.h"
@@ -93,21 +94,6 @@ static std::string readWholeFile(const ArgParser &Args, const std::string &Path)
   return S.str();
 }
 
-// Archs named in compiler flags: -arch=sm_90, --cuda-gpu-arch=sm_90, -gencode ...code=sm_90.
-static std::vector<std::string> archsInFlags(const std::vector<std::string> &Flags) {
-  std::vector<std::string> Out;
-  for (const std::string &F : Flags)
-    for (size_t Pos = F.find("sm_"); Pos != std::string::npos; Pos = F.find("sm_", Pos + 3)) {
-      size_t End = Pos + 3;
-      while (End < F.size() && std::isalnum(static_cast<unsigned char>(F[End])))
-        ++End;
-      std::string Arch = F.substr(Pos, End - Pos);
-      if (std::find(Out.begin(), Out.end(), Arch) == Out.end())
-        Out.push_back(Arch);
-    }
-  return Out;
-}
-
 int runResourcesCommand(int Argc, const char **Argv) {
   ArgParser Args("resources", {"ptxas-log", "gpu", "cuda-path", "compiler", "format"}, {"help", "no-cache"});
   Args.parse(Argc, Argv);
@@ -157,8 +143,8 @@ int runResourcesCommand(int Argc, const char **Argv) {
       if (std::find(Request.archs.begin(), Request.archs.end(), Gpu->arch.name) == Request.archs.end())
         Request.archs.push_back(Gpu->arch.name);
     }
-    if (Request.archs.empty())
-      Request.archs = archsInFlags(Flags);
+    if (Request.archs.empty()) // the archs the flags name (-arch, -gencode, --cuda-gpu-arch)
+      Request.archs = translateCompileCommand(Request.command, "").archs;
     if (Request.archs.empty())
       Request.archs.push_back("sm_90");
     CompileOutcome Outcome = compileForResources(Request);
