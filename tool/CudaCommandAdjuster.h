@@ -1,19 +1,18 @@
 // Makes a compile command from a compilation database (or from `-- flags`)
 // usable by the Clang inside occlint for CUDA: the resource directory of the
-// Clang we link, the CUDA toolkit, the target arch, and device-side parsing.
+// Clang we link, the CUDA toolkit, and one device-side parse for one arch.
 #pragma once
-
-#include "clang/Tooling/ArgumentsAdjusters.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace occlint {
 
 struct CudaParseSettings {
   std::optional<std::string> cudaPath; // the toolkit; none: source-only mode
   std::string builtinHeaders;          // source-only mode: tool/builtin-cuda as installed
-  std::string defaultArch = "sm_90";   // when the command names no arch
+  std::string defaultArch = "sm_90";   // when neither --gpu/Targets nor the command name an arch
 };
 
 /// The Clang resource directory (builtin headers, CUDA wrapper headers).
@@ -23,6 +22,12 @@ std::string clangResourceDir();
 /// binary at build and install time: <bin>/../share/occlint/builtin-cuda.
 std::string builtinCudaHeadersDir(const char *Argv0);
 
-clang::tooling::ArgumentsAdjuster makeCudaArgumentsAdjuster(CudaParseSettings Settings);
+/// The Clang command for the device-side parse of `Args` (a Clang command:
+/// argv[0], flags, input) for exactly one `Arch`: every other
+/// --cuda-gpu-arch/--offload-arch and host/device-only flag is removed, then
+/// `--cuda-gpu-arch=<Arch> --cuda-device-only` and the toolkit (or source-only)
+/// flags are inserted after argv[0].
+std::vector<std::string> cudaParseCommand(const std::vector<std::string> &Args,
+                                          const CudaParseSettings &Settings, const std::string &Arch);
 
 } // namespace occlint

@@ -3,12 +3,17 @@
 #include "CudaCompilationDatabase.h"
 #include "ExitCodes.h"
 #include "GpuDatabase.h"
+#include "IncludedTranslationUnits.h"
 #include "ResourceCompiler.h"
+#include "ShownIncludedFiles.h"
+#include "TargetsOption.h"
+#include "ToolResourceReports.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -32,17 +37,20 @@ namespace occlint {
 static cl::OptionCategory OcclintCategory("occlint options");
 
 // Checks that are off unless named (remarks that would fill every log).
-static const char DefaultChecks[] = "-*,cuda-*";
+static const char DefaultChecks[] = "-*,cuda-*,-cuda-occupancy-report";
 
 static cl::opt<std::string> Checks("checks", cl::desc(R"(Comma-separated list of globs with optional '-'
-prefix, as clang-tidy's --checks. Default: cuda-*)"),
+prefix, as clang-tidy's --checks. Default: cuda-* except
+cuda-occupancy-report (a remark on every launch))"),
                                    cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
                                              cl::desc("Checks whose warnings are errors (globs)."),
                                              cl::init(""), cl::cat(OcclintCategory));
+// clang-tidy 22's default: diagnostics from every non-system header.
 static cl::opt<std::string> HeaderFilter("header-filter",
-                                         cl::desc("Regex of headers to report diagnostics from."),
-                                         cl::init(""), cl::cat(OcclintCategory));
+                                         cl::desc(R"(Regex of headers to report diagnostics from
+(default '.*', as clang-tidy 22: all non-system headers).)"),
+                                         cl::init(".*"), cl::cat(OcclintCategory));
 static cl::opt<std::string> Config("config", cl::desc("Configuration in YAML, as clang-tidy's --config."),
                                    cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<std::string> ConfigFile("config-file", cl::desc("Read the configuration from this file."),
@@ -58,11 +66,24 @@ static cl::opt<bool> Quiet("quiet", cl::desc("Print no statistics."), cl::init(f
                            cl::cat(OcclintCategory));
 static cl::list<std::string> Gpus("gpu", cl::desc(R"(Target GPU: a product (H100, a100-40gb), an arch
 (sm_90) or an arch with an SM count (sm_90:132).
-Repeatable.)"),
+Repeatable. Sets the Targets check option, and each
+file is parsed once per distinct arch of the GPUs
+(instead of the archs of its compile command).)"),
                                   cl::cat(OcclintCategory));
 static cl::opt<std::string> CudaPathOption("cuda-path",
                                            cl::desc("CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda)."),
                                            cl::init(""), cl::cat(OcclintCategory));
+static cl::list<std::string> PtxasLogs("ptxas-log", cl::desc(R"(A build log with ptxas -v output (nvcc -Xptxas -v,
+clang -Xcuda-ptxas -v): the checks take the kernels'
+resources from it instead of compiling. Repeatable.)"),
+                                       cl::cat(OcclintCategory));
+static cl::opt<bool> NoCompile("no-compile", cl::desc(R"(Never run the device compiler for resource reports:
+the checks estimate resources from the source.)"),
+                               cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<bool> Verbose("verbose", cl::desc(R"(Per file and arch: the Clang command line, the flags
+the nvcc translation dropped and its notes, where the
+resource report came from; skipped included .cu files.)"),
+                             cl::init(false), cl::cat(OcclintCategory));
 
 // The value of -p (clang-tidy's spelling: -p DIR, -p=DIR, --p=DIR).
 static std::string buildPathArgument(int Argc, const char **Argv) {
@@ -112,7 +133,7 @@ static std::vector<std::string> cudaFilesIn(const tooling::CompilationDatabase &
   return Files;
 }
 
-static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
+static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const std::string &TargetsValue) {
   ClangTidyGlobalOptions GlobalOptions;
   ClangTidyOptions DefaultOptions;
   DefaultOptions.Checks = DefaultChecks;
@@ -128,6 +149,9 @@ static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider() {
     OverrideOptions.WarningsAsErrors = WarningsAsErrors;
   if (HeaderFilter.getNumOccurrences() > 0)
     OverrideOptions.HeaderFilterRegex = HeaderFilter;
+  // --gpu: the checks' global `Targets` option, over any configuration's.
+  if (!TargetsValue.empty())
+    OverrideOptions.CheckOptions[TargetsOptionName] = ClangTidyOptions::ClangTidyValue(TargetsValue);
 
   auto FromText = [&](llvm::StringRef Text, llvm::StringRef Source)
       -> std::unique_ptr<ClangTidyOptionsProvider> {
@@ -169,17 +193,15 @@ int runLintCommand(int Argc, const char **Argv) {
     return ExitUsageOrInput;
   }
 
-  // Targets: the first --gpu chooses the arch to parse for (more in the frontend issue).
+  // --gpu: every name must resolve; they become the `Targets` check option,
+  // whose GPUs' archs are the archs each file is parsed for (TargetsOption).
   CudaParseSettings Parse;
   for (const std::string &Spec : Gpus) {
     std::string Error;
-    std::optional<TargetGpu> Gpu = GpuDatabase::builtin().resolve(Spec, Error);
-    if (!Gpu) {
+    if (!GpuDatabase::builtin().resolve(Spec, Error)) {
       llvm::errs() << "occlint: error: --gpu: " << Error << "\n";
       return ExitUsageOrInput;
     }
-    if (&Spec == &Gpus.front())
-      Parse.defaultArch = Gpu->arch.name;
   }
   Parse.cudaPath = findCudaToolkit(CudaPathOption);
   if (!Parse.cudaPath && CudaPathOption.getNumOccurrences() > 0) {
@@ -192,9 +214,11 @@ int runLintCommand(int Argc, const char **Argv) {
     llvm::errs() << "occlint: note: no CUDA toolkit found (--cuda-path, CUDA_PATH, /usr/local/cuda); "
                     "running in source-only mode\n";
 
-  auto OptionsProvider = createOptionsProvider();
+  auto OptionsProvider = createOptionsProvider(llvm::join(Gpus, ","));
   if (!OptionsProvider)
     return ExitUsageOrInput;
+  // Context will own the provider; TargetsOption only asks it for options.
+  TargetsOption Targets(*OptionsProvider, ConfigFile);
 
   std::vector<std::string> Files = Parser->getSourcePathList();
   // `-p build` with no files: every CUDA translation unit of the database.
@@ -219,6 +243,17 @@ int runLintCommand(int Argc, const char **Argv) {
                    << ": compile_commands.json has no CUDA translation unit (.cu, -x cu)\n";
       return ExitUsageOrInput;
     }
+    // A .cu that another translation unit #includes is analysed in that one.
+    std::vector<SkippedTranslationUnit> Skipped;
+    Files = withoutIncludedTranslationUnits(Files, *ProjectDatabase, Skipped);
+    std::vector<std::string> SkippedFiles;
+    for (const SkippedTranslationUnit &S : Skipped) {
+      SkippedFiles.push_back(S.file);
+      if (Verbose)
+        llvm::errs() << "occlint: " << S.file << ": skipped: #included by " << S.includedBy << "\n";
+    }
+    // Their diagnostics come from the includer's parse, where they are in a "header".
+    OptionsProvider = showDiagnosticsInFiles(std::move(OptionsProvider), SkippedFiles);
   }
   tooling::CompilationDatabase &Database = ProjectDatabase ? *ProjectDatabase : Parser->getCompilations();
   llvm::SmallString<256> FirstFile(Files.empty() ? "dummy" : Files.front());
@@ -236,23 +271,53 @@ int runLintCommand(int Argc, const char **Argv) {
     llvm::errs() << "occlint: error: no checks enabled\n";
     return ExitUsageOrInput;
   }
-  for (const std::string &File : Files)
+  for (const std::string &File : Files) {
     if (!llvm::sys::fs::exists(File)) {
       llvm::errs() << "occlint: error: " << File << ": no such file\n";
       return ExitUsageOrInput;
     }
+    // An unknown GPU in a configuration's Targets: a usage error, up front.
+    std::string Error;
+    Targets.archsFor(File, Error);
+    if (!Error.empty()) {
+      llvm::errs() << "occlint: error: " << Error << "\n";
+      return ExitUsageOrInput;
+    }
+  }
+
+  // Resource reports for the checks: --ptxas-log, else compile (cached).
+  ToolResourceSettings ResourceSettings;
+  ResourceSettings.cudaPath = Parse.cudaPath;
+  ResourceSettings.noCompile = NoCompile;
+  ToolResourceReports Reports(Database, ResourceSettings, llvm::errs(), Verbose ? &llvm::errs() : nullptr);
+  if (std::string Error = Reports.loadPtxasLogs(PtxasLogs); !Error.empty()) {
+    llvm::errs() << "occlint: error: --ptxas-log: " << Error << "\n";
+    return ExitUsageOrInput;
+  }
 
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmParsers();
 
-  CudaCompilationDatabase Compilations(Database, Parse);
+  CudaCompilationDatabase Compilations(
+      Database, Parse,
+      [&Targets](llvm::StringRef File) {
+        std::string Error; // reported above for every file linted
+        return Targets.archsFor(File, Error);
+      },
+      Verbose ? &llvm::errs() : nullptr);
 
   auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   ClangTidyContext Context(std::move(OptionsProvider), false, false, false);
+  // Every file is parsed once per arch; runClangTidy's diagnostic consumer
+  // collects the diagnostics of all parses and take() sorts them and drops
+  // exact repeats (same file, offset, check and message), so a finding that
+  // is the same for two archs, or in a header two files include, prints once.
+  clang::tidy::occlint::setResourceReportSource(&Reports);
   std::vector<ClangTidyError> Errors =
       runClangTidy(Context, Compilations, Files, BaseFS, /*ApplyAnyFix=*/false,
                    /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Quiet);
+  clang::tidy::occlint::setResourceReportSource(nullptr);
   const bool CompilerErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
     return E.DiagLevel == ClangTidyError::Error && llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
   });

@@ -1,7 +1,17 @@
 // The occlint clang-tidy module: one line per check. The same object files go
 // into the standalone `occlint` binary and into libOcclintTidyModule.so, which
 // clang-tidy-22 loads with --load.
+#include "BlockCapCheck.h"
 #include "BlockNotWarpMultipleCheck.h"
+#include "DivergenceBarrierCheck.h"
+#include "DivergenceBranchCheck.h"
+#include "DivergenceWarpSyncMaskCheck.h"
+#include "InvalidConfigCheck.h"
+#include "OccupancyReportCheck.h"
+#include "RegisterCliffCheck.h"
+#include "SpillsCheck.h"
+#include "TailWaveCheck.h"
+#include "TinyGridCheck.h"
 
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -11,6 +21,16 @@ class OcclintTidyModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<BlockNotWarpMultipleCheck>("cuda-launch-block-not-warp-multiple");
+    Factories.registerCheck<DivergenceBarrierCheck>("cuda-divergence-barrier");
+    Factories.registerCheck<DivergenceBranchCheck>("cuda-divergence-branch");
+    Factories.registerCheck<DivergenceWarpSyncMaskCheck>("cuda-divergence-warp-sync-mask");
+    Factories.registerCheck<InvalidConfigCheck>("cuda-launch-invalid-config");
+    Factories.registerCheck<TailWaveCheck>("cuda-launch-tail-wave");
+    Factories.registerCheck<TinyGridCheck>("cuda-launch-tiny-grid");
+    Factories.registerCheck<BlockCapCheck>("cuda-occupancy-block-cap");
+    Factories.registerCheck<RegisterCliffCheck>("cuda-occupancy-register-cliff");
+    Factories.registerCheck<OccupancyReportCheck>("cuda-occupancy-report");
+    Factories.registerCheck<SpillsCheck>("cuda-occupancy-spills");
   }
 };
 

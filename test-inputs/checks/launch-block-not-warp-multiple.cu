@@ -1,12 +1,12 @@
 // Test input for cuda-launch-block-not-warp-multiple (analyses/tidy/BlockNotWarpMultipleCheck.cpp).
-// RUN-ARGS: --gpu=sm_90
+// RUN-ARGS: --gpu=sm_90 --checks=-*,cuda-launch-block-not-warp-multiple
 #include <cuda_runtime.h>
 
 __global__ void fill(float *p) { p[threadIdx.x] = 1.0f; }
 
-constexpr int kBlock = 96;
+constexpr int kBlock = 96; // expect-note {{'kBlock' is defined here as 96}}
 constexpr dim3 kTile(16, 16);
-#define BLOCK_100 100
+#define BLOCK_100 100 // expect-note {{'BLOCK_100' expands to 100}}
 
 void positives(float *p) {
   fill<<<10, 100>>>(p); // expect-warning {{block of 100 threads is not a multiple of the warp size (32): 28 of the 128 lanes in its 4 warps are masked off (estimated loss 21.88%)}} [cuda-launch-block-not-warp-multiple]

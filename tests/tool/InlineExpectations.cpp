@@ -14,7 +14,7 @@ std::string Diagnostic::str() const {
 
 std::vector<Diagnostic> parseExpectations(const std::string &Source) {
   static const std::regex Expect(
-      R"(expect-(warning|error|note|remark)(@([+-]\d+))?\s*\{\{(.*?)\}\}(\s*\[([\w.-]+)\])?)");
+      R"(expect-(warning|error|note|remark)(@([+-]\d+))?(\s+(\d+))?\s*\{\{(.*?)\}\}(\s*\[([\w.-]+)\])?)");
   std::vector<Diagnostic> Out;
   std::istringstream In(Source);
   std::string Line;
@@ -23,9 +23,12 @@ std::vector<Diagnostic> parseExpectations(const std::string &Source) {
       Diagnostic D;
       D.level = (*It)[1];
       D.line = LineNo + ((*It)[3].matched ? std::stoi((*It)[3]) : 0);
-      D.message = (*It)[4];
-      D.check = (*It)[6];
-      Out.push_back(D);
+      D.message = (*It)[6];
+      D.check = (*It)[8];
+      // `expect-note 3 {{...}}`: the same diagnostic three times on that line.
+      const int Count = (*It)[5].matched ? std::stoi((*It)[5]) : 1;
+      for (int I = 0; I < Count; ++I)
+        Out.push_back(D);
     }
   }
   return Out;

@@ -6,6 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace fs = std::filesystem;
 using namespace occlint::testing;
@@ -33,6 +36,16 @@ protected:
         << (Dir / "host.cpp").string() << "\"}]\n";
   }
 
+  // compile_commands.json with one entry per (command, file), run in Dir.
+  void writeEntries(const std::vector<std::pair<std::string, std::string>> &Entries) {
+    std::ofstream Out(Dir / "compile_commands.json");
+    Out << "[";
+    for (size_t I = 0; I < Entries.size(); ++I)
+      Out << (I ? ",\n" : "") << "{\"directory\": \"" << Dir.string() << "\", \"command\": \""
+          << Entries[I].first << "\", \"file\": \"" << (Dir / Entries[I].second).string() << "\"}";
+    Out << "]\n";
+  }
+
   CommandResult occlint(const std::string &Args) {
     return runCommand(shellQuote(OCCLINT_BINARY) + " " + Args);
   }
@@ -50,6 +63,74 @@ TEST_F(ProjectDatabase, CMakeNvccCommandIsTranslatedAndEveryCudaFileRuns) {
   EXPECT_NE(R.output.find("launch.cu:3:29: warning: block of 100 threads"), std::string::npos) << R.output;
   EXPECT_EQ(R.output.find("host.cpp"), std::string::npos) << R.output; // not a CUDA translation unit
   EXPECT_EQ(R.output.find("error:"), std::string::npos) << R.output;
+}
+
+static size_t count(const std::string &Text, const std::string &Part) {
+  size_t N = 0;
+  for (size_t At = Text.find(Part); At != std::string::npos; At = Text.find(Part, At + 1))
+    ++N;
+  return N;
+}
+
+TEST_F(ProjectDatabase, VerboseShowsEachArchsClangCommandAndWhatTheTranslationDropped) {
+  writeDatabase("/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DFOO=1 "
+                "--generate-code=arch=compute_75,code=[compute_75,sm_75] "
+                "--generate-code=arch=compute_90,code=[compute_90,sm_90] -lineinfo --expt-relaxed-constexpr "
+                "-x cu -c launch.cu -o launch.o");
+  CommandResult R = occlint("--verbose -p " + shellQuote(Dir.string()));
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  const std::string File = (Dir / "launch.cu").string();
+  EXPECT_NE(R.output.find("occlint: " + File + ": parse archs sm_75, sm_90 (from the compile command)\n"),
+            std::string::npos) << R.output;
+  for (const char *Arch : {"sm_75", "sm_90"})
+    EXPECT_NE(R.output.find("occlint: " + File + " [" + Arch + "]: clang command: clang++ "), std::string::npos)
+        << Arch << "\n" << R.output;
+  const std::string Dropped = "dropped by the nvcc translation: -lineinfo, --expt-relaxed-constexpr\n";
+  EXPECT_NE(R.output.find("occlint: " + File + ": " + Dropped), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("occlint: " + File + ": note: --expt-relaxed-constexpr"), std::string::npos) << R.output;
+  // Two parses, one warning: identical diagnostics of the two passes are merged.
+  EXPECT_EQ(count(R.output, "launch.cu:3:29: warning: block of 100 threads"), 1u) << R.output;
+}
+
+TEST_F(ProjectDatabase, SymbolicArchIsParsedForTheDefaultWithANote) {
+  writeDatabase("nvcc -arch=native -c launch.cu -o launch.o");
+  CommandResult R = occlint("--verbose -p " + shellQuote(Dir.string()));
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("parse archs sm_90 (from the default)"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("note: -arch=native names no arch occlint can know; parsing for sm_90"), std::string::npos)
+      << R.output;
+}
+
+TEST_F(ProjectDatabase, ACuFileThatAnotherIncludesIsAnalysedOnlyThere) {
+  std::ofstream(Dir / "unity.cu") << "#include \"launch.cu\"\n";
+  writeEntries({{"nvcc -arch=sm_80 -c unity.cu", "unity.cu"}, {"nvcc -arch=sm_80 -c launch.cu", "launch.cu"}});
+  CommandResult R = occlint("--checks=-*,cuda-launch-block-not-warp-multiple --verbose -p " + shellQuote(Dir.string()));
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("occlint: " + (Dir / "launch.cu").string() + ": skipped: #included by " +
+                          (Dir / "unity.cu").string() + "\n"),
+            std::string::npos) << R.output;
+  EXPECT_EQ(count(R.output, "clang command: "), 1u) << R.output; // only unity.cu is parsed
+  EXPECT_EQ(count(R.output, "launch.cu:3:29: warning: block of 100 threads"), 1u) << R.output;
+  EXPECT_NE(R.output.find("1 diagnostic in 1 file"), std::string::npos) << R.output;
+  // For Clang launch.cu is a header of unity.cu's parse: shown whatever the header filter.
+  R = occlint("--checks=-*,cuda-launch-block-not-warp-multiple --header-filter='^$' -p " + shellQuote(Dir.string()));
+  EXPECT_EQ(count(R.output, "launch.cu:3:29: warning: block of 100 threads"), 1u) << R.output;
+}
+
+TEST_F(ProjectDatabase, AHeaderSeveralFilesIncludeReportsItsLaunchOnce) {
+  std::ofstream(Dir / "launch.cuh") << "#pragma once\n"
+                                       "__global__ void hk(float *p) { p[threadIdx.x] = 0; }\n"
+                                       "inline void launchIt(float *p) { hk<<<1, 100>>>(p); }\n";
+  std::ofstream(Dir / "a.cu") << "#include \"launch.cuh\"\nvoid a(float *p) { launchIt(p); }\n";
+  std::ofstream(Dir / "b.cu") << "#include \"launch.cuh\"\nvoid b(float *p) { launchIt(p); }\n";
+  writeEntries({{"nvcc -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -c a.cu", "a.cu"},
+                {"nvcc -arch=sm_80 -c b.cu", "b.cu"}});
+  CommandResult R = occlint("--checks=-*,cuda-launch-block-not-warp-multiple --verbose --header-filter='.*' -p " +
+                            shellQuote(Dir.string()));
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_EQ(count(R.output, "clang command: "), 2u + 1u) << R.output; // a.cu twice, b.cu once
+  EXPECT_EQ(count(R.output, "launch.cuh:3:42: warning: block of 100 threads"), 1u) << R.output;
+  EXPECT_NE(R.output.find("1 diagnostic in 2 files"), std::string::npos) << R.output;
 }
 
 TEST_F(ProjectDatabase, ADatabaseWithoutCudaIsAnInputError) {

@@ -5,6 +5,8 @@
 #include "CommandRunner.h"
 #include "InlineExpectations.h"
 
+#include "GpuDatabase.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,9 +56,56 @@ void expectMatches(const std::string &Tool, const fs::path &File, const CommandR
   EXPECT_TRUE(Problems.empty()) << Tool << " on " << File.filename() << ":\n" << All << "output was:\n" << R.output;
 }
 
+// The RUN-ARGS line, as occlint arguments, and what clang-tidy needs for the
+// same run: %S is the input's directory; --gpu=NAME becomes the Targets option
+// and the parse arch, --ptxas-log=FILE the PtxasLog option, --checks=GLOBS
+// the same globs. Without --ptxas-log (or --compile) occlint gets --no-compile:
+// every run then uses the same resources (the log's, or estimates), with or
+// without a toolkit, and with clang-tidy.
+struct RunArgs {
+  std::string occlint;
+  std::string clangTidy;
+};
+
+RunArgs runArgsFor(const fs::path &Input) {
+  std::istringstream Words(parseRunArgs(readFile(Input)));
+  const std::string Dir = Input.parent_path().string();
+  std::string Word, Occlint, Gpus, Logs, Checks = "-*,cuda-*,-cuda-occupancy-report", Arch = "sm_90";
+  bool Compile = false;
+  while (Words >> Word) {
+    for (size_t Pos; (Pos = Word.find("%S")) != std::string::npos;)
+      Word.replace(Pos, 2, Dir);
+    if (Word == "--compile") {
+      Compile = true;
+      continue;
+    }
+    Occlint += " " + shellQuote(Word);
+    if (Word.rfind("--gpu=", 0) == 0) {
+      const std::string Name = Word.substr(6);
+      Gpus += (Gpus.empty() ? "" : ",") + Name;
+      std::string Error;
+      if (auto Gpu = occlint::GpuDatabase::builtin().resolve(Name, Error))
+        Arch = Gpu->arch.name;
+    } else if (Word.rfind("--ptxas-log=", 0) == 0) {
+      Logs += (Logs.empty() ? "" : ",") + Word.substr(12);
+      Compile = true;
+    } else if (Word.rfind("--checks=", 0) == 0) {
+      Checks = Word.substr(9);
+    }
+  }
+  if (!Compile)
+    Occlint += " --no-compile";
+  const std::string Config = "{CheckOptions: {Targets: '" + Gpus + "', PtxasLog: '" + Logs + "'}}";
+  RunArgs Out;
+  Out.occlint = Occlint;
+  Out.clangTidy = " --checks=" + shellQuote(Checks) + " --config=" + shellQuote(Config) + " " +
+                  shellQuote(Input.string()) + " -- --cuda-path=" OCCLINT_CUDA_PATH
+                  " -Wno-unknown-cuda-version --cuda-device-only --cuda-gpu-arch=" + Arch;
+  return Out;
+}
+
 TEST_P(TestInput, OcclintPrintsExactlyTheExpectedDiagnostics) {
-  const std::string Args = parseRunArgs(readFile(path()));
-  CommandResult R = runCommand(shellQuote(OCCLINT_BINARY) + " --quiet " + Args + " " +
+  CommandResult R = runCommand(shellQuote(OCCLINT_BINARY) + " --quiet" + runArgsFor(path()).occlint + " " +
                                shellQuote(path().string()) + " --");
   EXPECT_LT(R.exitCode, 2) << R.output;
   expectMatches("occlint", path(), R);
@@ -64,9 +113,8 @@ TEST_P(TestInput, OcclintPrintsExactlyTheExpectedDiagnostics) {
 
 TEST_P(TestInput, SourceOnlyModeGivesTheSameDiagnostics) {
   // No toolkit: occlint parses with its built-in CUDA declarations and says so once.
-  const std::string Args = parseRunArgs(readFile(path()));
-  CommandResult R = runCommand("CUDA_PATH=/nonexistent " + shellQuote(OCCLINT_BINARY) + " " + Args + " " +
-                               shellQuote(path().string()) + " --");
+  CommandResult R = runCommand("CUDA_PATH=/nonexistent " + shellQuote(OCCLINT_BINARY) + runArgsFor(path()).occlint +
+                               " " + shellQuote(path().string()) + " --");
   EXPECT_LT(R.exitCode, 2) << R.output;
   const std::string Note = "running in source-only mode";
   ASSERT_NE(R.output.find(Note), std::string::npos) << R.output;
@@ -75,15 +123,9 @@ TEST_P(TestInput, SourceOnlyModeGivesTheSameDiagnostics) {
 }
 
 TEST_P(TestInput, ClangTidyPluginPrintsTheSameDiagnostics) {
-  // The plugin sees the same AST: device-side parse for sm_90 (or the RUN-ARGS arch).
-  std::string Arch = "sm_90";
-  const std::string Args = parseRunArgs(readFile(path()));
-  if (auto Pos = Args.find("--gpu=sm_"); Pos != std::string::npos)
-    Arch = Args.substr(Pos + 6, Args.find_first_of(" :", Pos + 6) - (Pos + 6));
+  // The plugin sees the same AST: a device-side parse for the --gpu's arch.
   CommandResult R = runCommand(shellQuote(OCCLINT_CLANG_TIDY) + " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
-                               " --checks='-*,cuda-*' " + shellQuote(path().string()) +
-                               " -- --cuda-path=" OCCLINT_CUDA_PATH " -Wno-unknown-cuda-version"
-                               " --cuda-device-only --cuda-gpu-arch=" + Arch);
+                               runArgsFor(path()).clangTidy);
   expectMatches("clang-tidy --load", path(), R);
 }
 

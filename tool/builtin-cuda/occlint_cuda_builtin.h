@@ -462,7 +462,7 @@ cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
                      enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
 template <class T>
 __host__ cudaError_t
-cudaLaunchKernel(const T *func, dim3 gridDim, dim3 blockDim, void **args,
+cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args,
                  size_t sharedMem = 0, cudaStream_t stream = 0);
 template <typename... ExpTypes, typename... ActTypes>
 __host__ cudaError_t
@@ -470,7 +470,7 @@ cudaLaunchKernelEx(const cudaLaunchConfig_t *config,
                    void (*kernel)(ExpTypes...), ActTypes &&...args);
 template <class T>
 __host__ cudaError_t
-cudaLaunchCooperativeKernel(const T *func, dim3 gridDim, dim3 blockDim,
+cudaLaunchCooperativeKernel(T *func, dim3 gridDim, dim3 blockDim,
                             void **args, size_t sharedMem = 0,
                             cudaStream_t stream = 0);
 template <class T>

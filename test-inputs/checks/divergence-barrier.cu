@@ -1,0 +1,142 @@
+// Test input for cuda-divergence-barrier (analyses/tidy/DivergenceBarrierCheck.cpp).
+// RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-barrier
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+namespace cg = cooperative_groups;
+
+// ---- positives -------------------------------------------------------------
+
+__global__ void underThreadBranch(float *p) {
+  if (threadIdx.x % 2 == 0) { // expect-note {{the branch on 'threadIdx.x % 2 == 0' depends on the thread: even and odd lanes take different paths}}
+    p[threadIdx.x] = 1.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+  }
+}
+
+// Warp-uniform is not enough: warps 0 and 1 wait at a barrier warps 2.. never reach.
+__global__ void warpUniformIsNotEnough(float *p) {
+  if (threadIdx.x < 64) { // expect-note {{the branch on 'threadIdx.x < 64' depends on the thread: it is the same in every lane of a warp, not in the whole block}}
+    p[threadIdx.x] = 0.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform}} [cuda-divergence-barrier]
+  }
+}
+
+__global__ void afterEarlyReturn(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) // expect-note {{threads for which 'i >= n' holds return here early}}
+    return;
+  p[i] *= 2.0f;
+  __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform}} [cuda-divergence-barrier]
+}
+
+__global__ void countUnderData(const int *flags, int *out) {
+  int v = flags[threadIdx.x];
+  if (v > 0) { // expect-note {{the branch on 'v > 0' depends on the thread: lanes take different paths depending on per-thread data}}
+    out[0] = __syncthreads_count(v); // expect-error {{__syncthreads_count() is reached under control flow}} [cuda-divergence-barrier]
+  }
+}
+
+__global__ void cgBlockSync(float *p) {
+  cg::thread_block block = cg::this_thread_block();
+  if (block.thread_rank() == 0) { // expect-note 2 {{the branch on 'block.thread_rank() == 0' depends on the thread: one thread of the block takes a different path from all the others}}
+    p[0] = 1.0f;
+    block.sync(); // expect-error {{block.sync() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+    cg::sync(block); // expect-error {{cg::sync() is reached under control flow}} [cuda-divergence-barrier]
+  }
+}
+
+__global__ void asmBarrier(float *p) {
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  if (lane < 16) { // expect-note {{the branch on 'lane < 16' depends on the thread: lanes 0-15 and lanes 16-31 take different paths}}
+    asm volatile("bar.sync 0;"); // expect-error {{'bar.sync' (inline assembly) is reached under control flow}} [cuda-divergence-barrier]
+  }
+}
+
+// A value assigned under a thread-dependent branch is varying after it.
+__global__ void controlDependence(const int *in, float *p) {
+  int limit = 4;
+  if (threadIdx.x == 0) // the join comes before the loop: no note here
+    limit = in[0];
+  for (int k = 0; k < limit; ++k) { // expect-note {{the branch on 'k < limit' depends on the thread}}
+    p[k] += 1.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow}} [cuda-divergence-barrier]
+  }
+}
+
+__global__ void afterDivergentBreak(float *p, int n) {
+  for (int k = 0; k < n; ++k) {
+    if (p[threadIdx.x] > 10.0f) // expect-note {{threads for which 'p[threadIdx.x] > 10.0f' holds leave the loop here}}
+      break;
+    p[threadIdx.x] += 1.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow}} [cuda-divergence-barrier]
+  }
+}
+
+// Interprocedural: the barrier is in a helper, the branch in the kernel.
+__device__ void stage(float *p) {
+  p[threadIdx.x] += 1.0f;
+  __syncthreads(); // expect-error {{__syncthreads() is reached under control flow}} [cuda-divergence-barrier]
+}
+__global__ void helperUnderBranch(float *p) {
+  if (threadIdx.x & 1) // expect-note {{the branch on 'threadIdx.x & 1' depends on the thread: even and odd lanes take different paths}}
+    stage(p); // expect-note {{reached through this call}}
+}
+
+// Tiles are judged at their own size: a branch uniform in 16-lane groups is fine for a tile of 16, not of 32.
+__global__ void tiles(float *p) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(block);
+  cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(block);
+  if ((threadIdx.x / 16) % 2 == 0) { // expect-note {{the branch on '(threadIdx.x / 16) % 2 == 0' depends on the thread: lanes 0-15 and lanes 16-31 take different paths}}
+    t16.sync();
+    t32.sync(); // expect-error {{tile.sync() is reached under control flow that is not uniform across its tile of 32 threads}} [cuda-divergence-barrier]
+  }
+}
+
+// ---- negatives -------------------------------------------------------------
+
+__global__ void blockUniformBranches(float *p, const int *flag, int n) {
+  if (blockIdx.x != gridDim.x - 1) {
+    p[blockIdx.x] = 1.0f;
+    __syncthreads();
+  }
+  if (flag[0] > 0) // loaded from the same address by every thread
+    __syncthreads();
+  if (n > 16)
+    __syncthreads();
+  int s = __syncthreads_count(p[threadIdx.x] > 0.0f);
+  if (s > 10) // the same in the whole block
+    __syncthreads();
+}
+
+__global__ void classicReduction(const float *in, float *out) {
+  extern __shared__ float sdata[];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s)
+      sdata[tid] += sdata[tid + s];
+    __syncthreads(); // outside the branch: every thread gets here
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+__global__ void guardedButNoBarrier(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] = 0.0f;
+  __syncthreads(); // after the join: every thread arrives
+}
+
+template <int N> __global__ void templated(float *p) {
+  if (threadIdx.x % N == 0) // expect-note {{the branch on 'threadIdx.x % N == 0' depends on the thread}}
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow}} [cuda-divergence-barrier]
+}
+
+void launches(float *p) {
+  templated<1><<<1, 256>>>(p); // N = 1: every thread takes the branch: fine
+  templated<2><<<1, 256>>>(p); // N = 2: even threads only
+}

@@ -1,0 +1,117 @@
+// Test input for cuda-divergence-warp-sync-mask (analyses/tidy/DivergenceWarpSyncMaskCheck.cpp).
+// RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-warp-sync-mask
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+namespace cg = cooperative_groups;
+
+#define FULL_MASK 0xffffffff
+
+// ---- positives -------------------------------------------------------------
+
+__global__ void shuffleUnderLaneBranch(float *p) {
+  float v = p[threadIdx.x];
+  unsigned lane = threadIdx.x % 32;
+  if (lane < 16) { // expect-note {{the branch on 'lane < 16' depends on the thread: lanes 0-15 and lanes 16-31 take different paths}}
+    v += __shfl_down_sync(0xffffffff, v, 8); // expect-error {{'__shfl_down_sync' with the full mask 0xffffffff is reached by only some lanes of the warp}} [cuda-divergence-warp-sync-mask]
+  }
+  p[threadIdx.x] = v;
+}
+
+__global__ void ballotUnderData(const int *in, unsigned *out) {
+  int x = in[threadIdx.x];
+  if (x != 0) // expect-note {{the branch on 'x != 0' depends on the thread}}
+    out[threadIdx.x] = __ballot_sync(FULL_MASK, x > 5); // expect-error {{'__ballot_sync' with the full mask}} [cuda-divergence-warp-sync-mask]
+}
+
+// A boundary guard splits the last warp: its lanes past n never arrive.
+__global__ void shuffleUnderBoundary(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { // expect-note {{the branch on 'i < n' depends on the thread: threads on either side of the bound take different paths}}
+    float v = p[i];
+    v += __shfl_xor_sync(0xffffffff, v, 1); // expect-error {{'__shfl_xor_sync' with the full mask}} [cuda-divergence-warp-sync-mask]
+    p[i] = v;
+  }
+}
+
+__global__ void syncwarpAfterOddReturn(float *p) {
+  if (threadIdx.x & 1) // expect-note {{threads for which 'threadIdx.x & 1' holds return here early}}
+    return;
+  p[threadIdx.x] = 1.0f;
+  __syncwarp(0xffffffff); // expect-error {{'__syncwarp' with the full mask}} [cuda-divergence-warp-sync-mask]
+  __syncwarp(0x55555555); // a mask of the even lanes: what arrives
+}
+
+__device__ float warpSum(float v) {
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffff, v, o); // expect-error {{'__shfl_down_sync' with the full mask}} [cuda-divergence-warp-sync-mask]
+  return v;
+}
+__global__ void helperUnderLane0(float *p) {
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  if (lane == 0) // expect-note {{the branch on 'lane == 0' depends on the thread: lane 0 takes a different path from the other 31 lanes}}
+    p[blockIdx.x] = warpSum(p[threadIdx.x]); // expect-note {{reached through this call}}
+}
+
+__global__ void matchAndReduce(const unsigned *keys, unsigned *out) {
+  unsigned k = keys[threadIdx.x];
+  if (k > 100) { // expect-note 2 {{the branch on 'k > 100' depends on the thread}}
+    out[threadIdx.x] = __match_any_sync(0xffffffff, k); // expect-error {{'__match_any_sync' with the full mask}} [cuda-divergence-warp-sync-mask]
+    out[0] = __reduce_add_sync(0xffffffff, k); // expect-error {{'__reduce_add_sync' with the full mask}} [cuda-divergence-warp-sync-mask]
+  }
+}
+
+__global__ void tileCollective(float *p) {
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  float v = p[threadIdx.x];
+  if (tile.thread_rank() < 8) // expect-note {{the branch on 'tile.thread_rank() < 8' depends on the thread: lanes 0-7 and lanes 8-31 take different paths}}
+    v = tile.shfl_down(v, 1); // expect-error {{'tile.shfl_down()' is reached by only some threads of its tile of 32}} [cuda-divergence-warp-sync-mask]
+  p[threadIdx.x] = v;
+}
+
+// ---- negatives -------------------------------------------------------------
+
+// Warp-uniform branches: every lane of a warp takes the same path.
+__global__ void warpUniform(float *p, int n) {
+  float v = p[threadIdx.x];
+  unsigned warp = threadIdx.x / 32;
+  if (warp == 0)
+    v = __shfl_sync(0xffffffff, v, 0);
+  if (threadIdx.x < 64)
+    v += __shfl_down_sync(0xffffffff, v, 1);
+  if ((threadIdx.x & ~31) == 32)
+    v += __shfl_xor_sync(0xffffffff, v, 2);
+  if ((threadIdx.x >> 5) == 2)
+    v = __shfl_up_sync(0xffffffff, v, 1);
+  if (__any_sync(0xffffffff, v > 0.0f)) // a vote is the same in every lane
+    v = __shfl_sync(0xffffffff, v, 3);
+  unsigned b = __ballot_sync(0xffffffff, v > 1.0f);
+  if (b & 1u)
+    v += __shfl_down_sync(0xffffffff, v, 4);
+  float first = __shfl_sync(0xffffffff, v, 0); // a broadcast from a uniform lane
+  if (first > 0.0f)
+    v += __shfl_down_sync(0xffffffff, v, 8);
+  if (n > 3)
+    v = __shfl_sync(0xffffffff, v, 1);
+  p[threadIdx.x] = v;
+}
+
+// Under a lane-dependent branch with the right partial mask, or __activemask().
+__global__ void partialMasks(float *p) {
+  float v = p[threadIdx.x];
+  if (threadIdx.x % 32 < 16) {
+    v += __shfl_down_sync(0x0000ffff, v, 8);
+    v += __shfl_down_sync(__activemask(), v, 4);
+  }
+  p[threadIdx.x] = v;
+}
+
+// threadIdx.y is warp-uniform when blockDim.x is a multiple of 32.
+__global__ void rows(float *p) {
+  float v = p[threadIdx.y * 32 + threadIdx.x];
+  if (threadIdx.y == 1)
+    v = __shfl_sync(0xffffffff, v, 0);
+  p[threadIdx.y * 32 + threadIdx.x] = v;
+}
+
+void launch(float *p) { rows<<<1, dim3(32, 8)>>>(p); }

@@ -1,0 +1,21 @@
+// Test input for cuda-launch-tail-wave (analyses/tidy/TailWaveCheck.cpp), with a real
+// ptxas report (ptxas/launch-tail-wave.sm_90.log): 'scale' uses few registers, so two
+// 1024-thread blocks fit per SM; on an H200 (132 SMs) a wave is 264 blocks.
+// RUN-ARGS: --gpu=H200 --checks=-*,cuda-launch-tail-wave --ptxas-log=%S/ptxas/launch-tail-wave.sm_90.log
+#include <cuda_runtime.h>
+
+__global__ void scale(float *p, float a) { p[blockIdx.x * blockDim.x + threadIdx.x] *= a; } // expect-note 2 {{'scale' uses}}
+
+void positives(float *p) {
+  // The seeds' example: 1057 blocks -> 4 full waves and a partial wave (Nsight: up to 20 %).
+  scale<<<1057, 1024>>>(p, 2.0f); // expect-warning {{on H200 (sm_90, 132 SMs), the grid of 1057 blocks runs as 4 full waves of 264 blocks and a partial wave of 1 block: the partial wave can cost up to 20.0% of the runtime}} [cuda-launch-tail-wave] expect-note {{1056 or 1320 blocks fill whole waves (2 blocks per SM x 132 SMs)}}
+  scale<<<300, 1024>>>(p, 2.0f); // expect-warning {{runs as 1 full wave of 264 blocks and a partial wave of 36 blocks: the partial wave can cost up to 50.0%}} [cuda-launch-tail-wave] expect-note {{264 or 528 blocks fill whole waves}}
+}
+
+void negatives(float *p, int n) {
+  scale<<<1056, 1024>>>(p, 2.0f);  // whole waves
+  scale<<<100, 1024>>>(p, 2.0f);   // less than one wave: not a tail (see cuda-launch-tiny-grid for grids below the SM count)
+  scale<<<10000, 1024>>>(p, 2.0f); // 37 full waves: the partial one costs under 10 %
+  scale<<<527, 1024>>>(p, 2.0f);   // 1 full wave + 263 of 264: nearly full
+  scale<<<n, 1024>>>(p, 2.0f);     // unknown grid
+}

@@ -1,0 +1,18 @@
+// Test input for cuda-occupancy-block-cap (analyses/tidy/BlockCapCheck.cpp), without a
+// ptxas report (registers unknown: the note says what is assumed). The seeds' examples:
+// 32-thread blocks on sm_90 -> 32 blocks x 1 warp = 50 %; on an A100 the same.
+// RUN-ARGS: --gpu=H100 --checks=-*,cuda-occupancy-block-cap
+#include <cuda_runtime.h>
+
+__global__ void tiny(float *p) { p[threadIdx.x] = 0.0f; }
+
+void positives(float *p) {
+  tiny<<<4096, 32>>>(p); // expect-warning {{on H100 SXM (sm_90, 132 SMs), blocks of 32 threads hit the limit of 32 resident blocks per SM before the warp limit: 32 of 64 warps, 50.0% occupancy; blocks of 64 threads or more lift it}} [cuda-occupancy-block-cap] expect-note {{assuming registers do not limit the blocks: true when 'tiny' uses at most 64 registers per thread}}
+  tiny<<<4096, 1>>>(p); // expect-warning {{blocks of 1 thread hit the limit of 32 resident blocks per SM before the warp limit: 32 of 64 warps, 50.0% occupancy}} [cuda-occupancy-block-cap] expect-note {{assuming registers do not limit}}
+}
+
+void negatives(float *p, int block) {
+  tiny<<<4096, 64>>>(p);    // 32 blocks x 2 warps = all 64 warps: both limits at once
+  tiny<<<4096, 256>>>(p);
+  tiny<<<4096, block>>>(p); // unknown block size
+}

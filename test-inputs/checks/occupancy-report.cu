@@ -1,0 +1,31 @@
+// Test input for cuda-occupancy-report (analyses/tidy/OccupancyReportCheck.cpp): a remark
+// with the predicted occupancy of every launch, here for each way of launching a kernel.
+// Off by default in occlint; enabled by name. No ptxas report: registers unknown, so the
+// predictions are upper bounds and say so.
+// RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report
+#include <cuda_runtime.h>
+
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 6 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+
+template <int Threads>
+void launchTemplate(float *p) {
+  work<<<216, Threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps (registers unknown); the grid of 216 blocks fills 25.0% of one wave}} [cuda-occupancy-report] expect-remark {{at most 32 blocks of 32 threads per SM, 32 of 64 warps (50.0% occupancy), limited by blocks}} [cuda-occupancy-report]
+}
+
+#define LAUNCH_WORK(grid, block, p) work<<<grid, block>>>(p)
+
+void launches(float *p, int n) {
+  launchTemplate<256>(p);
+  launchTemplate<32>(p);
+  LAUNCH_WORK(108, 128, p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 128 threads per SM}} [cuda-occupancy-report]
+  cudaLaunchKernel(work, dim3(108), dim3(64), nullptr, 0, 0); // expect-remark {{at most 32 blocks of 64 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps, blocks}} [cuda-occupancy-report]
+
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(2160);
+  config.blockDim = dim3(512);
+  config.dynamicSmemBytes = 0;
+  cudaLaunchKernelEx(&config, work, p); // expect-remark {{at most 4 blocks of 512 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps (registers unknown); the grid of 2160 blocks runs in 5.00 waves}} [cuda-occupancy-report]
+
+  work<<<n, 1024>>>(p); // expect-remark {{at most 2 blocks of 1024 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps (registers unknown)}} [cuda-occupancy-report]
+  work<<<1, n>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block n, dynamic shared memory 0)}} [cuda-occupancy-report]
+}
