@@ -15,7 +15,7 @@ protected:
   void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
 
 private:
-  const bool IgnoreSingleBlock; // grids of one block are usually deliberate (a final reduction pass)
+  bool IgnoreSingleBlock; // grids of one block are usually deliberate (a final reduction pass)
 };
 
 } // namespace clang::tidy::occlint
