@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake ninja-build g++ git
   llvm-22-dev libclang-22-dev libclang-cpp22-dev clang-22 clang-tidy-22 clang-tools-22
-  nlohmann-json3-dev libgtest-dev)
+  nlohmann-json3-dev libgtest-dev pre-commit)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

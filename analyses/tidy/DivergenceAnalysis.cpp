@@ -74,13 +74,18 @@ const FunctionDecl *analysableDefinition(const FunctionDecl *FD, const ASTContex
 }
 
 void DivergenceResults::addBranch(DivergenceBranch B) {
-  if (!Seen.insert({B.Loc.getRawEncoding(), 0}).second) // once per place, not per instantiation
+  // A block is visited more than once in a fixpoint: keep one record per
+  // statement, kernel and condition.
+  if (!Seen.insert(std::to_string(reinterpret_cast<uintptr_t>(B.S)) + B.Kernel + B.Cond.str()).second)
     return;
   Branches.push_back(std::move(B));
 }
 
 void DivergenceResults::addCollective(DivergenceCollective C) {
-  if (!Seen.insert({C.Loc.getRawEncoding(), 1}).second)
+  const void *Key = C.Call ? static_cast<const void *>(C.Call) : static_cast<const void *>(C.AsmStmt);
+  if (!Seen.insert(std::to_string(reinterpret_cast<uintptr_t>(Key)) + "#" + std::to_string(C.Ctx.Group) + "#" +
+                   std::to_string(reinterpret_cast<uintptr_t>(C.Ctx.Branch)) + C.Kernel)
+           .second)
     return;
   Collectives.push_back(std::move(C));
 }
@@ -116,17 +121,17 @@ void DivergenceDriver::analyzeKernel(const FunctionDecl &Kernel, const std::stri
   Stack.pop_back();
 }
 
-ThreadValue DivergenceDriver::call(const FunctionDecl &Callee, const std::vector<ThreadValue> &Args,
-                                   const ThreadValue &This, const DivergenceContext &CallerCtx, bool Report) {
+FunctionSummary DivergenceDriver::call(const FunctionDecl &Callee, const std::vector<ThreadValue> &Args,
+                                       const ThreadValue &This, const DivergenceContext &CallerCtx, bool Report) {
   // Recursion, or a chain too deep to follow: a function of the arguments.
   if (std::find(Stack.begin(), Stack.end(), &Callee) != Stack.end() || Stack.size() > 12) {
     std::vector<ThreadValue> All = Args;
     All.push_back(This);
-    return opaque(All);
+    return FunctionSummary{opaque(All), {}};
   }
   const std::string Key = key(&Callee, Args, This);
   Stack.push_back(&Callee);
-  ThreadValue Result;
+  FunctionSummary Result;
   if (Report) {
     // Findings inside the callee depend on how uniformly it is reached.
     std::ostringstream Ctx;
@@ -134,14 +139,15 @@ ThreadValue DivergenceDriver::call(const FunctionDecl &Callee, const std::vector
     if (Reported.insert(Ctx.str()).second) {
       Result = analyzeFunctionBody(Callee, *this, Args, This, CallerCtx, true);
       Returns[Key] = Result;
+    } else if (auto It = Returns.find(Key); It != Returns.end()) {
+      Result = It->second;
     } else {
-      Result = Returns.count(Key) ? Returns[Key] : analyzeFunctionBody(Callee, *this, Args, This, CallerCtx, false);
+      Result = Returns[Key] = analyzeFunctionBody(Callee, *this, Args, This, CallerCtx, false);
     }
   } else if (auto It = Returns.find(Key); It != Returns.end()) {
     Result = It->second;
   } else {
-    Result = analyzeFunctionBody(Callee, *this, Args, This, DivergenceContext{}, false);
-    Returns[Key] = Result;
+    Result = Returns[Key] = analyzeFunctionBody(Callee, *this, Args, This, DivergenceContext{}, false);
   }
   Stack.pop_back();
   return Result;
@@ -177,9 +183,7 @@ ThreadValue DivergenceDriver::threadIdx(unsigned Dim) const {
   if (Y && Z && *Y == 1 && *Z == 1) { // one-dimensional: x is the linear index
     if (Dim > 0)
       return ThreadValue::constant(0);
-    ThreadValue V = ThreadValue::linearTid();
-    V.Mono = MonoCoord::X;
-    return V;
+    return ThreadValue::linearTid();
   }
   const MonoCoord Coord = Dim == 0 ? MonoCoord::X : Dim == 1 ? MonoCoord::Y : MonoCoord::Z;
   if (!X) {

@@ -72,12 +72,21 @@ public:
   std::vector<DivergenceBranch> Branches;
   std::vector<DivergenceCollective> Collectives;
   double Seconds = 0; // time the analysis took
+  // Every context is recorded (a helper called from several kernels, each
+  // instantiation of a template); the checks report each place once.
 
   void addBranch(DivergenceBranch B);
   void addCollective(DivergenceCollective C);
 
 private:
-  std::set<std::pair<SourceLocation::UIntTy, unsigned>> Seen;
+  std::set<std::string> Seen;
+};
+
+/// What a call gives back: the returned value and, for parameters passed by
+/// non-const reference, their values when the function returns.
+struct FunctionSummary {
+  ThreadValue Ret;
+  std::vector<std::optional<ThreadValue>> OutParams;
 };
 
 /// What a function analysis asks of the translation-unit level.
@@ -89,7 +98,7 @@ public:
 
   /// The value a call to Callee returns with these arguments; with Report,
   /// also analyses its body for findings under the caller's context.
-  ThreadValue call(const FunctionDecl &Callee, const std::vector<ThreadValue> &Args, const ThreadValue &This,
+  FunctionSummary call(const FunctionDecl &Callee, const std::vector<ThreadValue> &Args, const ThreadValue &This,
                    const DivergenceContext &CallerCtx, bool Report);
   /// Operations in a function's body (for work estimates), capped.
   int64_t cost(const FunctionDecl &F);
@@ -103,7 +112,7 @@ public:
   BlockShape Shape;
 
 private:
-  std::map<std::string, ThreadValue> Returns;  // summaries: callee + arguments -> return value
+  std::map<std::string, FunctionSummary> Returns; // summaries: callee + arguments -> results
   std::set<std::string> Reported;              // callee + arguments + context already reported
   std::vector<const FunctionDecl *> Stack;
   std::map<const FunctionDecl *, int64_t> Costs;

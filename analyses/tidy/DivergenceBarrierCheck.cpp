@@ -1,10 +1,13 @@
 #include "DivergenceBarrierCheck.h"
 
+#include <set>
+
 namespace clang::tidy::occlint {
 
 void DivergenceBarrierCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
+  std::set<SourceLocation::UIntTy> Done;
   for (const DivergenceCollective &C : R.Collectives) {
-    if (!C.Barrier || C.Ctx.Group >= C.Needed)
+    if (!C.Barrier || C.Ctx.Group >= C.Needed || !Done.insert(C.Loc.getRawEncoding()).second)
       continue;
     if (C.Needed >= 64)
       diag(C.Loc, "%0 is reached under control flow that is not uniform across the block: the threads that do not "

@@ -1,20 +1,30 @@
 #include "DivergenceBranchCheck.h"
 
 #include <bit>
+#include <set>
 
 namespace clang::tidy::occlint {
 
+// Options are read as text: clang-tidy's binary does not export the typed
+// OptionsView::get<bool/int> instantiations a plugin would need.
+static bool flag(StringRef Text) { return Text.equals_insensitive("true") || Text == "1"; }
+static int64_t number(StringRef Text, int64_t Default) {
+  int64_t V;
+  return Text.getAsInteger(10, V) ? Default : V;
+}
+
 DivergenceBranchCheck::DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context)
-    : DivergenceCheck(Name, Context), ReportBoundaryGuards(Options.get("ReportBoundaryGuards", false)),
-      ReportSingleLane(Options.get("ReportSingleLane", false)), MinOperations(Options.get("MinOperations", 6)),
-      HeavySingleLane(Options.get("HeavySingleLaneOperations", 64)) {}
+    : DivergenceCheck(Name, Context), ReportBoundaryGuards(flag(Options.get("ReportBoundaryGuards", "false"))),
+      ReportSingleLane(flag(Options.get("ReportSingleLane", "false"))),
+      MinOperations(number(Options.get("MinOperations", "4"), 4)),
+      HeavySingleLane(number(Options.get("HeavySingleLaneOperations", "64"), 64)) {}
 
 void DivergenceBranchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   DivergenceCheck::storeOptions(Opts);
-  Options.store(Opts, "ReportBoundaryGuards", ReportBoundaryGuards);
-  Options.store(Opts, "ReportSingleLane", ReportSingleLane);
-  Options.store(Opts, "MinOperations", MinOperations);
-  Options.store(Opts, "HeavySingleLaneOperations", HeavySingleLane);
+  Options.store(Opts, "ReportBoundaryGuards", ReportBoundaryGuards ? "true" : "false");
+  Options.store(Opts, "ReportSingleLane", ReportSingleLane ? "true" : "false");
+  Options.store(Opts, "MinOperations", std::to_string(MinOperations));
+  Options.store(Opts, "HeavySingleLaneOperations", std::to_string(HeavySingleLane));
 }
 
 namespace {
@@ -38,6 +48,7 @@ Shape shapeOf(const ThreadValue &Cond) {
 } // namespace
 
 void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
+  std::set<SourceLocation::UIntTy> Done;
   for (const DivergenceBranch &B : R.Branches) {
     const int64_t Work = B.WorkTaken + B.WorkOther;
     if (Work < MinOperations)
@@ -46,6 +57,8 @@ void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTConte
     if (S == Shape::Boundary && !ReportBoundaryGuards)
       continue;
     if (S == Shape::SingleLane && !ReportSingleLane && Work < HeavySingleLane)
+      continue;
+    if (!Done.insert(B.Loc.getRawEncoding()).second) // once per place (instantiations, calling contexts)
       continue;
     std::string Split = B.What == "switch" ? "lanes take different cases" : describeSplit(B.Cond);
     if (Split.empty())

@@ -36,8 +36,16 @@ CallInfo classifyCall(const CallExpr &Call) {
   Info.Name = Name.str();
 
   // Members of cooperative groups: the object's class says which group.
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call)) {
-    const Expr *Obj = MC->getImplicitObjectArgument();
+  // Static members (thread_block::sync() in the toolkit) called as b.sync()
+  // are plain calls whose callee is a member expression.
+  const Expr *Obj = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(&Call))
+    Obj = MC->getImplicitObjectArgument();
+  else if (const auto *ME = dyn_cast<MemberExpr>(Call.getCallee()->IgnoreParenImpCasts()))
+    Obj = ME->getBase();
+  if (Obj)
+    Obj = Obj->IgnoreImpCasts(); // the toolkit's tiles inherit their members: look past derived-to-base
+  if (Obj) {
     const unsigned G = Obj ? groupSizeOfType(Obj->getType()) : 0;
     if (G == 0)
       return Info;

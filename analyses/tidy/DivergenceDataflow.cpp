@@ -6,6 +6,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -24,8 +25,21 @@ struct Taint {
   bool operator==(const Taint &O) const { return Group == O.Group && From == O.From; }
 };
 
-ThreadValue taintValue(unsigned Group) {
-  return Group >= 32 ? ThreadValue::warpUniform() : ThreadValue::top();
+/// A value that reaches a join from a branch only threads of groups of
+/// `Group` lanes agree on: with whole warps agreeing (Group >= 32) its lane
+/// pattern survives but it may differ between warps; otherwise it may differ
+/// in every lane.
+ThreadValue taint(const ThreadValue &V, unsigned Group) {
+  if (Group >= 64)
+    return V;
+  if (Group < 32)
+    return join(V, ThreadValue::top());
+  ThreadValue T = V;
+  if (T.Rest == RestKind::Const || T.Rest == RestKind::BlockUniform) {
+    T = add(V, ThreadValue::warpUniform(62)); // + an unknown per-warp term that keeps the alignment
+    T.Mono = V.Mono;
+  }
+  return T;
 }
 
 std::string sourceText(const Stmt *S, const ASTContext &Ctx) {
@@ -78,14 +92,14 @@ public:
       EntryEnv[FD.getParamDecl(I)] = I < Params.size() ? Params[I] : ThreadValue::uniform();
   }
 
-  ThreadValue run() {
+  FunctionSummary run() {
     CFG::BuildOptions Opts;
     Opts.AddImplicitDtors = false;
     Opts.AddTemporaryDtors = false;
     Opts.AddInitializers = false;
     Cfg = CFG::buildCFG(&FD, FD.getBody(), &Ctx, Opts);
     if (!Cfg)
-      return opaqueParams();
+      return FunctionSummary{opaqueParams(), {}};
     PDT.buildDominatorTree(Cfg.get());
     const unsigned N = Cfg->getNumBlockIDs();
     Taints.assign(N, Taint{});
@@ -107,7 +121,19 @@ public:
       flow();
       reportBranches();
     }
-    return HasReturn ? Ret : ThreadValue::uniform();
+    FunctionSummary S;
+    S.Ret = HasReturn ? Ret : ThreadValue::uniform();
+    // Out-parameters: their values where the paths meet at the exit.
+    const std::optional<Env> &AtExit = In[Cfg->getExit().getBlockID()];
+    for (unsigned I = 0; I < FD.getNumParams(); ++I) {
+      const ParmVarDecl *P = FD.getParamDecl(I);
+      std::optional<ThreadValue> V;
+      if (P->getType()->isLValueReferenceType() && !P->getType().getNonReferenceType().isConstQualified() && AtExit)
+        if (auto It = AtExit->find(P); It != AtExit->end())
+          V = It->second;
+      S.OutParams.push_back(V);
+    }
+    return S;
   }
 
 private:
@@ -223,7 +249,7 @@ private:
     if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
       ThreadValue V = RS->getRetValue() ? eval(RS->getRetValue()) : ThreadValue::uniform();
       if (Taints[Cur].Group < 64) // threads return here at different points
-        V = join(V, taintValue(Taints[Cur].Group));
+        V = taint(V, Taints[Cur].Group);
       Ret = HasReturn ? join(Ret, V) : V;
       HasReturn = true;
       return;
@@ -253,8 +279,15 @@ private:
     if (G < 64) {
       auto It = DeclBlock.find(VD);
       const unsigned DeclGroup = It == DeclBlock.end() ? 64 : Taints[It->second].Group;
-      if (DeclGroup > G)
-        V = join(V, taintValue(G));
+      if (DeclGroup > G) {
+        const MonoCoord Mono = V.Mono;
+        V = taint(V, G);
+        // Under a boundary guard (a grid-stride loop's own condition) an
+        // index stays monotone: the guard still splits one warp only.
+        const int From = Taints[Cur].From;
+        if (From >= 0 && Conds[From] && toBool(*Conds[From]).Split == SplitKind::Boundary)
+          V.Mono = Mono;
+      }
     }
     (*E)[VD] = V;
   }
@@ -335,7 +368,10 @@ private:
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Ex))
       return evalDeclRef(DRE);
     if (const auto *MP = dyn_cast<MSPropertyRefExpr>(Ex)) {
-      if (const auto *Base = dyn_cast<DeclRefExpr>(MP->getBaseExpr()->IgnoreParenImpCasts()))
+      const Expr *BaseExpr = MP->getBaseExpr()->IgnoreParenImpCasts();
+      while (const auto *OV = dyn_cast<OpaqueValueExpr>(BaseExpr)) // threadIdx.x is a property access
+        BaseExpr = OV->getSourceExpr()->IgnoreParenImpCasts();
+      if (const auto *Base = dyn_cast<DeclRefExpr>(BaseExpr))
         return builtinVar(Base->getDecl()->getName(), MP->getPropertyDecl()->getName());
       return ThreadValue::uniform();
     }
@@ -532,7 +568,8 @@ private:
       Args.push_back(argValue(A));
     auto Arg = [&](unsigned I) { return I < Args.size() ? Args[I] : ThreadValue::uniform(); };
     // Member calls on tiles take (value, lane); free intrinsics (mask, value, lane).
-    const unsigned First = MC ? 0 : 1;
+    const bool Member = MC || isa<MemberExpr>(CE->getCallee()->IgnoreParenImpCasts());
+    const unsigned First = Member ? 0 : 1;
 
     if (Reporting)
       recordCollective(CE, Info);
@@ -589,7 +626,13 @@ private:
         Params.erase(Params.begin()); // the object is the first argument of a member operator
       DivergenceContext Here = contextAt(Cur);
       Here.Calls.push_back(CE->getExprLoc());
-      return D.call(*Def, Params, Obj, Here, Reporting);
+      FunctionSummary S = D.call(*Def, Params, Obj, Here, Reporting);
+      if (Params.size() == Args.size()) // locals passed by non-const reference
+        for (unsigned I = 0; I < S.OutParams.size() && I < CE->getNumArgs(); ++I)
+          if (S.OutParams[I])
+            if (const VarDecl *VD = localVar(CE->getArg(I)))
+              setVar(VD, *S.OutParams[I]);
+      return S.Ret;
     }
     // An unknown function: a function of its arguments (and of what they point to).
     if (MC)
@@ -636,7 +679,13 @@ private:
       C.Loc = Asm->getBeginLoc();
       C.Name = "'bar.sync' (inline assembly)";
       C.Barrier = true;
-      C.Needed = 64;
+      // `bar.sync id, count` waits for `count` threads only (warp-specialised
+      // code): it needs whole warps, not the whole block.
+      const size_t At = Text.find("bar");
+      const size_t End = Text.find_first_of(";\n", At);
+      C.Needed = Text.substr(At, End == std::string::npos ? std::string::npos : End - At).find(',') != std::string::npos
+                     ? 32
+                     : 64;
       C.Ctx = contextAt(Cur);
       C.Kernel = D.Kernel;
       if (C.Ctx.Group < C.Needed)
@@ -757,11 +806,19 @@ private:
 
   int64_t blockCost(const CFGBlock &B) {
     llvm::SmallPtrSet<const Stmt *, 16> Inner;
+    std::vector<const Stmt *> Work;
     for (const CFGElement &El : B)
       if (auto S = El.getAs<CFGStmt>())
         for (const Stmt *C : S->getStmt()->children())
-          if (C)
-            Inner.insert(C);
+          Work.push_back(C);
+    while (!Work.empty()) { // every sub-expression of an element is counted with it
+      const Stmt *C = Work.back();
+      Work.pop_back();
+      if (!C || !Inner.insert(C).second)
+        continue;
+      for (const Stmt *D : C->children())
+        Work.push_back(D);
+    }
     int64_t Cost = 0;
     for (const CFGElement &El : B)
       if (auto S = El.getAs<CFGStmt>(); S && !Inner.count(S->getStmt()))
@@ -844,10 +901,10 @@ private:
 
 } // namespace
 
-ThreadValue analyzeFunctionBody(const FunctionDecl &FD, DivergenceDriver &D, const std::vector<ThreadValue> &Params,
-                                const ThreadValue &This, const DivergenceContext &Entry, bool Report) {
+FunctionSummary analyzeFunctionBody(const FunctionDecl &FD, DivergenceDriver &D, const std::vector<ThreadValue> &Params,
+                                    const ThreadValue &This, const DivergenceContext &Entry, bool Report) {
   if (!FD.hasBody())
-    return opaque(Params);
+    return FunctionSummary{opaque(Params), {}};
   return Dataflow(FD, D, Params, This, Entry, Report).run();
 }
 

@@ -12,9 +12,9 @@
 
 namespace clang::tidy::occlint {
 
-/// Analyses FD's body with the given parameter values; returns the value it
+/// Analyses FD's body with the given parameter values; returns what it
 /// returns. With Report, records branches and collectives in D.Out.
-ThreadValue analyzeFunctionBody(const FunctionDecl &FD, DivergenceDriver &D, const std::vector<ThreadValue> &Params,
+FunctionSummary analyzeFunctionBody(const FunctionDecl &FD, DivergenceDriver &D, const std::vector<ThreadValue> &Params,
                                 const ThreadValue &This, const DivergenceContext &Entry, bool Report);
 
 } // namespace clang::tidy::occlint

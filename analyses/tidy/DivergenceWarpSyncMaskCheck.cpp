@@ -1,10 +1,13 @@
 #include "DivergenceWarpSyncMaskCheck.h"
 
+#include <set>
+
 namespace clang::tidy::occlint {
 
 void DivergenceWarpSyncMaskCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
+  std::set<SourceLocation::UIntTy> Done;
   for (const DivergenceCollective &C : R.Collectives) {
-    if (C.Barrier || C.Ctx.Group >= C.Needed)
+    if (C.Barrier || C.Ctx.Group >= C.Needed || !Done.insert(C.Loc.getRawEncoding()).second)
       continue;
     if (C.Needed == 32 && C.Name.rfind("tile.", 0) != 0)
       diag(C.Loc, "'%0' with the full mask 0xffffffff is reached by only some lanes of the warp: lanes named in the "

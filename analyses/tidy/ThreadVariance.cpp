@@ -641,7 +641,7 @@ std::string describeSplit(const ThreadValue &Cond) {
     return describeMask(*M);
   switch (C.Split) {
   case SplitKind::Boundary:
-    return "threads on either side of the bound take different paths";
+    return "threads on either side of the bound take different paths (only the warp that straddles it splits)";
   case SplitKind::SingleThread:
     return "one thread of the block takes a different path from all the others";
   case SplitKind::SingleLane:

@@ -422,8 +422,17 @@ void ValueEvaluatorImpl::addMacroNotes(const Expr *E, IVal &V) const {
       if (SM.getFileID(B) != SM.getFileID(En))
         continue;
       StringRef Name = Lexer::getImmediateMacroName(B, SM, LO);
-      if (!Name.empty())
-        Notes.push_back({SM.getSpellingLoc(B), "'" + Name.str() + "' expands to " + Desc});
+      if (!Name.empty()) {
+        // A macro from the command line (-DNAME=4) has no place in a file:
+        // the note goes to where it is used instead, and says so.
+        const SourceLocation Defined = SM.getSpellingLoc(B);
+        if (SM.getFilename(Defined).empty() || SM.isWrittenInBuiltinFile(Defined) ||
+            SM.isWrittenInCommandLineFile(Defined))
+          Notes.push_back({SM.getExpansionLoc(B), "'" + Name.str() + "' expands to " + Desc +
+                                                      " (defined on the command line)"});
+        else
+          Notes.push_back({Defined, "'" + Name.str() + "' expands to " + Desc});
+      }
       Work.push_back({BUp, EUp});
       continue;
     }

@@ -1,7 +1,27 @@
 // Test input for cuda-divergence-barrier (analyses/tidy/DivergenceBarrierCheck.cpp).
 // RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-barrier
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
+// A stand-in for <cooperative_groups.h>: the toolkit's header needs libcu++
+// (include/cccl), which the clang-tidy run of this test does not put on the
+// include path. The checks recognise these classes and functions by name.
+namespace cooperative_groups {
+class thread_block { // static members, as in the toolkit: b.sync() is a plain call
+public:
+  __device__ static void sync();
+  __device__ static unsigned thread_rank();
+  __device__ static dim3 thread_index();
+};
+__device__ thread_block this_thread_block();
+template <unsigned N, typename Parent = void> class thread_block_tile {
+public:
+  __device__ void sync() const;
+  __device__ unsigned thread_rank() const;
+  __device__ unsigned meta_group_rank() const;
+  template <typename T> __device__ T shfl_down(T v, unsigned delta) const;
+};
+template <unsigned N, typename Parent> __device__ thread_block_tile<N> tiled_partition(const Parent &g);
+template <typename Group> __device__ void sync(const Group &g);
+} // namespace cooperative_groups
 namespace cg = cooperative_groups;
 
 // ---- positives -------------------------------------------------------------
@@ -83,6 +103,15 @@ __global__ void helperUnderBranch(float *p) {
     stage(p); // expect-note {{reached through this call}}
 }
 
+// A helper that returns the lane through a reference parameter.
+__device__ void laneOf(unsigned &lane) { lane = threadIdx.x % 32; }
+__global__ void outParameter(float *p) {
+  unsigned lane = 0;
+  laneOf(lane);
+  if (lane < 8) // expect-note {{the branch on 'lane < 8' depends on the thread: lanes 0-7 and lanes 8-31 take different paths}}
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow}} [cuda-divergence-barrier]
+}
+
 // Tiles are judged at their own size: a branch uniform in 16-lane groups is fine for a tile of 16, not of 32.
 __global__ void tiles(float *p) {
   cg::thread_block block = cg::this_thread_block();
@@ -129,6 +158,17 @@ __global__ void guardedButNoBarrier(float *p, int n) {
   if (i < n)
     p[i] = 0.0f;
   __syncthreads(); // after the join: every thread arrives
+}
+
+// Warp-specialised code: a named barrier for a count of threads needs whole warps only.
+__global__ void warpSpecialised(float *p) {
+  if (threadIdx.x / 32 == 0) {
+    p[threadIdx.x] = 1.0f;
+    asm volatile("bar.sync 1, 64;");
+  } else if (threadIdx.x / 32 == 1) {
+    asm volatile("bar.sync 1, 64;");
+    p[threadIdx.x] += 1.0f;
+  }
 }
 
 template <int N> __global__ void templated(float *p) {

@@ -100,6 +100,7 @@ RunArgs runArgsFor(const fs::path &Input) {
   Out.occlint = Occlint;
   Out.clangTidy = " --checks=" + shellQuote(Checks) + " --config=" + shellQuote(Config) + " " +
                   shellQuote(Input.string()) + " -- --cuda-path=" OCCLINT_CUDA_PATH
+                  " -isystem " OCCLINT_CUDA_PATH "/include/cccl" // as occlint adds it (CUDA 13's libcu++)
                   " -Wno-unknown-cuda-version --cuda-device-only --cuda-gpu-arch=" + Arch;
   return Out;
 }

@@ -1,0 +1,209 @@
+// Test input for cuda-divergence-branch (analyses/tidy/DivergenceBranchCheck.cpp).
+// RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-branch
+#include <cuda_runtime.h>
+// A stand-in for <cooperative_groups.h>: the toolkit's header needs libcu++
+// (include/cccl), which the clang-tidy run of this test does not put on the
+// include path. The checks recognise these classes and functions by name.
+namespace cooperative_groups {
+class thread_block { // static members, as in the toolkit: b.sync() is a plain call
+public:
+  __device__ static void sync();
+  __device__ static unsigned thread_rank();
+  __device__ static dim3 thread_index();
+};
+__device__ thread_block this_thread_block();
+template <unsigned N, typename Parent = void> class thread_block_tile {
+public:
+  __device__ void sync() const;
+  __device__ unsigned thread_rank() const;
+  __device__ unsigned meta_group_rank() const;
+  template <typename T> __device__ T shfl_down(T v, unsigned delta) const;
+};
+template <unsigned N, typename Parent> __device__ thread_block_tile<N> tiled_partition(const Parent &g);
+template <typename Group> __device__ void sync(const Group &g);
+} // namespace cooperative_groups
+#include <curand_kernel.h>
+namespace cg = cooperative_groups;
+
+// ---- positives: each source of per-thread values --------------------------
+
+__global__ void evenOdd(float *a, const float *b) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i % 2 == 0) { // expect-warning {{this branch splits warps: even and odd lanes take different paths on 'i % 2 == 0'; each split warp runs both paths one after the other}} [cuda-divergence-branch]
+    a[i] = b[i] * b[i] + 1.0f;
+    a[i] += sinf(b[i]);
+  } else {
+    a[i] = b[i] * 2.0f - 3.0f;
+    a[i] -= cosf(b[i]);
+  }
+}
+
+__global__ void halfWarps(float *a) {
+  unsigned lane = threadIdx.x & 31;
+  if (lane < 16) // expect-warning {{lanes 0-15 and lanes 16-31 take different paths on 'lane < 16'}} [cuda-divergence-branch]
+    a[threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 3.0f;
+  else
+    a[threadIdx.x] = a[threadIdx.x] - a[threadIdx.x + 2] * a[threadIdx.x + 3];
+}
+
+__global__ void perThreadData(const int *keys, float *out) {
+  int k = keys[blockIdx.x * blockDim.x + threadIdx.x];
+  if (k > 0) { // expect-warning {{lanes take different paths depending on per-thread data on 'k > 0'}} [cuda-divergence-branch]
+    out[k] = out[k] * 2.0f + out[k + 1];
+    out[k + 2] = sqrtf(out[k + 3]);
+  }
+}
+
+__global__ void atomicTicket(int *counter, float *out) {
+  int ticket = atomicAdd(counter, 1);
+  if (ticket < 100) { // expect-warning {{this branch splits warps}} [cuda-divergence-branch]
+    out[ticket] = out[ticket] * 2.0f + out[ticket + 1] * 3.0f;
+  }
+}
+
+__global__ void randomWalk(curandState *states, float *out) {
+  curandState s = states[blockIdx.x * blockDim.x + threadIdx.x];
+  float r = curand_uniform(&s);
+  if (r < 0.5f) { // expect-warning {{depending on per-thread data on 'r < 0.5f'}} [cuda-divergence-branch]
+    out[threadIdx.x] = out[threadIdx.x] * r + out[threadIdx.x + 1] * r;
+  }
+}
+
+__global__ void ptxLane(float *a) {
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  if (lane % 4 == 1) // expect-warning {{every 4th lane (lanes 1, 5, ...) takes a different path from the others on 'lane % 4 == 1'}} [cuda-divergence-branch]
+    a[threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 3.0f;
+}
+
+__global__ void cgRank(float *a) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<8> tile = cg::tiled_partition<8>(block);
+  if (tile.thread_rank() < 4) // expect-warning {{on 'tile.thread_rank() < 4'}} [cuda-divergence-branch]
+    a[block.thread_rank()] = a[block.thread_rank()] * 2.0f + a[block.thread_rank() + 1] * 3.0f;
+  if (block.thread_index().x % 2) // expect-warning {{even and odd lanes take different paths}} [cuda-divergence-branch]
+    a[block.thread_rank()] = a[block.thread_rank()] * 2.0f + a[block.thread_rank() + 1] * 3.0f;
+}
+
+// A thread-dependent trip count.
+__global__ void perThreadTripCount(const int *counts, const float *in, float *out) {
+  float acc = 0.0f;
+  for (int j = 0; j < counts[threadIdx.x]; ++j) // expect-warning {{the trip count of this loop differs between the lanes of a warp (lanes take different paths depending on per-thread data on 'j < counts[threadIdx.x]')}} [cuda-divergence-branch]
+    acc += in[j] * in[j + 1];
+  out[threadIdx.x] = acc;
+}
+
+__global__ void laneSwitch(float *a) {
+  switch (threadIdx.x % 4) { // expect-warning {{this switch splits warps: lanes take different cases}} [cuda-divergence-branch]
+  case 0: a[threadIdx.x] = a[threadIdx.x] * 2.0f + 1.0f; break;
+  case 1: a[threadIdx.x] = a[threadIdx.x] * 3.0f + 2.0f; break;
+  default: a[threadIdx.x] = a[threadIdx.x] * 4.0f + 3.0f; break;
+  }
+}
+
+// A value assigned under a divergent branch varies after it.
+__global__ void controlDependence(const float *in, float *out) {
+  int mode = 0;
+  if (in[threadIdx.x] > 0.0f) // a small branch: not reported itself
+    mode = 1;
+  if (mode == 1) { // expect-warning {{depending on per-thread data on 'mode == 1'}} [cuda-divergence-branch]
+    out[threadIdx.x] = in[threadIdx.x] * in[threadIdx.x] + in[threadIdx.x + 1] * 2.0f;
+  }
+}
+
+// Interprocedural: the lane comes in as an argument.
+__device__ void oddLaneWork(float *a, unsigned lane) {
+  if (lane & 1) // expect-warning {{even and odd lanes take different paths on 'lane & 1'}} [cuda-divergence-branch]
+    a[lane] = a[lane] * a[lane] + a[lane + 1] * 2.0f;
+}
+__device__ unsigned laneOf() { return threadIdx.x % 32; }
+__global__ void callsHelper(float *a) {
+  oddLaneWork(a, laneOf());
+  oddLaneWork(a, blockIdx.x); // uniform here: nothing new
+}
+
+// Templates are analysed as instantiated: Stride = 4 splits, Stride = 32 is one lane per warp.
+template <int Stride> __global__ void strided(float *a) {
+  if (threadIdx.x % Stride == 0) // expect-warning {{every 4th lane (lanes 0, 4, ...) takes a different path from the others}} [cuda-divergence-branch]
+    a[threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 2.0f;
+}
+
+// A heavy single-thread section is reported.
+__device__ float polynomial(float x) {
+  float y = 0.0f;
+  y = y * x + 1.0f; y = y * x + 2.0f; y = y * x + 3.0f; y = y * x + 4.0f; y = y * x + 5.0f; y = y * x + 6.0f;
+  y = y * x + 1.0f; y = y * x + 2.0f; y = y * x + 3.0f; y = y * x + 4.0f; y = y * x + 5.0f; y = y * x + 6.0f;
+  y = y * x + 1.0f; y = y * x + 2.0f; y = y * x + 3.0f; y = y * x + 4.0f; y = y * x + 5.0f; y = y * x + 6.0f;
+  y = y * x + 1.0f; y = y * x + 2.0f; y = y * x + 3.0f; y = y * x + 4.0f; y = y * x + 5.0f; y = y * x + 6.0f;
+  return y;
+}
+__global__ void heavySingleThread(float *a) {
+  if (threadIdx.x == 0) // expect-warning {{one thread of the block takes a different path from all the others}} [cuda-divergence-branch]
+    a[0] = polynomial(a[1]) + polynomial(a[2]);
+}
+
+void launches(float *a) {
+  strided<4><<<1, 128>>>(a);
+  strided<32><<<1, 128>>>(a);
+  heavySingleThread<<<1, 128>>>(a);
+}
+
+// ---- negatives: noise control and warp-uniform conditions ------------------
+
+__global__ void boundaryGuards(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i] * in[i] + in[i + 1] * 2.0f + sqrtf(in[i]);
+  for (int j = i; j < n; j += blockDim.x * gridDim.x) // grid-stride loop
+    out[j] = in[j] * in[j] + in[j + 1] * 2.0f + sqrtf(in[j]);
+  if (i >= n)
+    return;
+  out[i] = in[i] * in[i] + in[i + 1] * 2.0f + sqrtf(in[i]);
+}
+
+__global__ void singleLaneSections(float *out, int *count) {
+  unsigned lane = threadIdx.x % 32;
+  float v = out[threadIdx.x];
+  if (lane == 0)
+    atomicAdd(count, int(v * 2.0f + 1.0f));
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = v * v + out[1] * 2.0f;
+}
+
+__global__ void warpUniformConditions(float *a) {
+  unsigned warp = threadIdx.x / 32;
+  if (warp == 1)
+    a[threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 2.0f;
+  if (threadIdx.x < 64)
+    a[threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 2.0f;
+  if ((threadIdx.x & ~31) == 96)
+    a[threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 2.0f;
+  if ((threadIdx.x >> 5) % 2 == 0)
+    a[threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 2.0f;
+  unsigned vote = __ballot_sync(0xffffffff, a[threadIdx.x] > 0.0f);
+  if (vote != 0)
+    a[threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 2.0f;
+}
+
+// With blockDim.x = 32 at every launch, threadIdx.y is the warp.
+__global__ void rowsOfWarps(float *a) {
+  if (threadIdx.y % 2 == 1)
+    a[threadIdx.y * 32 + threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 2.0f;
+}
+// With blockDim.x = 16, two rows share a warp: y splits it.
+__global__ void halfRows(float *a) {
+  if (threadIdx.y % 2 == 1) // expect-warning {{lanes 0-15 and lanes 16-31 take different paths on 'threadIdx.y % 2 == 1'}} [cuda-divergence-branch]
+    a[threadIdx.y * 16 + threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 2.0f;
+}
+
+void moreLaunches(float *a) {
+  rowsOfWarps<<<1, dim3(32, 8)>>>(a);
+  halfRows<<<1, dim3(16, 16)>>>(a);
+}
+
+__global__ void smallBodies(float *a) {
+  float v = a[threadIdx.x];
+  if (threadIdx.x & 1) // one move: predicated by the compiler
+    v = 0.0f;
+  a[threadIdx.x] = threadIdx.x % 2 ? v : -v;
+}

@@ -1,0 +1,387 @@
+// occlint with the tools around it (docs/integrations.md):
+//  - the pre-commit hook (.pre-commit-hooks.yaml), run by the real `pre-commit`
+//    on scratch git repositories;
+//  - NOLINT comments (test-inputs/ecosystem/nolint.cu), honoured the same way
+//    by occlint and by clang-tidy-22 --load;
+//  - fixes: --export-fixes applied by clang-apply-replacements, --fix in
+//    place, and a plain run that never touches the user's file.
+#include "CommandRunner.h"
+#include "InlineExpectations.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace occlint::testing;
+
+namespace {
+
+std::string readFile(const fs::path &P) {
+  std::ifstream In(P, std::ios::binary);
+  std::stringstream S;
+  S << In.rdbuf();
+  return S.str();
+}
+
+void writeFile(const fs::path &P, const std::string &Text) {
+  std::ofstream Out(P, std::ios::binary | std::ios::trunc);
+  Out << Text;
+}
+
+// A fresh directory under the system temp dir, removed at the end of the test.
+class ScratchDir {
+public:
+  ScratchDir() {
+    std::string Template = (fs::temp_directory_path() / "occlint-eco-XXXXXX").string();
+    if (mkdtemp(Template.data()))
+      Path = Template;
+  }
+  ~ScratchDir() {
+    std::error_code EC;
+    if (!Path.empty())
+      fs::remove_all(Path, EC);
+  }
+  const fs::path &path() const { return Path; }
+
+private:
+  fs::path Path;
+};
+
+// The first of Names that is an executable file.
+std::string firstExecutable(const std::vector<fs::path> &Names) {
+  for (const fs::path &P : Names)
+    if (!P.empty() && access(P.c_str(), X_OK) == 0)
+      return P.string();
+  return "";
+}
+
+// A command found on PATH, or empty.
+std::string onPath(const std::string &Command) {
+  CommandResult R = runCommand("command -v " + shellQuote(Command), /*MergeStderr=*/false);
+  std::string Out = R.output;
+  while (!Out.empty() && (Out.back() == '\n' || Out.back() == '\r'))
+    Out.pop_back();
+  return R.exitCode == 0 ? Out : "";
+}
+
+const fs::path LlvmBin = fs::path(OCCLINT_CLANG_TIDY).parent_path();
+
+bool haveToolkit() { return fs::exists(fs::path(OCCLINT_CUDA_PATH) / "bin" / "ptxas"); }
+
+// ---------------------------------------------------------------------------
+// pre-commit
+
+// The environment every pre-commit and git command of a test runs in: its own
+// HOME (no user git config, no ~/.cache), its own PRE_COMMIT_HOME, occlint's
+// directory first on PATH (the hook is `language: system`, `entry: occlint`).
+std::string isolatedEnv(const fs::path &Scratch) {
+  const std::string Path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
+  return "env HOME=" + shellQuote((Scratch / "home").string()) +
+         " XDG_CACHE_HOME=" + shellQuote((Scratch / "home" / ".cache").string()) +
+         " PRE_COMMIT_HOME=" + shellQuote((Scratch / "pre-commit-home").string()) +
+         " GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=occlint GIT_AUTHOR_EMAIL=occlint@example.invalid"
+         " GIT_COMMITTER_NAME=occlint GIT_COMMITTER_EMAIL=occlint@example.invalid"
+         " PATH=" + shellQuote(fs::path(OCCLINT_BINARY).parent_path().string() + ":" + Path) + " ";
+}
+
+class EcosystemPreCommit : public ::testing::Test {
+protected:
+  void SetUp() override {
+    PreCommit = onPath("pre-commit");
+    if (PreCommit.empty())
+      GTEST_SKIP() << "the `pre-commit` command is not on PATH (Debian: apt-get install pre-commit); "
+                      "the pre-commit hook is not tested";
+    ASSERT_FALSE(onPath("git").empty()) << "git is needed for the pre-commit test";
+    ASSERT_FALSE(Scratch.path().empty());
+    Env = isolatedEnv(Scratch.path());
+    fs::create_directories(Scratch.path() / "home");
+    // The hooks repository: this repository's .pre-commit-hooks.yaml, byte
+    // for byte, committed in a repository of its own (try-repo reads
+    // committed files; this repository's working tree may not be committed).
+    Hooks = Scratch.path() / "hooks";
+    fs::create_directories(Hooks);
+    fs::copy_file(fs::path(OCCLINT_SOURCE_DIR) / ".pre-commit-hooks.yaml", Hooks / ".pre-commit-hooks.yaml");
+    ASSERT_EQ(git(Hooks, "init -q").exitCode, 0);
+    ASSERT_EQ(git(Hooks, "add .pre-commit-hooks.yaml").exitCode, 0);
+    CommandResult Commit = git(Hooks, "commit -q -m hooks");
+    ASSERT_EQ(Commit.exitCode, 0) << Commit.output;
+    // The user's repository.
+    Work = Scratch.path() / "work";
+    fs::create_directories(Work);
+    ASSERT_EQ(git(Work, "init -q").exitCode, 0);
+  }
+
+  CommandResult git(const fs::path &Dir, const std::string &Args) {
+    return runCommand("cd " + shellQuote(Dir.string()) + " && " + Env + "git " + Args);
+  }
+  CommandResult preCommit(const std::string &Args) {
+    return runCommand("cd " + shellQuote(Work.string()) + " && " + Env + shellQuote(PreCommit) + " " + Args);
+  }
+  void stage(const std::string &Name, const std::string &Text) {
+    writeFile(Work / Name, Text);
+    ASSERT_EQ(git(Work, "add " + shellQuote(Name)).exitCode, 0);
+  }
+
+  ScratchDir Scratch;
+  std::string PreCommit, Env;
+  fs::path Hooks, Work;
+};
+
+const char BadLaunch[] = "__global__ void k(float *p) { p[threadIdx.x] = 1.0f; }\n"
+                         "void launch(float *p) { k<<<1, 100>>>(p); }\n";
+const char GoodLaunch[] = "__global__ void k(float *p) { p[threadIdx.x] = 1.0f; }\n"
+                          "void launch(float *p) { k<<<1, 128>>>(p); }\n";
+
+TEST_F(EcosystemPreCommit, HookFailsOnAFindingAndPassesOnceFixed) {
+  stage("bad.cu", BadLaunch);
+  CommandResult Bad = preCommit("try-repo --color never " + shellQuote(Hooks.string()) + " occlint --files bad.cu");
+  EXPECT_EQ(Bad.exitCode, 1) << Bad.output;
+  EXPECT_NE(Bad.output.find("Failed"), std::string::npos) << Bad.output;
+  EXPECT_NE(Bad.output.find("- hook id: occlint"), std::string::npos) << Bad.output;
+  // The hook's output is occlint's: the warning, made an error by the default args.
+  EXPECT_NE(Bad.output.find("bad.cu:2:32: error: block of 100 threads is not a multiple of the warp size"),
+            std::string::npos)
+      << Bad.output;
+  EXPECT_NE(Bad.output.find("[cuda-launch-block-not-warp-multiple,-warnings-as-errors]"), std::string::npos)
+      << Bad.output;
+  // The hook never modifies the user's file.
+  EXPECT_EQ(readFile(Work / "bad.cu"), BadLaunch);
+
+  stage("bad.cu", GoodLaunch);
+  CommandResult Good = preCommit("try-repo --color never " + shellQuote(Hooks.string()) + " occlint --files bad.cu");
+  EXPECT_EQ(Good.exitCode, 0) << Good.output;
+  EXPECT_NE(Good.output.find("Passed"), std::string::npos) << Good.output;
+}
+
+TEST_F(EcosystemPreCommit, HookLintsHeadersAndSkipsOtherFiles) {
+  // A .cuh is parsed as CUDA on its own (the default args' -xcuda).
+  stage("launch.cuh", BadLaunch);
+  CommandResult Header =
+      preCommit("try-repo --color never " + shellQuote(Hooks.string()) + " occlint --files launch.cuh");
+  EXPECT_EQ(Header.exitCode, 1) << Header.output;
+  EXPECT_NE(Header.output.find("launch.cuh:2:32: error: block of 100 threads"), std::string::npos) << Header.output;
+  // A C++ file with the same text is not given to occlint.
+  stage("bad.cpp", BadLaunch);
+  CommandResult Cpp = preCommit("try-repo --color never " + shellQuote(Hooks.string()) + " occlint --files bad.cpp");
+  EXPECT_EQ(Cpp.exitCode, 0) << Cpp.output;
+  EXPECT_NE(Cpp.output.find("(no files to check)Skipped"), std::string::npos) << Cpp.output;
+}
+
+TEST_F(EcosystemPreCommit, ConfigArgsReplaceTheDefaults) {
+  // The documented .pre-commit-config.yaml: the hooks repository at a rev,
+  // with args of one's own (here: only the tiny-grid check, warnings fail).
+  stage("bad.cu", BadLaunch);
+  const std::string Rev = git(Hooks, "rev-parse HEAD").output.substr(0, 40);
+  const std::string Config = "repos:\n"
+                             "  - repo: " + Hooks.string() + "\n"
+                             "    rev: " + Rev + "\n"
+                             "    hooks:\n"
+                             "      - id: occlint\n"
+                             "        args: [--quiet, --warnings-as-errors=*, '--checks=-*,cuda-launch-tiny-grid']\n";
+  writeFile(Work / ".pre-commit-config.yaml", Config);
+  ASSERT_EQ(git(Work, "add .pre-commit-config.yaml").exitCode, 0);
+  // k<<<1, 100>>>: one block, which tiny-grid ignores by default: passes.
+  CommandResult R = preCommit("run --color never --files bad.cu");
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("Passed"), std::string::npos) << R.output;
+  // Its default args back: fails.
+  writeFile(Work / ".pre-commit-config.yaml", Config.substr(0, Config.find("        args:")));
+  ASSERT_EQ(git(Work, "add .pre-commit-config.yaml").exitCode, 0);
+  R = preCommit("run --color never --files bad.cu");
+  EXPECT_EQ(R.exitCode, 1) << R.output;
+  EXPECT_NE(R.output.find("block of 100 threads"), std::string::npos) << R.output;
+}
+
+// ---------------------------------------------------------------------------
+// NOLINT
+
+const fs::path NolintInput = fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "ecosystem" / "nolint.cu";
+const fs::path SpillsLog = fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "checks" / "ptxas" / "occupancy-spills.sm_90.log";
+const char NolintChecks[] = "-*,cuda-launch-*,cuda-occupancy-spills";
+
+CommandResult runOcclint(const fs::path &File, const std::string &Extra = "") {
+  return runCommand(shellQuote(OCCLINT_BINARY) + " --quiet --gpu=H100 --checks=" + shellQuote(NolintChecks) +
+                    " --ptxas-log=" + shellQuote(SpillsLog.string()) + Extra + " " + shellQuote(File.string()) +
+                    " --");
+}
+
+CommandResult runClangTidy(const fs::path &File) {
+  const std::string Config = "{CheckOptions: {Targets: 'H100', PtxasLog: '" + SpillsLog.string() + "'}}";
+  return runCommand(shellQuote(OCCLINT_CLANG_TIDY) + " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
+                    " --checks=" + shellQuote(NolintChecks) + " --config=" + shellQuote(Config) + " " +
+                    shellQuote(File.string()) + " -- --cuda-path=" OCCLINT_CUDA_PATH
+                    " -Wno-unknown-cuda-version --cuda-device-only --cuda-gpu-arch=sm_90");
+}
+
+std::string problemsOf(const std::string &Source, const fs::path &File, const CommandResult &R) {
+  std::string All;
+  for (const std::string &P : compareDiagnostics(parseExpectations(Source), parseClangOutput(R.output, File.string())))
+    All += "  " + P + "\n";
+  return All;
+}
+
+// The same input with every NOLINT comment made inert and every
+// `silenced-*` marker made an expectation.
+std::string withoutNolint(std::string Source) {
+  Source = std::regex_replace(Source, std::regex("NOLINT"), "NO_LINT");
+  return std::regex_replace(Source, std::regex("silenced-(warning|error|note)"), "expect-$1");
+}
+
+TEST(EcosystemNolint, OcclintHonoursNolintComments) {
+  CommandResult R = runOcclint(NolintInput);
+  EXPECT_EQ(R.exitCode, 1) << R.output; // the one error NOLINT cannot hide
+  const std::string Problems = problemsOf(readFile(NolintInput), NolintInput, R);
+  EXPECT_TRUE(Problems.empty()) << Problems << "output was:\n" << R.output;
+}
+
+TEST(EcosystemNolint, ClangTidyHonoursThemTheSameWay) {
+  CommandResult Tidy = runClangTidy(NolintInput);
+  const std::string Problems = problemsOf(readFile(NolintInput), NolintInput, Tidy);
+  EXPECT_TRUE(Problems.empty()) << Problems << "output was:\n" << Tidy.output;
+  // The same diagnostics, message for message, as occlint's.
+  std::vector<std::string> A, B;
+  for (const Diagnostic &D : parseClangOutput(runOcclint(NolintInput).output, NolintInput.string()))
+    A.push_back(D.str());
+  for (const Diagnostic &D : parseClangOutput(Tidy.output, NolintInput.string()))
+    B.push_back(D.str());
+  std::sort(A.begin(), A.end());
+  std::sort(B.begin(), B.end());
+  EXPECT_EQ(A, B);
+}
+
+TEST(EcosystemNolint, EverySilencedFindingIsRealWithoutItsComment) {
+  // Without the comments, each silenced-* marker is a diagnostic: the input
+  // tests the comments, not launches that would be silent anyway.
+  ScratchDir Dir;
+  ASSERT_FALSE(Dir.path().empty());
+  const std::string Source = withoutNolint(readFile(NolintInput));
+  ASSERT_NE(Source, readFile(NolintInput));
+  const fs::path Copy = Dir.path() / "nolint.cu";
+  writeFile(Copy, Source);
+  const size_t Silenced = parseExpectations(Source).size() - parseExpectations(readFile(NolintInput)).size();
+  EXPECT_GE(Silenced, 12u) << "the NOLINT input lost its silenced findings";
+  CommandResult R = runOcclint(Copy);
+  std::string Problems = problemsOf(Source, Copy, R);
+  EXPECT_TRUE(Problems.empty()) << "occlint:\n" << Problems << "output was:\n" << R.output;
+  CommandResult Tidy = runClangTidy(Copy);
+  Problems = problemsOf(Source, Copy, Tidy);
+  EXPECT_TRUE(Problems.empty()) << "clang-tidy:\n" << Problems << "output was:\n" << Tidy.output;
+}
+
+TEST(EcosystemNolint, SilencedWarningsDoNotCountAsErrors) {
+  // --warnings-as-errors: only what is still reported can fail the run.
+  ScratchDir Dir;
+  ASSERT_FALSE(Dir.path().empty());
+  const fs::path File = Dir.path() / "quiet.cu";
+  writeFile(File, "__global__ void k(float *p) { p[threadIdx.x] = 1.0f; }\n"
+                  "void launch(float *p) {\n"
+                  "  k<<<264, 100>>>(p); // NOLINT(cuda-launch-block-not-warp-multiple)\n"
+                  "}\n");
+  CommandResult R = runOcclint(File, " --warnings-as-errors='*'");
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_EQ(R.output.find("warning"), std::string::npos) << R.output;
+  writeFile(File, withoutNolint(readFile(File)));
+  R = runOcclint(File, " --warnings-as-errors='*'");
+  EXPECT_EQ(R.exitCode, 1) << R.output;
+}
+
+// ---------------------------------------------------------------------------
+// Fixes
+
+const char FixInput[] = "__global__ void k(float *p) { p[threadIdx.x] = 1.0f; }\n"
+                        "void launch(float *p, int g) {\n"
+                        "  k<<<g, 100>>>(p);\n"
+                        "}\n";
+
+CommandResult lint(const fs::path &File, const std::string &Extra = "") {
+  return runCommand(shellQuote(OCCLINT_BINARY) + " --quiet --no-compile" + Extra + " " + shellQuote(File.string()) +
+                    " --");
+}
+
+// The fixed file parses as CUDA (with the toolkit's headers when there is one).
+void expectCompiles(const fs::path &File) {
+  if (!haveToolkit()) {
+    std::cerr << "no CUDA toolkit at " OCCLINT_CUDA_PATH ": the fixed file is not compiled\n";
+    return;
+  }
+  const std::string Clang = firstExecutable({LlvmBin / "clang++", "/usr/bin/clang++-22"});
+  ASSERT_FALSE(Clang.empty()) << "clang++ (clang-22) not found in " << LlvmBin;
+  CommandResult R = runCommand(shellQuote(Clang) + " -fsyntax-only --cuda-device-only --cuda-gpu-arch=sm_90"
+                               " --cuda-path=" OCCLINT_CUDA_PATH " -Wno-unknown-cuda-version -x cuda " +
+                               shellQuote(File.string()));
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+}
+
+TEST(EcosystemFixes, ExportedFixesApplyWithClangApplyReplacements) {
+  const std::string Apply = firstExecutable({LlvmBin / "clang-apply-replacements",
+                                             "/usr/bin/clang-apply-replacements-22",
+                                             "/usr/lib/llvm-22/bin/clang-apply-replacements"});
+  ASSERT_FALSE(Apply.empty()) << "clang-apply-replacements (Debian: clang-tools-22) not found";
+  ScratchDir Dir;
+  ASSERT_FALSE(Dir.path().empty());
+  const fs::path File = Dir.path() / "launch.cu";
+  const fs::path Fixes = Dir.path() / "fixes";
+  fs::create_directories(Fixes);
+  writeFile(File, FixInput);
+
+  CommandResult R = lint(File, " --export-fixes=" + shellQuote((Fixes / "launch.yaml").string()));
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("block of 100 threads"), std::string::npos) << R.output;
+  EXPECT_EQ(readFile(File), FixInput) << "exporting fixes modified the file";
+  const std::string Yaml = readFile(Fixes / "launch.yaml");
+  EXPECT_NE(Yaml.find("DiagnosticName:  cuda-launch-block-not-warp-multiple"), std::string::npos) << Yaml;
+  EXPECT_NE(Yaml.find("ReplacementText: '128'"), std::string::npos) << Yaml;
+
+  CommandResult Applied = runCommand(shellQuote(Apply) + " " + shellQuote(Fixes.string()));
+  EXPECT_EQ(Applied.exitCode, 0) << Applied.output;
+  std::string Expected = FixInput;
+  Expected.replace(Expected.find("100"), 3, "128");
+  EXPECT_EQ(readFile(File), Expected);
+  expectCompiles(File);
+  R = lint(File);
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_EQ(R.output.find("warning"), std::string::npos) << R.output;
+}
+
+TEST(EcosystemFixes, FixAppliesInPlace) {
+  ScratchDir Dir;
+  ASSERT_FALSE(Dir.path().empty());
+  const fs::path File = Dir.path() / "launch.cu";
+  writeFile(File, FixInput);
+  CommandResult R = lint(File, " --fix");
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  std::string Expected = FixInput;
+  Expected.replace(Expected.find("100"), 3, "128");
+  EXPECT_EQ(readFile(File), Expected) << R.output;
+  expectCompiles(File);
+  R = lint(File);
+  EXPECT_EQ(R.output.find("warning"), std::string::npos) << R.output;
+}
+
+TEST(EcosystemFixes, WithoutFixTheFileIsUntouched) {
+  ScratchDir Dir;
+  ASSERT_FALSE(Dir.path().empty());
+  const fs::path File = Dir.path() / "launch.cu";
+  writeFile(File, FixInput);
+  const auto Before = fs::last_write_time(File);
+  // A run that reports the fixable finding, as a warning and as an error.
+  for (const std::string &Extra : {std::string(""), std::string(" --warnings-as-errors='*'")}) {
+    CommandResult R = lint(File, Extra);
+    EXPECT_NE(R.output.find("block of 100 threads"), std::string::npos) << R.output;
+    EXPECT_EQ(readFile(File), FixInput);
+    EXPECT_EQ(fs::last_write_time(File), Before);
+  }
+  // Nothing else appeared next to it either.
+  EXPECT_EQ(std::distance(fs::directory_iterator(Dir.path()), fs::directory_iterator()), 1);
+}
+
+} // namespace
