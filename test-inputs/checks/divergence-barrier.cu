@@ -1,27 +1,7 @@
 // Test input for cuda-divergence-barrier (analyses/tidy/DivergenceBarrierCheck.cpp).
 // RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-barrier
 #include <cuda_runtime.h>
-// A stand-in for <cooperative_groups.h>: the toolkit's header needs libcu++
-// (include/cccl), which the clang-tidy run of this test does not put on the
-// include path. The checks recognise these classes and functions by name.
-namespace cooperative_groups {
-class thread_block { // static members, as in the toolkit: b.sync() is a plain call
-public:
-  __device__ static void sync();
-  __device__ static unsigned thread_rank();
-  __device__ static dim3 thread_index();
-};
-__device__ thread_block this_thread_block();
-template <unsigned N, typename Parent = void> class thread_block_tile {
-public:
-  __device__ void sync() const;
-  __device__ unsigned thread_rank() const;
-  __device__ unsigned meta_group_rank() const;
-  template <typename T> __device__ T shfl_down(T v, unsigned delta) const;
-};
-template <unsigned N, typename Parent> __device__ thread_block_tile<N> tiled_partition(const Parent &g);
-template <typename Group> __device__ void sync(const Group &g);
-} // namespace cooperative_groups
+#include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
 // ---- positives -------------------------------------------------------------
