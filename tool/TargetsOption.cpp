@@ -1,6 +1,7 @@
 #include "TargetsOption.h"
 
 #include "GpuDatabase.h"
+#include "TargetSelection.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -10,15 +11,12 @@
 
 namespace occlint {
 
+// The checks' own list syntax (TargetSelection's splitOptionList), so the tool
+// and the checks read a Targets value alike.
 std::vector<std::string> splitTargets(llvm::StringRef Value) {
-  std::string Commas = Value.str();
-  std::replace(Commas.begin(), Commas.end(), ';', ',');
-  llvm::SmallVector<llvm::StringRef> Parts;
-  llvm::StringRef(Commas).split(Parts, ',', -1, false);
   std::vector<std::string> Names;
-  for (llvm::StringRef Part : Parts)
-    if (!Part.trim().empty())
-      Names.push_back(Part.trim().str());
+  for (llvm::StringRef Name : clang::tidy::occlint::splitOptionList(Value))
+    Names.push_back(Name.str());
   return Names;
 }
 

@@ -33,14 +33,17 @@ void SpillsCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
     if (Kernel->maxRegisters && R.registers <= *Kernel->maxRegisters) {
       Cause = llvm::formatv("__maxnreg__({0})", *Kernel->maxRegisters).str();
       CauseLoc = Kernel->maxRegistersLoc;
-    } else if (Kernel->launchBoundsMaxThreads && Arch &&
-               R.registers <= launchBoundsRegisterCap(*Arch, *Kernel->launchBoundsMaxThreads,
-                                                      Kernel->launchBoundsMinBlocks.value_or(1))) {
-      const int64_t MinBlocks = Kernel->launchBoundsMinBlocks.value_or(1);
+    } else if (const int BoundsCap = Kernel->launchBoundsMaxThreads && Arch
+                                         ? launchBoundsRegisterCap(*Arch, *Kernel->launchBoundsMaxThreads,
+                                                                   Kernel->launchBoundsMinBlocks.value_or(1))
+                                         : 0;
+               BoundsCap > 0 && R.registers <= BoundsCap) {
       Cause = llvm::formatv("__launch_bounds__({0}{1}), which leaves at most {2} registers per thread",
                             *Kernel->launchBoundsMaxThreads,
-                            Kernel->launchBoundsMinBlocks ? ", " + std::to_string(MinBlocks) : std::string(),
-                            launchBoundsRegisterCap(*Arch, *Kernel->launchBoundsMaxThreads, MinBlocks))
+                            Kernel->launchBoundsMinBlocks
+                                ? ", " + std::to_string(*Kernel->launchBoundsMinBlocks)
+                                : std::string(),
+                            BoundsCap)
                   .str();
       CauseLoc = Kernel->launchBoundsLoc;
     } else if (Facts.maxRegisterCount && R.registers <= *Facts.maxRegisterCount) {

@@ -7,6 +7,8 @@
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 
+#include "ScratchDir.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 
 namespace fs = std::filesystem;
 using namespace occlint;
+using occlint::testing::ScratchDir;
 
 namespace {
 
@@ -137,22 +140,6 @@ TEST(CudaCompilationDatabase, SymbolicArchFallsBackToTheDefaultWithANote) {
   EXPECT_NE(Verbose.find("occlint: c.cu: note: -arch=all names no arch"), std::string::npos) << Verbose;
 }
 
-struct ScratchDir {
-  fs::path path;
-  ScratchDir() {
-    std::string T = (fs::temp_directory_path() / "occlint-ccdb-test-XXXXXX").string();
-    path = ::mkdtemp(T.data());
-  }
-  ~ScratchDir() {
-    std::error_code Ec;
-    fs::remove_all(path, Ec);
-  }
-  std::string write(const std::string &Name, const std::string &Text) const {
-    fs::create_directories((path / Name).parent_path());
-    std::ofstream(path / Name) << Text;
-    return (path / Name).string();
-  }
-};
 
 TEST(TargetsOption, FromTheOverrideOrAClangTidyFile) {
   ScratchDir D;

@@ -8,6 +8,8 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 
+#include "ScratchDir.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -16,6 +18,7 @@
 
 namespace fs = std::filesystem;
 using namespace occlint;
+using occlint::testing::ScratchDir;
 using clang::tidy::occlint::ResourceReportLookup;
 
 namespace {
@@ -27,22 +30,6 @@ const std::string Toolkit = std::string(OCCLINT_CUDA_PATH).empty() ? "/usr/local
   if (!fs::exists(Toolkit + "/bin/ptxas") || !fs::exists(Toolkit + "/bin/nvcc"))                     \
     GTEST_SKIP() << "no CUDA toolkit at " << Toolkit << " (no bin/ptxas or bin/nvcc): this test runs nvcc"
 
-struct ScratchDir {
-  fs::path path;
-  ScratchDir() {
-    std::string T = (fs::temp_directory_path() / "occlint-trr-test-XXXXXX").string();
-    path = ::mkdtemp(T.data());
-  }
-  ~ScratchDir() {
-    std::error_code Ec;
-    fs::remove_all(path, Ec);
-  }
-  std::string write(const std::string &Name, const std::string &Text) const {
-    fs::create_directories((path / Name).parent_path());
-    std::ofstream(path / Name) << Text;
-    return (path / Name).string();
-  }
-};
 
 // A `-- flags` command line, as CommonOptionsParser builds it.
 std::unique_ptr<clang::tooling::CompilationDatabase> dashDash(const std::string &Dir,
