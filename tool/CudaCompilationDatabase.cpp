@@ -105,7 +105,11 @@ std::vector<clang::tooling::CompileCommand>
 CudaCompilationDatabase::getCompileCommands(llvm::StringRef File) const {
   std::vector<clang::tooling::CompileCommand> Out;
   // ClangTool asks once per file, right before parsing it: report then, once.
-  const bool Report = Reported.insert(File).second;
+  bool Report;
+  {
+    std::lock_guard<std::mutex> Guard(ReportedLock);
+    Report = Reported.insert(File).second;
+  }
   for (const clang::tooling::CompileCommand &Command : Inner.getCompileCommands(File))
     for (clang::tooling::CompileCommand &PerArch : expand(Command, Report))
       Out.push_back(std::move(PerArch));

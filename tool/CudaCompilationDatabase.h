@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <mutex>
 
 namespace occlint {
 
@@ -54,6 +55,7 @@ private:
   CudaParseSettings Settings;
   NamedArchsForFile NamedArchsFor;
   llvm::raw_ostream *Verbose;
+  mutable std::mutex ReportedLock;     // occlint --jobs asks from several threads
   mutable llvm::StringSet<> Reported; // files whose commands --verbose printed
 };
 

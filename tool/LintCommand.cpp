@@ -1,26 +1,23 @@
 #include "LintCommand.h"
 
-#include "CudaCompilationDatabase.h"
+#include "CheckCatalog.h"
 #include "ExitCodes.h"
-#include "GpuDatabase.h"
-#include "IncludedTranslationUnits.h"
-#include "ResourceCompiler.h"
-#include "ShownIncludedFiles.h"
+#include "LintPipeline.h"
+#include "OutputFormats.h"
+#include "ProgressLine.h"
 #include "TargetsOption.h"
-#include "ToolResourceReports.h"
 
 #include "clang-tidy/ClangTidy.h"
-#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <thread>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -36,9 +33,6 @@ namespace occlint {
 
 static cl::OptionCategory OcclintCategory("occlint options");
 
-// Checks that are off unless named (remarks that would fill every log).
-static const char DefaultChecks[] = "-*,cuda-*,-cuda-occupancy-report";
-
 static cl::opt<std::string> Checks("checks", cl::desc(R"(Comma-separated list of globs with optional '-'
 prefix, as clang-tidy's --checks. Default: cuda-* except
 cuda-occupancy-report (a remark on every launch))"),
@@ -46,24 +40,53 @@ cuda-occupancy-report (a remark on every launch))"),
 static cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
                                              cl::desc("Checks whose warnings are errors (globs)."),
                                              cl::init(""), cl::cat(OcclintCategory));
-// clang-tidy 22's default: diagnostics from every non-system header.
 static cl::opt<std::string> HeaderFilter("header-filter",
                                          cl::desc(R"(Regex of headers to report diagnostics from
 (default '.*', as clang-tidy 22: all non-system headers).)"),
                                          cl::init(".*"), cl::cat(OcclintCategory));
+static cl::opt<bool> SystemHeaders("system-headers", cl::desc("Report diagnostics in system headers too."),
+                                   cl::init(false), cl::cat(OcclintCategory));
 static cl::opt<std::string> Config("config", cl::desc("Configuration in YAML, as clang-tidy's --config."),
                                    cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<std::string> ConfigFile("config-file", cl::desc("Read the configuration from this file."),
                                        cl::init(""), cl::cat(OcclintCategory));
-static cl::opt<bool> ListChecks("list-checks", cl::desc("List the enabled checks and exit."),
+static cl::opt<bool> DumpConfig("dump-config", cl::desc(R"(Print the effective configuration (checks, their
+options with current values) as YAML and exit.)"),
                                 cl::init(false), cl::cat(OcclintCategory));
-static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes."), cl::init(false),
-                         cl::cat(OcclintCategory));
+static cl::opt<bool> ListChecks("list-checks", cl::desc("List the enabled checks with their documentation and exit."),
+                                cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<std::string> LineFilter("line-filter", cl::desc(R"(Report only findings on these lines, as
+clang-tidy: '[{"name":"file.cu","lines":[[1,3],[5,5]]},...]'.)"),
+                                       cl::init(""), cl::cat(OcclintCategory));
+static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes (not when the code has compiler errors)."),
+                         cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<bool> FixErrors("fix-errors", cl::desc("Apply the suggested fixes even when the code has compiler errors."),
+                               cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<bool> FixNotes("fix-notes", cl::desc("Also apply fixes attached to notes (with --fix/--fix-errors)."),
+                              cl::init(false), cl::cat(OcclintCategory));
 static cl::opt<std::string> ExportFixes("export-fixes",
                                         cl::desc("Write fixes as YAML for clang-apply-replacements."),
                                         cl::init(""), cl::cat(OcclintCategory));
-static cl::opt<bool> Quiet("quiet", cl::desc("Print no statistics."), cl::init(false),
+static cl::opt<bool> Quiet("quiet", cl::desc("Print no statistics, notes or progress."), cl::init(false),
                            cl::cat(OcclintCategory));
+static cl::opt<std::string> Format("format", cl::desc(R"(Output: text (clang's layout, the default), json
+(docs/output-formats.md) or sarif (SARIF 2.1.0).)"),
+                                   cl::init("text"), cl::cat(OcclintCategory));
+static cl::opt<std::string> OutputFile("output", cl::desc(R"(Write the json or sarif output to this file instead
+of stdout (written whole, or not at all).)"),
+                                       cl::init(""), cl::cat(OcclintCategory));
+static cl::alias OutputFileShort("o", cl::desc("Alias for --output"), cl::aliasopt(OutputFile));
+// --color=auto|always|never: LLVM itself registers a boolean "color" option,
+// so occlint's is taken out of argv before the command line is parsed
+// (takeColorArgument) and described in the help's overview.
+static const char ColorHelp[] = R"(
+Colours: --color=auto (the default: on a terminal), --color=always, --color=never
+(the text output's colours, as clang's).
+)";
+static cl::opt<unsigned> Jobs("jobs", cl::desc(R"(Files analysed in parallel (default: the number of
+CPU cores).)"),
+                              cl::init(0), cl::cat(OcclintCategory));
+static cl::alias JobsShort("j", cl::desc("Alias for --jobs"), cl::aliasopt(Jobs));
 static cl::list<std::string> Gpus("gpu", cl::desc(R"(Target GPU: a product (H100, a100-40gb), an arch
 (sm_90) or an arch with an SM count (sm_90:132).
 Repeatable. Sets the Targets check option, and each
@@ -85,267 +108,239 @@ the nvcc translation dropped and its notes, where the
 resource report came from; skipped included .cu files.)"),
                              cl::init(false), cl::cat(OcclintCategory));
 
-// The value of -p (clang-tidy's spelling: -p DIR, -p=DIR, --p=DIR).
-static std::string buildPathArgument(int Argc, const char **Argv) {
+// The values of an option CommonOptionsParser owns, read again from argv
+// (spellings -opt V, -opt=V, --opt V, --opt=V; none after "--").
+static std::vector<std::string> argumentValues(int Argc, const char **Argv, llvm::StringRef Name) {
+  std::vector<std::string> Values;
   for (int I = 1; I < Argc; ++I) {
     llvm::StringRef Arg = Argv[I];
     if (Arg == "--")
       break;
-    if ((Arg == "-p" || Arg == "--p") && I + 1 < Argc)
-      return Argv[I + 1];
-    if (Arg.consume_front("-p=") || Arg.consume_front("--p="))
-      return Arg.str();
+    if (!Arg.consume_front("-"))
+      continue;
+    Arg.consume_front("-");
+    if (Arg == Name && I + 1 < Argc)
+      Values.push_back(Argv[++I]);
+    else if (Arg.consume_front(Name) && Arg.consume_front("="))
+      Values.push_back(Arg.str());
   }
-  return "";
+  return Values;
 }
 
-// A translation unit is CUDA when its file ends in .cu or its command says -x cu / -x cuda.
-static bool isCudaCommand(const tooling::CompileCommand &Command) {
-  if (llvm::sys::path::extension(Command.Filename) == ".cu")
-    return true;
-  const std::vector<std::string> &Args = Command.CommandLine;
+// Removes every --color=V / --color V / -color... from argv; returns the last value.
+static std::optional<std::string> takeColorArgument(std::vector<const char *> &Args) {
+  std::optional<std::string> Value;
+  std::vector<const char *> Kept;
   for (size_t I = 0; I < Args.size(); ++I) {
     llvm::StringRef Arg = Args[I];
-    llvm::StringRef Language;
-    if (Arg == "-x" && I + 1 < Args.size())
-      Language = Args[I + 1];
-    else if (Arg.starts_with("-x"))
-      Language = Arg.drop_front(2);
-    if (Language == "cu" || Language == "cuda")
-      return true;
+    if (Arg == "--") {
+      Kept.insert(Kept.end(), Args.begin() + I, Args.end());
+      break;
+    }
+    llvm::StringRef Name = Arg;
+    if (Name.consume_front("-")) {
+      Name.consume_front("-");
+      if (Name == "color" && I + 1 < Args.size()) {
+        Value = Args[++I];
+        continue;
+      }
+      if (Name.consume_front("color=")) {
+        Value = Name.str();
+        continue;
+      }
+    }
+    Kept.push_back(Args[I]);
   }
-  return false;
+  Args = std::move(Kept);
+  return Value;
 }
 
-static std::vector<std::string> cudaFilesIn(const tooling::CompilationDatabase &Database) {
-  std::vector<std::string> Files;
-  for (const tooling::CompileCommand &Command : Database.getAllCompileCommands()) {
-    if (!isCudaCommand(Command))
-      continue;
-    llvm::SmallString<256> Path(Command.Filename);
-    if (llvm::sys::path::is_relative(Path)) {
-      Path = Command.Directory;
-      llvm::sys::path::append(Path, Command.Filename);
-    }
-    if (std::find(Files.begin(), Files.end(), Path.str()) == Files.end())
-      Files.push_back(std::string(Path));
-  }
-  return Files;
+static LintSettings settingsFromCommandLine(const std::string &Color) {
+  LintSettings S;
+  auto Given = [](const auto &Option) { return Option.getNumOccurrences() > 0; };
+  if (Given(Checks))
+    S.checks = Checks;
+  if (Given(WarningsAsErrors))
+    S.warningsAsErrors = WarningsAsErrors;
+  if (Given(HeaderFilter))
+    S.headerFilter = HeaderFilter;
+  if (Given(SystemHeaders))
+    S.systemHeaders = SystemHeaders;
+  if (Given(Config))
+    S.config = Config;
+  if (Given(ConfigFile))
+    S.configFile = ConfigFile;
+  S.lineFilter = LineFilter;
+  if (Color == "always")
+    S.color = true;
+  else if (Color == "never")
+    S.color = false;
+  S.quiet = Quiet;
+  S.gpus = std::vector<std::string>(Gpus.begin(), Gpus.end());
+  S.cudaPath = CudaPathOption;
+  S.ptxasLogs = std::vector<std::string>(PtxasLogs.begin(), PtxasLogs.end());
+  S.noCompile = NoCompile;
+  S.verbose = Verbose;
+  S.jobs = Jobs > 0 ? Jobs : std::max(1u, std::thread::hardware_concurrency());
+  // The progress line goes where the findings do not (stderr), and only
+  // when a person watches it.
+  S.progress = !Quiet && !Verbose && ProgressLine::stderrIsTerminal();
+  return S;
 }
 
-static std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const std::string &TargetsValue) {
-  ClangTidyGlobalOptions GlobalOptions;
-  ClangTidyOptions DefaultOptions;
-  DefaultOptions.Checks = DefaultChecks;
-  DefaultOptions.WarningsAsErrors = "";
-  DefaultOptions.HeaderFilterRegex = HeaderFilter;
-  DefaultOptions.SystemHeaders = false;
-  DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
-
-  ClangTidyOptions OverrideOptions;
-  if (Checks.getNumOccurrences() > 0)
-    OverrideOptions.Checks = Checks;
-  if (WarningsAsErrors.getNumOccurrences() > 0)
-    OverrideOptions.WarningsAsErrors = WarningsAsErrors;
-  if (HeaderFilter.getNumOccurrences() > 0)
-    OverrideOptions.HeaderFilterRegex = HeaderFilter;
-  // --gpu: the checks' global `Targets` option, over any configuration's.
-  if (!TargetsValue.empty())
-    OverrideOptions.CheckOptions[TargetsOptionName] = ClangTidyOptions::ClangTidyValue(TargetsValue);
-
-  auto FromText = [&](llvm::StringRef Text, llvm::StringRef Source)
-      -> std::unique_ptr<ClangTidyOptionsProvider> {
-    llvm::ErrorOr<ClangTidyOptions> Parsed = parseConfiguration(llvm::MemoryBufferRef(Text, Source));
-    if (!Parsed) {
-      llvm::errs() << "occlint: error: invalid configuration in " << Source << ": "
-                   << Parsed.getError().message() << "\n";
-      return nullptr;
-    }
-    return std::make_unique<ConfigOptionsProvider>(
-        std::move(GlobalOptions), ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
-        std::move(*Parsed), std::move(OverrideOptions));
-  };
-  if (ConfigFile.getNumOccurrences() > 0 && Config.getNumOccurrences() > 0) {
-    llvm::errs() << "occlint: error: --config-file and --config are mutually exclusive\n";
-    return nullptr;
-  }
-  if (ConfigFile.getNumOccurrences() > 0) {
-    auto Text = llvm::MemoryBuffer::getFile(ConfigFile);
-    if (!Text) {
-      llvm::errs() << "occlint: error: cannot read config file '" << ConfigFile
-                   << "': " << Text.getError().message() << "\n";
-      return nullptr;
-    }
-    return FromText((*Text)->getBuffer(), ConfigFile);
-  }
-  if (Config.getNumOccurrences() > 0)
-    return FromText(Config, "<command-line-config>");
-  return std::make_unique<FileOptionsProvider>(std::move(GlobalOptions), std::move(DefaultOptions),
-                                               std::move(OverrideOptions));
+static int usageError(const std::string &Message) {
+  llvm::errs() << "occlint: error: " << Message << "\n";
+  return ExitUsageOrInput;
 }
 
-int runLintCommand(int Argc, const char **Argv) {
+// --list-checks: the enabled checks, each with its documentation page.
+static int listChecks(const std::vector<std::string> &Enabled) {
+  llvm::outs() << "Enabled checks:";
+  for (const std::string &Name : Enabled) {
+    llvm::outs() << "\n    " << Name;
+    if (const CheckDoc *Doc = findCheckDoc(Name))
+      llvm::outs() << "\n        " << Doc->summary << "\n        " << Doc->url;
+  }
+  llvm::outs() << "\n\n";
+  return ExitOk;
+}
+
+// --dump-config: as clang-tidy's, the effective options with every enabled
+// check's options at their current values.
+static int dumpConfig(const LintSettings &Settings, llvm::StringRef File) {
+  std::string Error;
+  auto Provider = createOptionsProvider(Settings, Error);
+  if (!Provider)
+    return usageError(Error);
+  ClangTidyOptions Effective = Provider->getOptions(File);
+  Effective.CheckOptions = getCheckOptions(Effective, false, false);
+  llvm::outs() << configurationAsText(ClangTidyOptions::getDefaults().merge(Effective, 0)) << "\n";
+  return ExitOk;
+}
+
+// Writes `Write`'s output to `Path` through a temporary file renamed at the
+// end, so a failure leaves no partial file.
+template <typename WriteFn> static int writeOutputFile(const std::string &Path, WriteFn Write) {
+  llvm::SmallString<256> Temporary;
+  int FD = -1;
+  llvm::SmallString<256> Model(Path);
+  Model += ".tmp-%%%%%%";
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temporary))
+    return usageError("--output: cannot write " + Path + ": " + EC.message());
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    Write(OS);
+    OS.close();
+    if (OS.has_error()) {
+      llvm::sys::fs::remove(Temporary);
+      return usageError("--output: cannot write " + Path + ": " + OS.error().message());
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temporary, Path)) {
+    llvm::sys::fs::remove(Temporary);
+    return usageError("--output: cannot write " + Path + ": " + EC.message());
+  }
+  return ExitOk;
+}
+
+int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
+  std::vector<const char *> Arguments(OriginalArgv, OriginalArgv + OriginalArgc);
+  const std::string Color = takeColorArgument(Arguments).value_or("auto");
+  int Argc = int(Arguments.size());
+  const char **Argv = Arguments.data();
   cl::HideUnrelatedOptions(OcclintCategory);
-  auto Parser = tooling::CommonOptionsParser::create(Argc, Argv, OcclintCategory, cl::ZeroOrMore,
-                                                     "occlint: occupancy and launch checks for CUDA");
-  if (!Parser) {
-    llvm::errs() << "occlint: error: " << llvm::toString(Parser.takeError()) << "\n";
-    return ExitUsageOrInput;
-  }
+  const std::string Overview = std::string("occlint: occupancy and launch checks for CUDA\n") + ColorHelp;
+  auto Parser = tooling::CommonOptionsParser::create(Argc, Argv, OcclintCategory, cl::ZeroOrMore, Overview.c_str());
+  if (!Parser)
+    return usageError(llvm::toString(Parser.takeError()));
+  if (Format != "text" && Format != "json" && Format != "sarif")
+    return usageError("--format: unknown format '" + Format + "' (text, json or sarif)");
+  if (Color != "auto" && Color != "always" && Color != "never")
+    return usageError("--color: unknown value '" + Color + "' (auto, always or never)");
+  if ((Fix || FixErrors) && Format != "text")
+    return usageError("--fix/--fix-errors: only with --format=text (run once with --fix, then with --format)");
+  if (!OutputFile.empty() && Format == "text")
+    return usageError("--output: only with --format=json or --format=sarif (text goes to stdout, as clang-tidy's)");
 
-  // --gpu: every name must resolve; they become the `Targets` check option,
-  // whose GPUs' archs are the archs each file is parsed for (TargetsOption).
-  CudaParseSettings Parse;
-  for (const std::string &Spec : Gpus) {
-    std::string Error;
-    if (!GpuDatabase::builtin().resolve(Spec, Error)) {
-      llvm::errs() << "occlint: error: --gpu: " << Error << "\n";
-      return ExitUsageOrInput;
-    }
-  }
-  Parse.cudaPath = findCudaToolkit(CudaPathOption);
-  if (!Parse.cudaPath && CudaPathOption.getNumOccurrences() > 0) {
-    llvm::errs() << "occlint: error: --cuda-path: no CUDA toolkit at '" << CudaPathOption
-                 << "' (no bin/ptxas there)\n";
-    return ExitUsageOrInput;
-  }
-  Parse.builtinHeaders = builtinCudaHeadersDir(Argv[0]);
-  if (!Parse.cudaPath && !ListChecks && !Quiet)
-    llvm::errs() << "occlint: note: no CUDA toolkit found (--cuda-path, CUDA_PATH, /usr/local/cuda); "
-                    "running in source-only mode\n";
-
-  auto OptionsProvider = createOptionsProvider(llvm::join(Gpus, ","));
-  if (!OptionsProvider)
-    return ExitUsageOrInput;
-  // Context will own the provider; TargetsOption only asks it for options.
-  TargetsOption Targets(*OptionsProvider, ConfigFile);
-
+  LintSettings Settings = settingsFromCommandLine(Color);
   std::vector<std::string> Files = Parser->getSourcePathList();
   // `-p build` with no files: every CUDA translation unit of the database.
-  // (CommonOptionsParser loads no database when it has no files.)
+  // (CommonOptionsParser loads no database when it has no files, so its
+  // --extra-arg/--extra-arg-before are applied here.)
   std::unique_ptr<tooling::CompilationDatabase> ProjectDatabase;
-  if (Files.empty() && !ListChecks) {
-    const std::string BuildPath = buildPathArgument(Argc, Argv);
-    if (BuildPath.empty()) {
-      llvm::errs() << "occlint: error: no input files (give files, or -p <build dir>)\n";
-      return ExitUsageOrInput;
-    }
+  const std::vector<std::string> BuildPaths = argumentValues(Argc, Argv, "p");
+  if (Files.empty() && !ListChecks && !DumpConfig) {
+    if (BuildPaths.empty())
+      return usageError("no input files (give files, or -p <build dir>)");
+    const std::string &BuildPath = BuildPaths.back();
     std::string Error;
     ProjectDatabase = tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
-    if (!ProjectDatabase) {
-      llvm::errs() << "occlint: error: " << BuildPath
-                   << ": no compile_commands.json there or in a parent directory\n";
-      return ExitUsageOrInput;
-    }
-    Files = cudaFilesIn(*ProjectDatabase);
-    if (Files.empty()) {
-      llvm::errs() << "occlint: error: " << BuildPath
-                   << ": compile_commands.json has no CUDA translation unit (.cu, -x cu)\n";
-      return ExitUsageOrInput;
-    }
-    // A .cu that another translation unit #includes is analysed in that one.
-    std::vector<SkippedTranslationUnit> Skipped;
-    Files = withoutIncludedTranslationUnits(Files, *ProjectDatabase, Skipped);
-    std::vector<std::string> SkippedFiles;
-    for (const SkippedTranslationUnit &S : Skipped) {
-      SkippedFiles.push_back(S.file);
-      if (Verbose)
-        llvm::errs() << "occlint: " << S.file << ": skipped: #included by " << S.includedBy << "\n";
-    }
-    // Their diagnostics come from the includer's parse, where they are in a "header".
-    OptionsProvider = showDiagnosticsInFiles(std::move(OptionsProvider), SkippedFiles);
+    if (!ProjectDatabase)
+      return usageError(BuildPath + ": no compile_commands.json there or in a parent directory" +
+                        (Error.empty() ? "" : " (" + Error + ")"));
+    auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(ProjectDatabase));
+    Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+        argumentValues(Argc, Argv, "extra-arg-before"), tooling::ArgumentInsertPosition::BEGIN));
+    Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+        argumentValues(Argc, Argv, "extra-arg"), tooling::ArgumentInsertPosition::END));
+    ProjectDatabase = std::move(Adjusted);
+    Files = cudaTranslationUnits(*ProjectDatabase, Settings.showDiagnosticsIn, Verbose ? &llvm::errs() : nullptr);
+    if (Files.empty())
+      return usageError(BuildPath + ": compile_commands.json has no CUDA translation unit (.cu, -x cu)");
   }
-  tooling::CompilationDatabase &Database = ProjectDatabase ? *ProjectDatabase : Parser->getCompilations();
-  llvm::SmallString<256> FirstFile(Files.empty() ? "dummy" : Files.front());
-  llvm::sys::fs::make_absolute(FirstFile);
-  ClangTidyOptions Effective = OptionsProvider->getOptions(FirstFile);
-  std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
-  if (ListChecks) {
-    llvm::outs() << "Enabled checks:";
-    for (const std::string &Name : Enabled)
-      llvm::outs() << "\n    " << Name;
-    llvm::outs() << "\n\n";
-    return ExitOk;
-  }
-  if (Enabled.empty()) {
-    llvm::errs() << "occlint: error: no checks enabled\n";
-    return ExitUsageOrInput;
-  }
-  for (const std::string &File : Files) {
-    if (!llvm::sys::fs::exists(File)) {
-      llvm::errs() << "occlint: error: " << File << ": no such file\n";
-      return ExitUsageOrInput;
-    }
-    // An unknown GPU in a configuration's Targets: a usage error, up front.
+
+  if (ListChecks || DumpConfig) {
+    llvm::SmallString<256> File(Files.empty() ? "dummy.cu" : Files.front());
+    llvm::sys::fs::make_absolute(File);
+    if (DumpConfig)
+      return dumpConfig(Settings, File);
     std::string Error;
-    Targets.archsFor(File, Error);
-    if (!Error.empty()) {
-      llvm::errs() << "occlint: error: " << Error << "\n";
-      return ExitUsageOrInput;
+    auto Provider = createOptionsProvider(Settings, Error);
+    if (!Provider)
+      return usageError(Error);
+    return listChecks(getCheckNames(Provider->getOptions(File), false, false));
+  }
+
+  tooling::CompilationDatabase &Database = ProjectDatabase ? *ProjectDatabase : Parser->getCompilations();
+  LintResult Result = runLint(Settings, Database, Files, Argv[0], llvm::errs());
+  if (Result.setupExitCode != ExitOk)
+    return usageError(Result.error);
+
+  if (Format == "text") {
+    // clang's layout on stdout; --fix/--fix-errors apply the fixes here.
+    const bool ApplyFixes = FixErrors || (Fix && !Result.compilerErrors());
+    if (Fix && !FixErrors && Result.compilerErrors())
+      llvm::errs() << "occlint: note: fixes not applied: the code has compiler errors (use --fix-errors to apply them anyway)\n";
+    unsigned WarningsAsErrorsCount = 0;
+    handleErrors(Result.errors, *Result.context, ApplyFixes ? (FixNotes ? FB_FixNotes : FB_Fix) : FB_NoFix,
+                 WarningsAsErrorsCount, llvm::vfs::getRealFileSystem());
+  } else {
+    auto Write = [&](llvm::raw_ostream &OS) {
+      if (Format == "json")
+        writeJsonOutput(Result, OS);
+      else
+        writeSarifOutput(Result, OS);
+    };
+    if (OutputFile.empty()) {
+      Write(llvm::outs());
+    } else if (int Code = writeOutputFile(OutputFile, Write); Code != ExitOk) {
+      return Code;
     }
   }
-
-  // Resource reports for the checks: --ptxas-log, else compile (cached).
-  ToolResourceSettings ResourceSettings;
-  ResourceSettings.cudaPath = Parse.cudaPath;
-  ResourceSettings.noCompile = NoCompile;
-  ToolResourceReports Reports(Database, ResourceSettings, llvm::errs(), Verbose ? &llvm::errs() : nullptr);
-  if (std::string Error = Reports.loadPtxasLogs(PtxasLogs); !Error.empty()) {
-    llvm::errs() << "occlint: error: --ptxas-log: " << Error << "\n";
-    return ExitUsageOrInput;
-  }
-
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmParsers();
-
-  CudaCompilationDatabase Compilations(
-      Database, Parse,
-      [&Targets](llvm::StringRef File) {
-        std::string Error; // reported above for every file linted
-        return Targets.archsFor(File, Error);
-      },
-      Verbose ? &llvm::errs() : nullptr);
-
-  auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-  ClangTidyContext Context(std::move(OptionsProvider), false, false, false);
-  // Every file is parsed once per arch; runClangTidy's diagnostic consumer
-  // collects the diagnostics of all parses and take() sorts them and drops
-  // exact repeats (same file, offset, check and message), so a finding that
-  // is the same for two archs, or in a header two files include, prints once.
-  clang::tidy::occlint::setResourceReportSource(&Reports);
-  std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, Compilations, Files, BaseFS, /*ApplyAnyFix=*/false,
-                   /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Quiet);
-  clang::tidy::occlint::setResourceReportSource(nullptr);
-  const bool CompilerErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
-    return E.DiagLevel == ClangTidyError::Error && llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
-  });
-  const bool CheckErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
-    return E.DiagLevel == ClangTidyError::Error && !llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");
-  });
-  unsigned WarningsAsErrorsCount = 0;
-  handleErrors(Errors, Context, Fix && !CompilerErrors ? FB_Fix : FB_NoFix, WarningsAsErrorsCount, BaseFS);
 
   if (!ExportFixes.empty()) {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(ExportFixes, EC, llvm::sys::fs::OF_None);
-    if (EC) {
-      llvm::errs() << "occlint: error: cannot write " << ExportFixes << ": " << EC.message() << "\n";
-      return ExitUsageOrInput;
-    }
-    exportReplacements(FirstFile.str(), Errors, OS);
+    int Code = writeOutputFile(ExportFixes, [&](llvm::raw_ostream &OS) {
+      exportReplacements(Result.firstFile, Result.errors, OS);
+    });
+    if (Code != ExitOk)
+      return Code;
   }
   if (!Quiet) {
-    unsigned Count = Errors.size();
-    llvm::errs() << Count << (Count == 1 ? " diagnostic" : " diagnostics") << " in " << Files.size()
-                 << (Files.size() == 1 ? " file" : " files") << "\n";
+    const size_t Count = Result.errors.size();
+    llvm::errs() << Count << (Count == 1 ? " diagnostic" : " diagnostics") << " in " << Result.fileCount
+                 << (Result.fileCount == 1 ? " file" : " files") << "\n";
   }
-  if (CompilerErrors)
-    return ExitUsageOrInput;
-  if (CheckErrors || WarningsAsErrorsCount > 0)
-    return ExitFindings;
-  return ExitOk;
+  return Result.exitCode();
 }
 
 } // namespace occlint

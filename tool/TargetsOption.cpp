@@ -53,6 +53,7 @@ std::string TargetsOption::describeSource(const std::string &Source) const {
 NamedArchs TargetsOption::archsFor(llvm::StringRef File, std::string &Error) {
   llvm::SmallString<256> Path(File);
   llvm::sys::fs::make_absolute(Path);
+  std::lock_guard<std::mutex> Guard(MemoLock); // occlint --jobs: several parses ask at once
   auto It = Memo.find(Path);
   if (It == Memo.end()) {
     // The last source that sets Targets wins, as in ClangTidyOptions::merge.

@@ -9,6 +9,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ private:
 
   clang::tidy::ClangTidyOptionsProvider &Provider;
   std::string ConfigFile;
+  std::mutex MemoLock;
   llvm::StringMap<std::pair<NamedArchs, std::string>> Memo; // file -> archs, error
 };
 

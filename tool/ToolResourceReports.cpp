@@ -71,19 +71,33 @@ ResourceReportLookup ToolResourceReports::reportFor(llvm::StringRef MainFile, ll
   // The logs answer for every file and arch: the checks look kernels up by
   // name and arch in them.
   if (LogReport) {
-    auto [It, New] = Memo.try_emplace({MainFile.str(), Arch.str()}, Entry{std::nullopt, LogSource});
+    std::lock_guard<std::mutex> Guard(MemoLock);
+    auto [It, New] = Memo.try_emplace({MainFile.str(), Arch.str()});
     if (New && Verbose)
       *Verbose << "occlint: " << MainFile << " [" << Arch << "]: resources: " << LogSource << "\n";
     return {&*LogReport, LogSource};
   }
   auto Key = std::make_pair(MainFile.str(), Arch.str());
-  auto It = Memo.find(Key);
-  if (It == Memo.end()) {
-    It = Memo.emplace(Key, lookUp(Key.first, Key.second)).first;
-    if (Verbose)
-      *Verbose << "occlint: " << MainFile << " [" << Arch << "]: resources: " << It->second.source << "\n";
+  std::shared_future<Entry> Found;
+  std::optional<std::promise<Entry>> Mine; // set when this thread looks the entry up
+  {
+    std::lock_guard<std::mutex> Guard(MemoLock);
+    auto It = Memo.find(Key);
+    if (It == Memo.end()) {
+      Mine.emplace();
+      It = Memo.emplace(Key, Mine->get_future().share()).first;
+    }
+    Found = It->second;
   }
-  return {It->second.report ? &*It->second.report : nullptr, It->second.source, It->second.maxRegisterCount};
+  if (Mine) {
+    Entry Looked = lookUp(Key.first, Key.second);
+    if (Verbose)
+      *Verbose << "occlint: " << MainFile << " [" << Arch << "]: resources: " << Looked.source << "\n";
+    Mine->set_value(std::move(Looked));
+  }
+  // The map keeps the shared state (and so the report) alive.
+  const Entry &E = Found.get();
+  return {E.report ? &*E.report : nullptr, E.source, E.maxRegisterCount};
 }
 
 ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFile, const std::string &Arch) {

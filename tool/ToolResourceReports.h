@@ -11,7 +11,9 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <future>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,6 +41,8 @@ public:
   /// missing, unreadable, or with no ptxas report in it.
   std::string loadPtxasLogs(const std::vector<std::string> &Paths);
 
+  /// Thread-safe (occlint --jobs): each (file, arch) is looked up once; a
+  /// second thread asking for it waits for the first.
   clang::tidy::occlint::ResourceReportLookup reportFor(llvm::StringRef MainFile, llvm::StringRef Arch) override;
 
 private:
@@ -56,7 +60,8 @@ private:
   llvm::raw_ostream *Verbose;
   std::optional<PtxasReport> LogReport; // the merged --ptxas-log files
   std::string LogSource;
-  std::map<std::pair<std::string, std::string>, Entry> Memo; // (file, arch)
+  std::mutex MemoLock;
+  std::map<std::pair<std::string, std::string>, std::shared_future<Entry>> Memo; // (file, arch)
 };
 
 /// The argv ResourceCompiler gets for a command whose argv[0] is not a

@@ -12,6 +12,8 @@
 namespace occlint {
 int runOccupancyCommand(int Argc, const char **Argv);
 int runResourcesCommand(int Argc, const char **Argv);
+int runReportCommand(int Argc, const char **Argv);
+int runLspCommand(int Argc, const char **Argv);
 } // namespace occlint
 
 int main(int Argc, const char **Argv) {
@@ -23,6 +25,10 @@ int main(int Argc, const char **Argv) {
         return runOccupancyCommand(Argc - 1, Argv + 1);
       if (Sub == "resources")
         return runResourcesCommand(Argc - 1, Argv + 1);
+      if (Sub == "report")
+        return runReportCommand(Argc - 1, Argv + 1);
+      if (Sub == "lsp")
+        return runLspCommand(Argc - 1, Argv + 1);
     }
     return runLintCommand(Argc, Argv);
   } catch (const UsageError &E) {

@@ -1,5 +1,6 @@
 #include "TranslationUnitFacts.h"
 
+#include "FactsRecords.h"
 #include "ResourceReports.h"
 #include "TargetSelection.h"
 
@@ -8,6 +9,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <mutex>
 
 namespace clang::tidy::occlint {
 
@@ -67,14 +70,17 @@ struct CacheEntry {
   std::unique_ptr<TranslationUnitFacts> facts;
 };
 
+// One cache per thread: occlint --jobs parses several translation units at once.
 std::vector<CacheEntry> &cache() {
-  static std::vector<CacheEntry> Entries;
+  thread_local std::vector<CacheEntry> Entries;
   return Entries;
 }
 
 // Log files named by the PtxasLog option, parsed once per process.
 std::shared_ptr<const ::occlint::PtxasReport> reportFromLogFiles(llvm::StringRef Files, std::string &Source) {
+  static std::mutex Lock;
   static std::map<std::string, std::shared_ptr<const ::occlint::PtxasReport>> Parsed;
+  std::lock_guard<std::mutex> Guard(Lock);
   auto &Slot = Parsed[Files.str()];
   Source = "ptxas log";
   if (Slot)
@@ -107,6 +113,8 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
   Facts->collect(Ctx);
   Facts->joinResources(Ctx, Options);
   Facts->predictOccupancy();
+  if (FactsRecordSink *Sink = getFactsRecordSink())
+    Sink->record(Facts->toRecord(Ctx));
   cache().push_back({&Ctx, Key, std::move(Facts)});
   return *cache().back().facts;
 }
@@ -230,6 +238,67 @@ void TranslationUnitFacts::predictOccupancy() {
       launchesOnTargets.push_back(std::move(L));
     }
   }
+}
+
+static SourcePoint pointOf(SourceLocation Loc, const SourceManager &SM) {
+  SourcePoint Point;
+  const PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return Point;
+  Point.file = P.getFilename();
+  Point.line = P.getLine();
+  Point.column = P.getColumn();
+  return Point;
+}
+
+TranslationUnitRecord TranslationUnitFacts::toRecord(ASTContext &Ctx) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  TranslationUnitRecord Record;
+  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+    Record.mainFile = Main->getName().str();
+  Record.arch = arch;
+  Record.targets = targets;
+  Record.resourceSource = resourceSource;
+  for (const auto &Kernel : kernels) {
+    KernelRecord K;
+    K.location = pointOf(Kernel->decl->getLocation(), SM);
+    K.name = Kernel->displayName;
+    K.mangledName = Kernel->mangledName;
+    if (const KernelResourceFacts *Res = resourcesFor(*Kernel)) {
+      K.resources = Res->model;
+      K.registersKnown = Res->registersKnown();
+      K.resourceSource = Res->source;
+      if (Res->report) {
+        K.spillStores = Res->report->spillStores;
+        K.spillLoads = Res->report->spillLoads;
+      }
+    }
+    Record.kernels.push_back(std::move(K));
+  }
+  for (const LaunchOnTarget &L : launchesOnTargets) {
+    LaunchRecord R;
+    R.location = pointOf(L.site->loc, SM);
+    R.launchKind = launchKindName(L.site->kind);
+    if (L.site->caller)
+      R.caller = L.site->caller->getNameAsString();
+    if (L.kernel) {
+      R.kernel = L.kernel->displayName;
+      R.mangledName = L.kernel->mangledName;
+    }
+    R.gpu = *L.gpu;
+    R.grid = L.site->grid.product().describe();
+    R.block = L.site->block.product().describe();
+    R.dynamicSharedMem = L.site->dynamicSharedMem.describe();
+    R.cooperative = L.site->cooperative;
+    if (L.resources) {
+      R.resources = L.resources->model;
+      R.registersKnown = L.resources->registersKnown();
+    }
+    R.shape = L.shape;
+    R.occupancy = L.occupancy;
+    Record.launches.push_back(std::move(R));
+  }
+  return Record;
 }
 
 } // namespace clang::tidy::occlint

@@ -10,6 +10,7 @@
 // it in onStartOfTranslationUnit).
 #pragma once
 
+#include "FactsRecords.h"
 #include "KernelFacts.h"
 #include "LaunchSites.h"
 #include "Occupancy.h"
@@ -68,6 +69,8 @@ public:
 
   const KernelInfo *kernelFor(const FunctionDecl *Kernel) const;
   const KernelResourceFacts *resourcesFor(const KernelInfo &Kernel) const;
+  /// A copy without AST pointers, for the installed FactsRecordSink.
+  TranslationUnitRecord toRecord(ASTContext &Ctx) const;
 
 private:
   void collect(ASTContext &Ctx);

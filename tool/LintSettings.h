@@ -1,0 +1,38 @@
+// What one lint run is asked to do, independent of where the request comes
+// from: the command line (LintCommand), `occlint report` or `occlint lsp`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace occlint {
+
+struct LintSettings {
+  // clang-tidy's options, same names and meanings. Unset: the configuration's
+  // (.clang-tidy files) or occlint's default.
+  std::optional<std::string> checks;
+  std::optional<std::string> warningsAsErrors;
+  std::optional<std::string> headerFilter;
+  std::optional<bool> systemHeaders;
+  std::optional<std::string> config;     // YAML text
+  std::optional<std::string> configFile; // a file with the YAML
+  std::string lineFilter;                // JSON, as clang-tidy's --line-filter
+  std::optional<bool> color;             // --color=always/never; unset: auto
+  bool quiet = false;
+
+  // occlint's own.
+  std::vector<std::string> gpus;         // --gpu: the Targets option, and the archs parsed
+  std::string cudaPath;                  // --cuda-path ("" = $CUDA_PATH, /usr/local/cuda)
+  std::vector<std::string> ptxasLogs;
+  bool noCompile = false;
+  bool verbose = false;
+  unsigned jobs = 1;
+  bool progress = false;                 // the progress line (caller decides: terminal and not --quiet)
+
+  /// Files (.cu linted inside another translation unit) whose diagnostics are
+  /// shown although they are headers of that translation unit.
+  std::vector<std::string> showDiagnosticsIn;
+};
+
+} // namespace occlint
