@@ -12,12 +12,15 @@ namespace occlint {
 
 struct CheckDoc {
   std::string name;     // "cuda-launch-tiny-grid"
-  std::string summary;  // the page's first paragraph, one line
+  std::string summary;  // the page's first paragraph, one line of plain text
   std::string markdown; // the whole page
   /// Where the page can be read: OCCLINT_DOCS_URL/<name>.md when occlint was
   /// configured with one (e.g. the repository's web address), else a file://
   /// address of the page installed next to the binary (share/doc/occlint/checks).
   std::string url;
+  /// "error", "warning" or "remark": the severity column of the index
+  /// (docs/checks/README.md); "" when the index does not list the check.
+  std::string defaultSeverity;
 };
 
 /// Every documented check, sorted by name. (The installed pages are found
@@ -25,5 +28,13 @@ struct CheckDoc {
 const std::vector<CheckDoc> &checkCatalog();
 /// The check's entry, or null.
 const CheckDoc *findCheckDoc(llvm::StringRef Name);
+/// The address of the checks' index page (docs/checks/README.md), like the
+/// pages' urls.
+const std::string &checkIndexUrl();
+
+/// A page's summary: its first paragraph after the "# title" line, its lines
+/// joined with single spaces, as plain text (emphasis and code-span marks
+/// dropped, links reduced to their text).
+std::string checkSummary(llvm::StringRef Markdown);
 
 } // namespace occlint

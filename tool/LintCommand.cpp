@@ -11,6 +11,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -213,7 +214,12 @@ static int dumpConfig(const LintSettings &Settings, llvm::StringRef File) {
   if (!Provider)
     return usageError(Error);
   ClangTidyOptions Effective = Provider->getOptions(File);
-  Effective.CheckOptions = getCheckOptions(Effective, false, false);
+  ClangTidyOptions::OptionMap Stored = getCheckOptions(Effective, false, false);
+  // Global options (no "check." prefix: Targets, PtxasLog) stay as configured.
+  for (const auto &Option : Effective.CheckOptions)
+    if (!Option.getKey().contains('.'))
+      Stored.insert_or_assign(Option.getKey(), Option.getValue());
+  Effective.CheckOptions = std::move(Stored);
   llvm::outs() << configurationAsText(ClangTidyOptions::getDefaults().merge(Effective, 0)) << "\n";
   return ExitOk;
 }
@@ -246,6 +252,19 @@ template <typename WriteFn> static int writeOutputFile(const std::string &Path, 
 int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
   std::vector<const char *> Arguments(OriginalArgv, OriginalArgv + OriginalArgc);
   const std::string Color = takeColorArgument(Arguments).value_or("auto");
+  // make's spelling -j4 (LLVM's parser takes only -j 4 and -j=4 for a
+  // one-letter alias).
+  std::vector<std::string> JobsSpellings;
+  JobsSpellings.reserve(Arguments.size());
+  for (const char *&Arg : Arguments) {
+    llvm::StringRef A = Arg;
+    if (A == "--")
+      break;
+    if (A.size() > 2 && A.starts_with("-j") && llvm::all_of(A.drop_front(2), llvm::isDigit)) {
+      JobsSpellings.push_back("--jobs=" + A.drop_front(2).str());
+      Arg = JobsSpellings.back().c_str();
+    }
+  }
   int Argc = int(Arguments.size());
   const char **Argv = Arguments.data();
   cl::HideUnrelatedOptions(OcclintCategory);

@@ -1,5 +1,6 @@
 #include "LintPipeline.h"
 
+#include "CheckOptionValidation.h"
 #include "CudaCompilationDatabase.h"
 #include "ExitCodes.h"
 #include "GpuDatabase.h"
@@ -197,6 +198,7 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   Result.firstFile = std::string(FirstFile);
   if (getCheckNames(Provider->getOptions(FirstFile), false, false).empty())
     return Fail("no checks enabled");
+  const CheckOptionValidator OptionValues(Settings.configFile.value_or(""));
   for (const std::string &File : Files) {
     if (!llvm::sys::fs::exists(File))
       return Fail(File + ": no such file");
@@ -206,6 +208,10 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
     Targets.archsFor(File, Error);
     if (!Error.empty())
       return Fail(Error);
+    llvm::SmallString<256> Absolute(File);
+    llvm::sys::fs::make_absolute(Absolute);
+    if (std::string Bad = OptionValues.validate(*Provider, Absolute); !Bad.empty())
+      return Fail(Bad);
   }
 
   // Resource reports for the checks: --ptxas-log, else compile (cached).

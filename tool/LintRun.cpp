@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <tuple>
@@ -51,7 +52,9 @@ LintOutcome runLintJob(const LintJob &Job) {
   std::vector<clang::tidy::ClangTidyError> All;
   std::atomic<size_t> Next{0};
 
-  auto Work = [&] {
+  std::exception_ptr Failure; // a worker's first exception, rethrown once all have joined
+
+  auto AnalyseFiles = [&] {
     // Each worker's own file system view: ClangTool sets the working
     // directory of the file system it is given, and the real one's is the
     // process's (shared by all threads).
@@ -74,6 +77,16 @@ LintOutcome runLintJob(const LintJob &Job) {
         Job.progress->fileFinished(File);
     }
   };
+  auto Work = [&] {
+    try {
+      AnalyseFiles();
+    } catch (...) {
+      std::lock_guard<std::mutex> Guard(ResultsLock);
+      if (!Failure)
+        Failure = std::current_exception();
+      Next = Job.files.size(); // the other workers stop after their current file
+    }
+  };
   const unsigned Workers = std::max(1u, std::min<unsigned>(Job.jobs, unsigned(Job.files.size())));
   if (Workers == 1) {
     Work();
@@ -84,6 +97,9 @@ LintOutcome runLintJob(const LintJob &Job) {
     for (std::thread &T : Threads)
       T.join();
   }
+
+  if (Failure)
+    std::rethrow_exception(Failure);
 
   LintOutcome Outcome;
   std::stable_sort(All.begin(), All.end(), [](const auto &L, const auto &R) { return errorKey(L) < errorKey(R); });

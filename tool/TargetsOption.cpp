@@ -1,5 +1,6 @@
 #include "TargetsOption.h"
 
+#include "CheckOptionValidation.h"
 #include "GpuDatabase.h"
 #include "TargetSelection.h"
 
@@ -42,12 +43,9 @@ TargetsOption::TargetsOption(clang::tidy::ClangTidyOptionsProvider &Provider, st
 // Raw option sources are named by clang-tidy's library: a .clang-tidy path,
 // or fixed strings for the command-line options.
 std::string TargetsOption::describeSource(const std::string &Source) const {
-  using clang::tidy::ClangTidyOptionsProvider;
-  if (Source == ClangTidyOptionsProvider::OptionsSourceTypeCheckCommandLineOption)
+  if (Source == clang::tidy::ClangTidyOptionsProvider::OptionsSourceTypeCheckCommandLineOption)
     return "--gpu"; // the override options: only --gpu sets Targets there
-  if (Source == ClangTidyOptionsProvider::OptionsSourceTypeConfigCommandLineOption)
-    return ConfigFile.empty() ? "--config" : "--config-file " + ConfigFile;
-  return Source;
+  return describeOptionsSource(Source, ConfigFile);
 }
 
 NamedArchs TargetsOption::archsFor(llvm::StringRef File, std::string &Error) {

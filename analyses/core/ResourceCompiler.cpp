@@ -433,6 +433,7 @@ CompileOutcome compileForResources(const CompileRequest &request) {
           auto deps = parseDepfile(d.out, request.directory);
           if (std::find(deps.begin(), deps.end(), source) == deps.end()) deps.push_back(source);
           cache.store(key, deps, log);
+          cache.store(latestReportKey(source, arch), deps, log);
         }
         // No dependency list, no entry: it could not be validated later.
       }
@@ -447,6 +448,15 @@ CompileOutcome compileForResources(const CompileRequest &request) {
     outcome.error = "internal error";
   }
   return outcome;
+}
+
+std::string latestReportKey(const std::string &absoluteSource, const std::string &arch) {
+  return "occlint-latest-resources 1\n" + absoluteSource + "\n" + arch;
+}
+
+std::optional<std::string> latestCachedPtxasLog(const std::string &absoluteSource, const std::string &arch,
+                                                const std::string &cacheDir) {
+  return ResultCache(cacheDir).lookup(latestReportKey(absoluteSource, arch));
 }
 
 } // namespace occlint

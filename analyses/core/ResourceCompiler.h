@@ -34,6 +34,18 @@ struct CompileOutcome {
 /// Runs the compiler (or reads the cache). Never throws.
 CompileOutcome compileForResources(const CompileRequest &request);
 
+/// The cache key under which every successful compile also stores its log as
+/// "the latest ptxas report of this source file for this arch", whatever the
+/// command was: the clang-tidy plugin, which has no compile command to build
+/// the full key from, reads it (validated like every entry: a changed source
+/// or header is a miss). `absoluteSource` as the compile saw it.
+std::string latestReportKey(const std::string &absoluteSource, const std::string &arch);
+
+/// The ptxas log of the latest compile of `absoluteSource` for `arch` in the
+/// cache at `cacheDir` (empty: the default directory), if still current.
+std::optional<std::string> latestCachedPtxasLog(const std::string &absoluteSource, const std::string &arch,
+                                                const std::string &cacheDir = {});
+
 /// The CUDA toolkit root: explicitPath, else $CUDA_PATH, else /usr/local/cuda;
 /// only if it has bin/ptxas. nullopt when none is there.
 std::optional<std::string> findCudaToolkit(const std::string &explicitPath);

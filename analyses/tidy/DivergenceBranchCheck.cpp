@@ -5,19 +5,12 @@
 
 namespace clang::tidy::occlint {
 
-// Options are read as text: clang-tidy's binary does not export the typed
-// OptionsView::get<bool/int> instantiations a plugin would need.
-static bool flag(StringRef Text) { return Text.equals_insensitive("true") || Text == "1"; }
-static int64_t number(StringRef Text, int64_t Default) {
-  int64_t V;
-  return Text.getAsInteger(10, V) ? Default : V;
-}
-
+// (Bools through OcclintCheck::boolOption: see there why not get<bool>.)
 DivergenceBranchCheck::DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context)
-    : DivergenceCheck(Name, Context), ReportBoundaryGuards(flag(Options.get("ReportBoundaryGuards", "false"))),
-      ReportSingleLane(flag(Options.get("ReportSingleLane", "false"))),
-      MinOperations(number(Options.get("MinOperations", "4"), 4)),
-      HeavySingleLane(number(Options.get("HeavySingleLaneOperations", "64"), 64)) {}
+    : DivergenceCheck(Name, Context), ReportBoundaryGuards(boolOption("ReportBoundaryGuards", false)),
+      ReportSingleLane(boolOption("ReportSingleLane", false)),
+      MinOperations(Options.get("MinOperations", int64_t(4))),
+      HeavySingleLane(Options.get("HeavySingleLaneOperations", int64_t(64))) {}
 
 void DivergenceBranchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   DivergenceCheck::storeOptions(Opts);

@@ -1,21 +1,50 @@
 #include "OcclintCheck.h"
+#include "ResourceReports.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/Support/FormatVariadic.h"
+
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::occlint {
 
 OcclintCheck::OcclintCheck(StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context) {
+    : ClangTidyCheck(Name, Context), CheckName(Name.str()) {
   SharedOptions.targets = ClangTidyCheck::Options.getLocalOrGlobal("Targets", "");
   SharedOptions.ptxasLog = ClangTidyCheck::Options.getLocalOrGlobal("PtxasLog", "");
+  SharedOptions.readCache = boolOption("ReadCache", true, /*Global=*/true);
 }
 
+// ClangTidyCheck's own get<bool> cannot be used: its explicit specialization
+// is compiled by Clang into libclangTidy.a and does not link from GCC-built
+// code (the mangled names differ), so the text is parsed here, with the same
+// message as clang-tidy's for a bad value.
+bool OcclintCheck::boolOption(StringRef LocalName, bool Default, bool Global) {
+  const std::string DefaultText = Default ? "true" : "false";
+  const std::string Text = (Global ? ClangTidyCheck::Options.getLocalOrGlobal(LocalName, DefaultText)
+                                   : ClangTidyCheck::Options.get(LocalName, DefaultText))
+                               .str();
+  const std::string Lower = StringRef(Text).trim().lower();
+  if (Lower == "true" || Lower == "1" || Lower == "on")
+    return true;
+  if (Lower == "false" || Lower == "0" || Lower == "off")
+    return false;
+  configurationDiag("invalid configuration value '%0' for option '%1%2'; expected a bool")
+      << Text << (Global ? "" : CheckName + ".") << LocalName;
+  return Default;
+}
+
+// Targets and PtxasLog are meant to be set once, globally; a dumped empty
+// per-check value copied into a .clang-tidy would hide the global one
+// (getLocalOrGlobal reads the check's own first), so only set values are stored.
 void OcclintCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  ClangTidyCheck::Options.store(Opts, "Targets", SharedOptions.targets);
-  ClangTidyCheck::Options.store(Opts, "PtxasLog", SharedOptions.ptxasLog);
+  if (!SharedOptions.targets.empty())
+    ClangTidyCheck::Options.store(Opts, "Targets", SharedOptions.targets);
+  if (!SharedOptions.ptxasLog.empty())
+    ClangTidyCheck::Options.store(Opts, "PtxasLog", SharedOptions.ptxasLog);
+  if (!SharedOptions.readCache)
+    ClangTidyCheck::Options.store(Opts, "ReadCache", "false");
 }
 
 void OcclintCheck::registerMatchers(MatchFinder *Finder) {
@@ -97,5 +126,21 @@ std::string OcclintCheck::gpuName(const ::occlint::TargetGpu &Gpu) {
 }
 
 std::string OcclintCheck::percent(double Fraction) { return llvm::formatv("{0:F1}%", 100.0 * Fraction).str(); }
+
+void OcclintCheck::remarkMissingResources(const TranslationUnitFacts &Facts, ASTContext &Ctx,
+                                          StringRef WhatIsOff) {
+  if (getResourceReportSource() || Facts.hasReport || Facts.arch.empty())
+    return; // occlint says it itself (source-only mode note, failed compile warning)
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const auto &Kernel : Facts.kernels) {
+    const SourceLocation Loc = Kernel->decl->getLocation();
+    if (!SM.isInMainFile(SM.getExpansionLoc(Loc)))
+      continue;
+    StringRef Why = Facts.resourceSource;
+    Why.consume_front("estimate: ");
+    diag(Loc, "%0 cannot be checked on %1: %2", DiagnosticIDs::Remark) << WhatIsOff << Facts.arch << Why;
+    return;
+  }
+}
 
 } // namespace clang::tidy::occlint

@@ -7,6 +7,8 @@
 //   PtxasLog  ptxas -v logs to read kernel resources from, used when the
 //             checks run inside clang-tidy (occlint itself compiles or reads
 //             --ptxas-log)
+//   ReadCache inside clang-tidy without PtxasLog: read the latest ptxas
+//             report occlint's cache holds for the file (default true)
 #pragma once
 
 #include "TranslationUnitFacts.h"
@@ -26,12 +28,22 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
+  /// A true/false option (also 1/0, on/off); another value is a
+  /// configuration error naming the option, and the default is used.
+  /// `Global`: read with getLocalOrGlobal.
+  bool boolOption(StringRef LocalName, bool Default, bool Global = false);
+
   virtual void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) = 0;
 
   /// One note per derivation step of a value ("'threads' is defined here as 256").
   void noteDerivation(const std::vector<ValueDerivation> &Steps);
   /// "ptxas, sm_90: 130 registers, ..." at the kernel, or the estimate's reason.
   void noteResources(const LaunchOnTarget &L);
+  /// Inside clang-tidy (no occlint binary behind the checks) a check that
+  /// needs ptxas data says, once per file, when there is none for it: a
+  /// remark at the first kernel of the main file: "spills cannot be checked
+  /// on sm_90: no ptxas report (...)".
+  void remarkMissingResources(const TranslationUnitFacts &Facts, ASTContext &Ctx, StringRef WhatIsOff);
   /// The predicted occupancy of a launch on its target, as a note on the
   /// launch: "on H100 (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of
   /// 64 warps (100.0% occupancy), limited by warps; 1.2 waves".
@@ -43,6 +55,7 @@ protected:
   static std::string percent(double Fraction);
 
 private:
+  std::string CheckName;
   FactsOptions SharedOptions;
 };
 

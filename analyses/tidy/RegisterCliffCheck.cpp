@@ -10,7 +10,8 @@ void RegisterCliffCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Margin", Margin);
 }
 
-void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
+void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
+  remarkMissingResources(Facts, Ctx, "register counts near a step");
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None ||
         !L.resources->registersKnown())

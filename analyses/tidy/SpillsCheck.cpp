@@ -20,7 +20,8 @@ static int launchBoundsRegisterCap(const ::occlint::ArchLimits &Arch, int64_t Ma
   return int(std::min<int64_t>(Allocatable / Arch.warpSize, ::occlint::kMaxRegistersPerThread));
 }
 
-void SpillsCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
+void SpillsCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
+  remarkMissingResources(Facts, Ctx, "spills");
   for (const auto &Kernel : Facts.kernels) {
     const KernelResourceFacts *Res = Facts.resourcesFor(*Kernel);
     if (!Res || !Res->report || (Res->report->spillStores == 0 && Res->report->spillLoads == 0))

@@ -2,27 +2,8 @@
 
 namespace clang::tidy::occlint {
 
-// ClangTidyCheck's bool option accessors are explicit specializations whose
-// mangled names differ between GCC (which builds occlint) and Clang (which
-// built libclangTidy.a), so a bool is read as text, with clang-tidy's spellings.
-static std::optional<bool> parseBool(llvm::StringRef Text) {
-  const std::string Lower = Text.trim().lower();
-  if (Lower == "true" || Lower == "1" || Lower == "on")
-    return true;
-  if (Lower == "false" || Lower == "0" || Lower == "off")
-    return false;
-  return std::nullopt;
-}
-
 TinyGridCheck::TinyGridCheck(StringRef Name, ClangTidyContext *Context)
-    : OcclintCheck(Name, Context), IgnoreSingleBlock(true) {
-  const std::string Text = Options.get("IgnoreSingleBlock", "true").str();
-  if (std::optional<bool> Value = parseBool(Text))
-    IgnoreSingleBlock = *Value;
-  else
-    configurationDiag("invalid configuration value '%0' for option '%1.IgnoreSingleBlock'; expected a bool")
-        << Text << Name;
-}
+    : OcclintCheck(Name, Context), IgnoreSingleBlock(boolOption("IgnoreSingleBlock", true)) {}
 
 void TinyGridCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   OcclintCheck::storeOptions(Opts);

@@ -1,6 +1,7 @@
 #include "TranslationUnitFacts.h"
 
 #include "FactsRecords.h"
+#include "ResourceCompiler.h"
 #include "ResourceReports.h"
 #include "TargetSelection.h"
 
@@ -9,6 +10,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <mutex>
 
@@ -98,6 +100,30 @@ std::shared_ptr<const ::occlint::PtxasReport> reportFromLogFiles(llvm::StringRef
   return Slot;
 }
 
+// Inside clang-tidy: the latest report occlint's cache holds for this file
+// and arch (ResourceCompiler's latestReportKey), if its source and headers
+// are unchanged since.
+std::shared_ptr<const ::occlint::PtxasReport> reportFromCache(ASTContext &Ctx, const std::string &Arch,
+                                                              std::string &Source) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main) {
+    Source = "estimate: no ptxas report (set the PtxasLog option or run occlint)";
+    return nullptr;
+  }
+  llvm::SmallString<256> Path(Main->getName());
+  SM.getFileManager().makeAbsolutePath(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  std::optional<std::string> Log = ::occlint::latestCachedPtxasLog(std::string(Path), Arch);
+  if (!Log) {
+    Source = "estimate: no ptxas report (occlint's cache has none that is current for this file on " + Arch +
+             "; run occlint on it once, or set the PtxasLog option)";
+    return nullptr;
+  }
+  Source = "ptxas, " + Arch + ", from occlint's cache";
+  return std::make_shared<const ::occlint::PtxasReport>(::occlint::parsePtxasLog(*Log));
+}
+
 } // namespace
 
 const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const FactsOptions &Options) {
@@ -173,9 +199,13 @@ void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Op
   } else if (!Options.ptxasLog.empty()) {
     Report = reportFromLogFiles(Options.ptxasLog, resourceSource);
     ReportView = Report.get();
+  } else if (Options.readCache && !arch.empty()) {
+    Report = reportFromCache(Ctx, arch, resourceSource);
+    ReportView = Report.get();
   } else {
     resourceSource = "estimate: no ptxas report (set the PtxasLog option or run occlint)";
   }
+  hasReport = ReportView != nullptr;
   for (const auto &Kernel : kernels) {
     KernelResourceFacts Facts;
     const ::occlint::FunctionResources *Found = nullptr;

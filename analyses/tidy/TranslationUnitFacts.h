@@ -50,6 +50,7 @@ struct LaunchOnTarget {
 struct FactsOptions {
   std::string targets;  // the global `Targets` check option
   std::string ptxasLog; // the global `PtxasLog` check option (used when occlint installed no source)
+  bool readCache = true; // the global `ReadCache` option: without PtxasLog, read occlint's cache
 };
 
 class TranslationUnitFacts {
@@ -62,6 +63,7 @@ public:
   std::vector<::occlint::TargetGpu> targets;       // the GPUs analysed on this pass
   std::string targetsError;                        // a bad name in Targets
   std::string resourceSource;                      // where the report came from / why there is none
+  bool hasReport = false;                          // a ptxas report (of any kernel) for this parse
   std::optional<int> maxRegisterCount;             // -maxrregcount of the compile command, when known
   std::vector<std::unique_ptr<KernelInfo>> kernels;
   std::vector<LaunchSite> launches;

@@ -95,7 +95,8 @@ RunArgs runArgsFor(const fs::path &Input) {
   }
   if (!Compile)
     Occlint += " --no-compile";
-  const std::string Config = "{CheckOptions: {Targets: '" + Gpus + "', PtxasLog: '" + Logs + "'}}";
+  // ReadCache off: what occlint's cache holds from other runs must not change the result.
+  const std::string Config = "{CheckOptions: {Targets: '" + Gpus + "', PtxasLog: '" + Logs + "', ReadCache: false}}";
   RunArgs Out;
   Out.occlint = Occlint;
   Out.clangTidy = " --checks=" + shellQuote(Checks) + " --config=" + shellQuote(Config) + " " +
