@@ -26,10 +26,33 @@ __global__ void accumulate(const float *__restrict__ in, float *out, int n) { //
 
 constexpr int kThreads = 256; // expect-note {{'kThreads' is defined here as 256}}
 
+// The same body as accumulate<124>, in a plain kernel: the note that says how
+// to cap the registers carries a fix-it inserting __launch_bounds__ (applied
+// with --fix-notes; not in templates, where one attribute serves every
+// instantiation).
+__global__ void accumulate124(const float *__restrict__ in, float *out, int n) { // expect-note {{'accumulate124' uses 134 registers per thread, 0 bytes of static shared memory (ptxas, sm_80)}} expect-note {{to cap the registers: __launch_bounds__(256, 2), __maxnreg__(128) or -maxrregcount=128}}
+  constexpr int N = 124;
+  float acc[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    acc[j] = in[threadIdx.x + j];
+  for (int i = 0; i < n; ++i) {
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      acc[j] = acc[j] * in[i] + acc[(j + 1) % N];
+  }
+  float s = 0;
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    s += acc[j];
+  out[threadIdx.x] = s;
+}
+
 void positives(const float *in, float *out, int n) {
   // 134 registers x 256 threads: one block per SM (12.5%); 128 registers fit two (25%).
   accumulate<124><<<1000, kThreads>>>(in, out, n); // expect-warning {{on A100 80GB (sm_80, 108 SMs), 'accumulate<124>' uses 134 registers per thread, 6 more than fit 2 blocks of 256 threads per SM: 12.5% occupancy, 25.0% with 128 registers}} [cuda-occupancy-register-cliff]
   accumulate<124><<<1000, 128>>>(in, out, n); // expect-warning {{uses 134 registers per thread, 6 more than fit 4 blocks of 128 threads per SM: 18.8% occupancy, 25.0% with 128 registers}} [cuda-occupancy-register-cliff]
+  accumulate124<<<1000, 256>>>(in, out, n); // expect-warning {{'accumulate124' uses 134 registers per thread, 6 more than fit 2 blocks}} [cuda-occupancy-register-cliff]
 }
 
 void negatives(const float *in, float *out, int n, int runtimeBlock) {

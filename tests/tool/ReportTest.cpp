@@ -322,7 +322,7 @@ TEST_F(Report, PtxasRegistersGiveEveryChartItsPointAndNextSteps) {
   const nlohmann::json Facts = renderedFacts(Html);
   ASSERT_TRUE(Facts.is_object()) << Facts.dump();
   const int Groups = Facts["groups"];
-  EXPECT_EQ(Groups, 5) << "5 launches with a constant configuration: " << Facts.dump();
+  EXPECT_EQ(Groups, 6) << "the input has 6 launches with a constant configuration: " << Facts.dump();
   EXPECT_EQ(Facts["charts"], 3 * Groups);
   EXPECT_EQ(Facts["chartsWithArea"], Facts["charts"]) << Facts.dump();
   EXPECT_EQ(Facts["ownPoints"], 3 * Groups) << "registers known: a point on every chart: " << Facts.dump();
