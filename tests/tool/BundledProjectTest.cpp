@@ -7,18 +7,17 @@
 // other cuda-* diagnostic appears anywhere).
 #include "CommandRunner.h"
 #include "InlineExpectations.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace occlint::testing;
@@ -28,13 +27,6 @@ namespace {
 const fs::path &projectDir() {
   static const fs::path Dir = (fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "project").lexically_normal();
   return Dir;
-}
-
-std::string readFile(const fs::path &P) {
-  std::ifstream In(P);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
 }
 
 std::string replaceAll(std::string Text, const std::string &From, const std::string &To) {
@@ -100,10 +92,6 @@ Expectations projectExpectations(const std::set<std::string> &Without = {}) {
 class BundledProject : public ::testing::Test {
 protected:
   void SetUp() override {
-    const std::string Test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    Build = fs::path(::testing::TempDir()) / ("occlint-bundled-project-" + std::to_string(::getpid()) + "-" + Test);
-    fs::remove_all(Build);
-    fs::create_directories(Build);
     const std::string Template = readFile(projectDir() / "compile_commands.json.in");
     ASSERT_FALSE(Template.empty()) << "cannot read " << projectDir() / "compile_commands.json.in";
     // The nvcc CMake found; it need not exist here (occlint only reads the command).
@@ -113,9 +101,8 @@ protected:
     Database = replaceAll(Database, "@NVCC@", jsonEscape(Nvcc));
     for (const char *Placeholder : {"@PROJECT_SOURCE@", "@PROJECT_BUILD@", "@NVCC@"})
       ASSERT_EQ(Database.find(Placeholder), std::string::npos) << Placeholder << " is left:\n" << Database;
-    std::ofstream(Build / "compile_commands.json") << Database;
+    writeFile(Build / "compile_commands.json", Database);
   }
-  void TearDown() override { fs::remove_all(Build); }
 
   // occlint -p <build> with no files: every CUDA translation unit of the
   // database. --gpu H100: the launches meant for the grid-size checks
@@ -125,7 +112,8 @@ protected:
     return runCommand(Environment + shellQuote(OCCLINT_BINARY) + " --gpu H100 -p " + shellQuote(Build.string()));
   }
 
-  fs::path Build;
+  ScratchDir Scratch;
+  const fs::path Build = Scratch.path();
 };
 
 std::string describe(const std::vector<std::string> &Problems) {

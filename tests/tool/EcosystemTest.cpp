@@ -7,6 +7,7 @@
 //    place, and a plain run that never touches the user's file.
 #include "CommandRunner.h"
 #include "InlineExpectations.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -15,46 +16,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <regex>
-#include <sstream>
 
 namespace fs = std::filesystem;
 using namespace occlint::testing;
 
 namespace {
-
-std::string readFile(const fs::path &P) {
-  std::ifstream In(P, std::ios::binary);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
-
-void writeFile(const fs::path &P, const std::string &Text) {
-  std::ofstream Out(P, std::ios::binary | std::ios::trunc);
-  Out << Text;
-}
-
-// A fresh directory under the system temp dir, removed at the end of the test.
-class ScratchDir {
-public:
-  ScratchDir() {
-    std::string Template = (fs::temp_directory_path() / "occlint-eco-XXXXXX").string();
-    if (mkdtemp(Template.data()))
-      Path = Template;
-  }
-  ~ScratchDir() {
-    std::error_code EC;
-    if (!Path.empty())
-      fs::remove_all(Path, EC);
-  }
-  const fs::path &path() const { return Path; }
-
-private:
-  fs::path Path;
-};
 
 // The first of Names that is an executable file.
 std::string firstExecutable(const std::vector<fs::path> &Names) {

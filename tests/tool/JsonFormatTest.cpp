@@ -3,7 +3,7 @@
 // engine and with cuda-occupancy-report's remarks, a header's launches once,
 // and --output (written whole, or not at all).
 #include "CommandRunner.h"
-#include "unit/ScratchDir.h"
+#include "TestFiles.h"
 
 #include "GpuDatabase.h"
 #include "Occupancy.h"
@@ -227,7 +227,7 @@ std::set<std::string> entries(const fs::path &Dir) {
 TEST(JsonFormat, OutputWritesTheFileInsteadOfStdout) {
   ScratchDir D;
   const std::string Input = checksInput("launch-tiny-grid.cu");
-  const fs::path Out = D.path / "findings.json";
+  const fs::path Out = D.path() / "findings.json";
   CommandResult R = runCommand(Occlint + " --format=json --no-compile --quiet --gpu=sm_90 --output " +
                                    shellQuote(Out.string()) + " " + shellQuote(Input) + " --",
                                /*MergeStderr=*/false);
@@ -238,23 +238,23 @@ TEST(JsonFormat, OutputWritesTheFileInsteadOfStdout) {
   ASSERT_FALSE(Written.is_discarded()) << Out;
   EXPECT_EQ(Written, lintJson({Input}, "--gpu=sm_90"));
   EXPECT_FALSE(Written["diagnostics"].empty());
-  EXPECT_EQ(entries(D.path), std::set<std::string>{"findings.json"}) << "no temporary file left";
+  EXPECT_EQ(entries(D.path()), std::set<std::string>{"findings.json"}) << "no temporary file left";
 }
 
 TEST(JsonFormat, AnUnwritableOutputIsAnInputErrorAndWritesNothing) {
   ScratchDir D;
   const std::string Input = checksInput("launch-tiny-grid.cu");
-  fs::create_directory(D.path / "a-directory");
-  for (const fs::path &Out : {D.path / "no-such-dir" / "out.json", D.path / "a-directory"}) {
+  fs::create_directory(D.path() / "a-directory");
+  for (const fs::path &Out : {D.path() / "no-such-dir" / "out.json", D.path() / "a-directory"}) {
     CommandResult R = runCommand(Occlint + " --format=json --no-compile --quiet --gpu=sm_90 --output " +
                                  shellQuote(Out.string()) + " " + shellQuote(Input) + " --");
     EXPECT_EQ(R.exitCode, 2) << R.output;
     EXPECT_NE(R.output.find("--output"), std::string::npos) << R.output;
     EXPECT_NE(R.output.find(Out.string()), std::string::npos) << "the message names the path: " << R.output;
     EXPECT_EQ(R.output.find("\"diagnostics\""), std::string::npos) << "no JSON on stdout instead";
-    EXPECT_EQ(entries(D.path), std::set<std::string>{"a-directory"}) << "nothing written for " << Out;
-    EXPECT_TRUE(fs::is_directory(D.path / "a-directory"));
-    EXPECT_TRUE(fs::is_empty(D.path / "a-directory"));
+    EXPECT_EQ(entries(D.path()), std::set<std::string>{"a-directory"}) << "nothing written for " << Out;
+    EXPECT_TRUE(fs::is_directory(D.path() / "a-directory"));
+    EXPECT_TRUE(fs::is_empty(D.path() / "a-directory"));
   }
 }
 

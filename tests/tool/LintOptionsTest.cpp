@@ -3,11 +3,11 @@
 // --output validation, --extra-arg with -p alone, the progress line, and
 // bad values of the checks' options.
 #include "CommandRunner.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -18,35 +18,6 @@ namespace {
 
 const fs::path SourceDir = OCCLINT_SOURCE_DIR;
 const fs::path ChecksDir = SourceDir / "test-inputs" / "checks";
-
-std::string readFile(const fs::path &P) {
-  std::ifstream In(P, std::ios::binary);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
-
-void writeFile(const fs::path &P, const std::string &Text) {
-  std::ofstream Out(P, std::ios::binary | std::ios::trunc);
-  Out << Text;
-}
-
-class ScratchDir {
-public:
-  ScratchDir() {
-    std::string Template = (fs::temp_directory_path() / "occlint-options-XXXXXX").string();
-    if (mkdtemp(Template.data()))
-      Path = Template;
-  }
-  ~ScratchDir() {
-    std::error_code EC;
-    fs::remove_all(Path, EC);
-  }
-  const fs::path &path() const { return Path; }
-
-private:
-  fs::path Path;
-};
 
 // occlint with `Args`, source-only resources (no nvcc), stdout only or merged.
 CommandResult runOcclint(const std::string &Args, bool MergeStderr = false) {

@@ -4,13 +4,11 @@
 // checks' resource reports (--ptxas-log, --no-compile).
 #include "CommandRunner.h"
 #include "InlineExpectations.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace occlint::testing;
@@ -19,13 +17,6 @@ namespace {
 
 const fs::path SourceDir = OCCLINT_SOURCE_DIR;
 const fs::path LaunchInput = SourceDir / "test-inputs" / "checks" / "launch-block-not-warp-multiple.cu";
-
-std::string readFile(const fs::path &P) {
-  std::ifstream In(P);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
 
 // Only the check whose message is the same for every arch (other checks name the GPU).
 const std::string OneCheck = "--checks=-*,cuda-launch-block-not-warp-multiple ";
@@ -53,16 +44,14 @@ void expectExactlyTheInlineExpectations(const fs::path &File, const CommandResul
 class LintPasses : public ::testing::Test {
 protected:
   void SetUp() override {
-    Dir = fs::path(::testing::TempDir()) / ("occlint-passes-" + std::to_string(::getpid()));
-    fs::remove_all(Dir);
-    fs::create_directories(Dir);
     File = Dir / "k.cu";
-    std::ofstream(File) << "#include <cuda_runtime.h>\n"
-                           "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n"
-                           "void run(float *p) { k<<<8, 100>>>(p); }\n";
+    writeFile(File, "#include <cuda_runtime.h>\n"
+                    "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n"
+                    "void run(float *p) { k<<<8, 100>>>(p); }\n");
   }
-  void TearDown() override { fs::remove_all(Dir); }
-  fs::path Dir, File;
+  ScratchDir Scratch;
+  const fs::path Dir = Scratch.path();
+  fs::path File;
 };
 
 TEST(ArchPasses, TheSameDiagnosticInTwoArchPassesPrintsOnce) {
@@ -106,7 +95,7 @@ TEST_F(LintPasses, CommandLineArchsAreTheParsesWithoutGpu) {
 }
 
 TEST_F(LintPasses, TargetsFromAClangTidyFilePickTheArchs) {
-  std::ofstream(Dir / ".clang-tidy") << "CheckOptions:\n  Targets: 'A100, H100'\n";
+  writeFile(Dir / ".clang-tidy", "CheckOptions:\n  Targets: 'A100, H100'\n");
   CommandResult R = occlint("--verbose " + shellQuote(File.string()) + " --");
   EXPECT_EQ(R.exitCode, 0) << R.output;
   EXPECT_NE(R.output.find("parse archs sm_80, sm_90 (from Targets in " + (Dir / ".clang-tidy").string() + ")"),
@@ -128,7 +117,7 @@ TEST_F(LintPasses, TargetsFromConfigOption) {
 }
 
 TEST_F(LintPasses, AnUnknownGpuInTheConfigurationIsAUsageError) {
-  std::ofstream(Dir / ".clang-tidy") << "CheckOptions:\n  Targets: 'H100, NoSuchGpu'\n";
+  writeFile(Dir / ".clang-tidy", "CheckOptions:\n  Targets: 'H100, NoSuchGpu'\n");
   CommandResult R = occlint(shellQuote(File.string()) + " --");
   EXPECT_EQ(R.exitCode, 2) << R.output;
   EXPECT_NE(R.output.find("occlint: error: CheckOptions Targets in " + (Dir / ".clang-tidy").string() +
@@ -136,7 +125,7 @@ TEST_F(LintPasses, AnUnknownGpuInTheConfigurationIsAUsageError) {
             std::string::npos)
       << R.output;
   const fs::path Config = Dir / "occlint.yaml";
-  std::ofstream(Config) << "CheckOptions:\n  Targets: 'sm_12'\n";
+  writeFile(Config, "CheckOptions:\n  Targets: 'sm_12'\n");
   R = occlint("--config-file=" + shellQuote(Config.string()) + " " + shellQuote(File.string()) + " --");
   EXPECT_EQ(R.exitCode, 2) << R.output;
   EXPECT_NE(R.output.find("CheckOptions Targets in --config-file " + Config.string() + ": "), std::string::npos)

@@ -8,7 +8,7 @@
 #include "CommandRunner.h"
 #include "InlineExpectations.h"
 #include "LspClient.h"
-#include "unit/ScratchDir.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -26,13 +25,6 @@ using nlohmann::json;
 namespace {
 
 const fs::path Checks = fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "checks";
-
-std::string readFile(const fs::path &P) {
-  std::ifstream In(P, std::ios::binary);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
 
 // A file: URI as VS Code writes one (every byte but unreserved ones and '/'
 // percent-encoded): written here independently of the server's.
@@ -153,9 +145,9 @@ TEST(Lsp, DiagnosticsQuickFixAndSaveAsAnEditorWould) {
   std::vector<std::string> Args = {OCCLINT_BINARY, "lsp", "--no-compile"};
   for (const std::string &A : splitWords(parseRunArgs(Source)))
     Args.push_back(A);
-  LspClient Server(Args, (Dir.path / "stderr.log").string());
+  LspClient Server(Args, (Dir.path() / "stderr.log").string());
 
-  const json Init = Server.request("initialize", initializeParams(Dir.path));
+  const json Init = Server.request("initialize", initializeParams(Dir.path()));
   ASSERT_TRUE(Init.contains("result")) << Init.dump(2);
   const json &Capabilities = Init["result"]["capabilities"];
   EXPECT_EQ(Capabilities["textDocumentSync"]["openClose"], true);
@@ -247,18 +239,18 @@ TEST(Lsp, CompileCommandsFromInitializationOptions) {
             " // expect-warning {{grid of 8 blocks on H200}} [cuda-launch-tiny-grid]\n";
   const std::string File = Dir.write("src/tiny.cu", Source);
   const json Database = json::array(
-      {{{"directory", (Dir.path / "build").string()},
+      {{{"directory", (Dir.path() / "build").string()},
         {"file", File},
         {"arguments", {"clang++", "-x", "cuda", "-DOCCLINT_LSP_TEST_GRID=8", "-c", File}}}});
   Dir.write("build/compile_commands.json", Database.dump(2));
   const std::string Uri = uriOf(File);
 
-  LspClient Server({OCCLINT_BINARY, "lsp"}, (Dir.path / "stderr.log").string());
+  LspClient Server({OCCLINT_BINARY, "lsp"}, (Dir.path() / "stderr.log").string());
   const json Options = {{"compilationDatabasePath", "build"}, // relative to the workspace root
                         {"gpu", {"H200"}},
                         {"checks", "-*,cuda-launch-tiny-grid"},
                         {"noCompile", true}};
-  const json Init = Server.request("initialize", initializeParams(Dir.path, Options));
+  const json Init = Server.request("initialize", initializeParams(Dir.path(), Options));
   ASSERT_TRUE(Init.contains("result")) << Init.dump(2);
   Server.notify("initialized", json::object());
   Server.notify("textDocument/didOpen", openParams(Uri, Source, "cuda"));
@@ -278,21 +270,21 @@ TEST(Lsp, ExitCodes) {
   ScratchDir Dir;
   {
     // exit without shutdown: 1.
-    LspClient Server({OCCLINT_BINARY, "lsp"}, (Dir.path / "1.log").string());
-    ASSERT_TRUE(Server.request("initialize", initializeParams(Dir.path)).contains("result"));
+    LspClient Server({OCCLINT_BINARY, "lsp"}, (Dir.path() / "1.log").string());
+    ASSERT_TRUE(Server.request("initialize", initializeParams(Dir.path())).contains("result"));
     Server.notify("exit", nullptr);
     EXPECT_EQ(Server.waitForExit(), 1) << Server.stderrText();
   }
   {
     // The end of the input after shutdown: 0.
-    LspClient Server({OCCLINT_BINARY, "lsp"}, (Dir.path / "2.log").string());
-    ASSERT_TRUE(Server.request("initialize", initializeParams(Dir.path)).contains("result"));
+    LspClient Server({OCCLINT_BINARY, "lsp"}, (Dir.path() / "2.log").string());
+    ASSERT_TRUE(Server.request("initialize", initializeParams(Dir.path())).contains("result"));
     ASSERT_TRUE(Server.request("shutdown", nullptr).contains("result"));
     EXPECT_EQ(Server.waitForExit(/*CloseInput=*/true), 0) << Server.stderrText();
   }
   {
     // The end of the input with no shutdown (the editor died): 1.
-    LspClient Server({OCCLINT_BINARY, "lsp"}, (Dir.path / "3.log").string());
+    LspClient Server({OCCLINT_BINARY, "lsp"}, (Dir.path() / "3.log").string());
     EXPECT_EQ(Server.waitForExit(/*CloseInput=*/true), 1) << Server.stderrText();
   }
 }
@@ -300,7 +292,7 @@ TEST(Lsp, ExitCodes) {
 TEST(Lsp, GarbageInputIsAnsweredOrLoggedNeverACrash) {
   ScratchDir Dir;
   const std::string File = Dir.write("a.cu", readFile(Checks / "launch-tiny-grid.cu"));
-  LspClient Server({OCCLINT_BINARY, "lsp", "--no-compile", "--gpu=H200"}, (Dir.path / "stderr.log").string());
+  LspClient Server({OCCLINT_BINARY, "lsp", "--no-compile", "--gpu=H200"}, (Dir.path() / "stderr.log").string());
   auto ErrorCode = [](const json &Response) {
     return Response.contains("error") ? Response["error"].value("code", 0) : 0;
   };
@@ -325,9 +317,9 @@ TEST(Lsp, GarbageInputIsAnsweredOrLoggedNeverACrash) {
   // A request before initialize.
   EXPECT_EQ(ErrorCode(Server.request("textDocument/codeAction", json::object())), -32002);
 
-  const json Init = Server.request("initialize", initializeParams(Dir.path, "not an object"));
+  const json Init = Server.request("initialize", initializeParams(Dir.path(), "not an object"));
   ASSERT_TRUE(Init.contains("result")) << Init.dump();
-  EXPECT_EQ(ErrorCode(Server.request("initialize", initializeParams(Dir.path))), -32600);
+  EXPECT_EQ(ErrorCode(Server.request("initialize", initializeParams(Dir.path()))), -32600);
   Server.notify("initialized", json::object());
   // Unknown requests are errors; unknown notifications, cancellations and
   // notifications with nonsense params are ignored.

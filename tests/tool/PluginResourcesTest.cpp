@@ -7,13 +7,12 @@
 #include "CommandRunner.h"
 #include "ResourceCompiler.h"
 #include "ResultCache.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace occlint::testing;
@@ -21,30 +20,6 @@ using namespace occlint::testing;
 namespace {
 
 const fs::path ChecksDir = fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "checks";
-
-std::string readFile(const fs::path &P) {
-  std::ifstream In(P, std::ios::binary);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
-
-class ScratchDir {
-public:
-  ScratchDir() {
-    std::string Template = (fs::temp_directory_path() / "occlint-plugin-XXXXXX").string();
-    if (mkdtemp(Template.data()))
-      Path = Template;
-  }
-  ~ScratchDir() {
-    std::error_code EC;
-    fs::remove_all(Path, EC);
-  }
-  const fs::path &path() const { return Path; }
-
-private:
-  fs::path Path;
-};
 
 CommandResult clangTidy(const fs::path &CacheDir, const fs::path &Source, const std::string &Config = "") {
   return runCommand("OCCLINT_CACHE_DIR=" + shellQuote(CacheDir.string()) + " " + shellQuote(OCCLINT_CLANG_TIDY) +

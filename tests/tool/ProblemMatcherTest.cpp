@@ -6,13 +6,12 @@
 // page shows the same patterns as the file.
 #include "CommandRunner.h"
 #include "InlineExpectations.h"
-#include "unit/ScratchDir.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -24,13 +23,6 @@ using nlohmann::json;
 namespace {
 
 const fs::path SourceDir = OCCLINT_SOURCE_DIR;
-
-std::string readFile(const fs::path &P) {
-  std::ifstream In(P, std::ios::binary);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
 
 struct Problem {
   std::string file, severity, message, code;

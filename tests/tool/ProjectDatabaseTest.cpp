@@ -1,12 +1,12 @@
 // occlint -p DIR: compile_commands.json written for nvcc (as CMake writes it)
 // is translated for Clang, and with no files every CUDA translation unit runs.
 #include "CommandRunner.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -18,16 +18,11 @@ namespace {
 class ProjectDatabase : public ::testing::Test {
 protected:
   void SetUp() override {
-    Dir = fs::path(::testing::TempDir()) / ("occlint-project-" + std::to_string(::getpid()));
-    fs::remove_all(Dir);
-    fs::create_directories(Dir);
     std::ofstream(Dir / "launch.cu") << "#include <cuda_runtime.h>\n"
                                         "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n"
                                         "void run(float *p) { k<<<8, 100>>>(p); }\n";
     std::ofstream(Dir / "host.cpp") << "int main() { return 0; }\n";
   }
-  void TearDown() override { fs::remove_all(Dir); }
-
   void writeDatabase(const std::string &CudaCommand) {
     std::ofstream(Dir / "compile_commands.json")
         << "[{\"directory\": \"" << Dir.string() << "\", \"command\": \"" << CudaCommand
@@ -50,7 +45,8 @@ protected:
     return runCommand(shellQuote(OCCLINT_BINARY) + " " + Args);
   }
 
-  fs::path Dir;
+  ScratchDir Scratch;
+  const fs::path Dir = Scratch.path();
 };
 
 TEST_F(ProjectDatabase, CMakeNvccCommandIsTranslatedAndEveryCudaFileRuns) {

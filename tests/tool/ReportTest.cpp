@@ -5,13 +5,13 @@
 // page's rows against the cuda-occupancy-report remarks of a plain lint run
 // for the same launches; and the bad command lines (exit 2, no file written).
 #include "CommandRunner.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -22,13 +22,6 @@ namespace fs = std::filesystem;
 using namespace occlint::testing;
 
 namespace {
-
-std::string readFile(const fs::path &P) {
-  std::ifstream In(P, std::ios::binary);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
 
 std::string replaceAll(std::string Text, const std::string &From, const std::string &To) {
   for (size_t Pos = Text.find(From); Pos != std::string::npos; Pos = Text.find(From, Pos + To.size()))
@@ -64,14 +57,6 @@ std::string cliffArguments() {
 
 class Report : public ::testing::Test {
 protected:
-  void SetUp() override {
-    const std::string Test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    Scratch = fs::path(::testing::TempDir()) / ("occlint-report-" + std::to_string(::getpid()) + "-" + Test);
-    fs::remove_all(Scratch);
-    fs::create_directories(Scratch);
-  }
-  void TearDown() override { fs::remove_all(Scratch); }
-
   // The bundled project's compile_commands.json, instantiated in Scratch/build
   // (as tests/tool/BundledProjectTest.cpp does); returns that build directory.
   fs::path projectBuild() {
@@ -82,7 +67,7 @@ protected:
     std::string Database = replaceAll(Template, "@PROJECT_SOURCE@", jsonEscape(ProjectDir.string()));
     Database = replaceAll(Database, "@PROJECT_BUILD@", jsonEscape(Build.string()));
     Database = replaceAll(Database, "@NVCC@", jsonEscape((fs::path(OCCLINT_CUDA_PATH) / "bin" / "nvcc").string()));
-    std::ofstream(Build / "compile_commands.json") << Database;
+    writeFile(Build / "compile_commands.json", Database);
     return Build;
   }
 
@@ -142,7 +127,8 @@ protected:
     EXPECT_GT(Bytes.size(), 40000u) << Png << " is suspiciously small: " << Bytes.size() << " bytes";
   }
 
-  fs::path Scratch;
+  ScratchDir ScratchFiles;
+  const fs::path Scratch = ScratchFiles.path();
 };
 
 // ---------------------------------------------------------------- remarks

@@ -7,7 +7,7 @@
 // The validator is an npm package that scripts/test.sh installs into
 // <build>/test-tools (or set OCCLINT_SARIF_MULTITOOL to its sarif-multitool).
 #include "CommandRunner.h"
-#include "unit/ScratchDir.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -123,18 +123,18 @@ void expectNoErrorsOrWarnings(const fs::path &Log) {
 TEST(SarifFormat, RepositoryRelativeLogValidatesWithoutErrorsOrWarnings) {
   REQUIRE_MULTITOOL();
   ScratchDir D;
-  const json Log = lint("sarif", SourceDir, D.path / "occlint.sarif");
+  const json Log = lint("sarif", SourceDir, D.path() / "occlint.sarif");
   // Run from the source tree: every file is relative to %SRCROOT%.
   for (const json &Artifact : Log["runs"][0]["artifacts"])
     EXPECT_EQ(Artifact["location"]["uriBaseId"], "%SRCROOT%") << Artifact.dump();
   EXPECT_EQ(Log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file://" + SourceDir + "/");
-  expectNoErrorsOrWarnings(D.path / "occlint.sarif");
+  expectNoErrorsOrWarnings(D.path() / "occlint.sarif");
 }
 
 TEST(SarifFormat, AbsoluteUriLogValidatesWithoutErrorsOrWarnings) {
   REQUIRE_MULTITOOL();
   ScratchDir D;
-  const json Log = lint("sarif", D.path, D.path / "occlint.sarif");
+  const json Log = lint("sarif", D.path(), D.path() / "occlint.sarif");
   // Run elsewhere: the files are outside the current directory.
   ASSERT_FALSE(Log["runs"][0]["artifacts"].empty());
   for (const json &Artifact : Log["runs"][0]["artifacts"]) {
@@ -142,20 +142,20 @@ TEST(SarifFormat, AbsoluteUriLogValidatesWithoutErrorsOrWarnings) {
     EXPECT_EQ(Artifact["location"]["uri"].get<std::string>().rfind("file://" + SourceDir + "/test-inputs/", 0), 0u);
   }
   EXPECT_FALSE(Log["runs"][0].contains("originalUriBaseIds"));
-  expectNoErrorsOrWarnings(D.path / "occlint.sarif");
+  expectNoErrorsOrWarnings(D.path() / "occlint.sarif");
 }
 
 TEST(SarifFormat, TheValidatorCatchesAnInvalidLog) {
   // The check above can fail: a region that ends before it starts is an error.
   REQUIRE_MULTITOOL();
   ScratchDir D;
-  json Log = lint("sarif", SourceDir, D.path / "occlint.sarif");
+  json Log = lint("sarif", SourceDir, D.path() / "occlint.sarif");
   json &Region = Log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
   Region["endLine"] = Region["startLine"].get<int>() - 1;
-  writeJson(D.path / "broken.sarif", Log);
+  writeJson(D.path() / "broken.sarif", Log);
   std::string Console;
   bool SawError = false;
-  for (const Finding &F : validate(D.path / "broken.sarif", Console))
+  for (const Finding &F : validate(D.path() / "broken.sarif", Console))
     SawError |= F.level == "error";
   EXPECT_TRUE(SawError) << Console;
 }
@@ -165,8 +165,8 @@ class SarifContent : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
     ScratchDir D;
-    Sarif = lint("sarif", SourceDir, D.path / "occlint.sarif");
-    Json = lint("json", SourceDir, D.path / "occlint.json");
+    Sarif = lint("sarif", SourceDir, D.path() / "occlint.sarif");
+    Json = lint("json", SourceDir, D.path() / "occlint.json");
   }
   static const json &run() { return Sarif["runs"][0]; }
   static json Sarif, Json;

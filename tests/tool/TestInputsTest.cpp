@@ -4,6 +4,7 @@
 // diagnostic appears, nothing unexpected appears).
 #include "CommandRunner.h"
 #include "InlineExpectations.h"
+#include "TestFiles.h"
 
 #include "GpuDatabase.h"
 
@@ -11,20 +12,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace fs = std::filesystem;
 using namespace occlint::testing;
 
 namespace {
-
-std::string readFile(const fs::path &P) {
-  std::ifstream In(P);
-  std::stringstream S;
-  S << In.rdbuf();
-  return S.str();
-}
 
 std::vector<std::string> checkInputs() {
   std::vector<std::string> Out;
