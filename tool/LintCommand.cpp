@@ -84,6 +84,10 @@ static const char ColorHelp[] = R"(
 Colours: --color=auto (the default: on a terminal), --color=always, --color=never
 (the text output's colours, as clang's).
 )";
+// clang-tidy's spelling of the same choice.
+static cl::opt<bool> UseColor("use-color", cl::desc(R"(As clang-tidy's: --use-color is --color=always,
+--use-color=false is --color=never.)"),
+                              cl::init(false), cl::cat(OcclintCategory));
 static cl::opt<unsigned> Jobs("jobs", cl::desc(R"(Files analysed in parallel (default: the number of
 CPU cores).)"),
                               cl::init(0), cl::cat(OcclintCategory));
@@ -176,6 +180,8 @@ static LintSettings settingsFromCommandLine(const std::string &Color) {
     S.color = true;
   else if (Color == "never")
     S.color = false;
+  else if (UseColor.getNumOccurrences() > 0)
+    S.color = bool(UseColor);
   S.quiet = Quiet;
   S.gpus = std::vector<std::string>(Gpus.begin(), Gpus.end());
   S.cudaPath = CudaPathOption;

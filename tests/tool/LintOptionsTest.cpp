@@ -65,6 +65,11 @@ TEST(LintOptions, ColorAlwaysAndNever) {
   EXPECT_EQ(Never.output.find("\x1b["), std::string::npos) << Never.output;
   EXPECT_EQ(Auto.output.find("\x1b["), std::string::npos) << Auto.output;
   EXPECT_EQ(diagnosticLines(Never.output), diagnosticLines(Auto.output));
+  // clang-tidy's spelling.
+  CommandResult UseColor = runOcclint("--use-color " + File + "-- -x cuda");
+  EXPECT_NE(UseColor.output.find("\x1b["), std::string::npos) << UseColor.output;
+  CommandResult NoUseColor = runOcclint("--use-color=false " + File + "-- -x cuda");
+  EXPECT_EQ(NoUseColor.output.find("\x1b["), std::string::npos) << NoUseColor.output;
   CommandResult Bad = runOcclint("--color=sometimes " + File + "-- -x cuda", true);
   EXPECT_EQ(Bad.exitCode, 2);
   EXPECT_NE(Bad.output.find("--color: unknown value 'sometimes' (auto, always or never)"), std::string::npos)
