@@ -43,6 +43,22 @@ struct SinkInstallation {
   ~SinkInstallation() { clang::tidy::occlint::setFactsRecordSink(nullptr); }
 };
 
+// One parse's command, as a database: each arch of a file is run on its own,
+// so ClangTool never sees several commands for one file (it would print
+// "[1/1] (1/2) Processing file ..." even under --quiet).
+class OneCommand final : public clang::tooling::CompilationDatabase {
+public:
+  explicit OneCommand(clang::tooling::CompileCommand Command) : Command(std::move(Command)) {}
+  std::vector<clang::tooling::CompileCommand> getCompileCommands(llvm::StringRef) const override {
+    return {Command};
+  }
+  std::vector<std::string> getAllFiles() const override { return {Command.Filename}; }
+  std::vector<clang::tooling::CompileCommand> getAllCompileCommands() const override { return {Command}; }
+
+private:
+  clang::tooling::CompileCommand Command;
+};
+
 } // namespace
 
 LintOutcome runLintJob(const LintJob &Job) {
@@ -64,15 +80,20 @@ LintOutcome runLintJob(const LintJob &Job) {
       const std::string &File = Job.files[I];
       if (Job.progress)
         Job.progress->fileStarted(File);
-      clang::tidy::ClangTidyContext Context(Job.makeOptionsProvider(), false, false, false);
-      std::vector<clang::tidy::ClangTidyError> Errors =
-          clang::tidy::runClangTidy(Context, *Job.compilations, {File}, BaseFS, /*ApplyAnyFix=*/false,
-                                    /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Job.quiet);
-      {
+      auto Run = [&](const clang::tooling::CompilationDatabase &Commands) {
+        clang::tidy::ClangTidyContext Context(Job.makeOptionsProvider(), false, false, false);
+        std::vector<clang::tidy::ClangTidyError> Errors =
+            clang::tidy::runClangTidy(Context, Commands, {File}, BaseFS, /*ApplyAnyFix=*/false,
+                                      /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Job.quiet);
         std::lock_guard<std::mutex> Guard(ResultsLock);
         for (clang::tidy::ClangTidyError &E : Errors)
           All.push_back(std::move(E));
-      }
+      };
+      std::vector<clang::tooling::CompileCommand> PerArch = Job.compilations->getCompileCommands(File);
+      if (PerArch.empty())
+        Run(*Job.compilations); // clang-tidy says the file has no command
+      for (clang::tooling::CompileCommand &Command : PerArch)
+        Run(OneCommand(std::move(Command)));
       if (Job.progress)
         Job.progress->fileFinished(File);
     }

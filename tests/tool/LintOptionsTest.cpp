@@ -208,3 +208,17 @@ TEST(LintOptions, BadCheckOptionValueNamesTheOptionAndTheFile) {
   EXPECT_EQ(R.exitCode, 2) << R.output;
   EXPECT_NE(R.output.find("invalid value 'perhaps' for option 'ReadCache'"), std::string::npos) << R.output;
 }
+
+// --quiet: nothing on stderr for a clean file, also when it is parsed for two
+// archs (each arch's parse is run on its own, so clang's tooling never prints
+// its "[1/1] (1/2) Processing file" lines).
+TEST(LintOptions, QuietPrintsNothingOnStderrForTwoArchs) {
+  const std::string File = (ChecksDir / "launch-tiny-grid.cu").string();
+  CommandResult Stderr = runCommand(shellQuote(OCCLINT_BINARY) + " --quiet --no-compile --gpu A100 --gpu H100 " +
+                                        shellQuote(File) + " -- -x cuda 2>&1 >/dev/null",
+                                    /*MergeStderr=*/false);
+  EXPECT_EQ(Stderr.output, "");
+  CommandResult Stdout = runOcclint("--quiet --gpu A100 --gpu H100 " + shellQuote(File) + " -- -x cuda");
+  EXPECT_NE(Stdout.output.find("on A100"), std::string::npos) << Stdout.output;
+  EXPECT_NE(Stdout.output.find("on H100"), std::string::npos) << Stdout.output;
+}
