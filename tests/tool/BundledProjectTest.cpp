@@ -5,6 +5,7 @@
 // expectations written inline in every source and header of the project (both
 // ways: each expected diagnostic appears exactly once, in its file, and no
 // other cuda-* diagnostic appears anywhere).
+#include "BundledProjectDatabase.h"
 #include "CommandRunner.h"
 #include "InlineExpectations.h"
 #include "TestFiles.h"
@@ -24,27 +25,7 @@ using namespace occlint::testing;
 
 namespace {
 
-const fs::path &projectDir() {
-  static const fs::path Dir = (fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "project").lexically_normal();
-  return Dir;
-}
-
-std::string replaceAll(std::string Text, const std::string &From, const std::string &To) {
-  for (size_t Pos = Text.find(From); Pos != std::string::npos; Pos = Text.find(From, Pos + To.size()))
-    Text.replace(Pos, From.size(), To);
-  return Text;
-}
-
-// A path inside a JSON string literal.
-std::string jsonEscape(const std::string &S) {
-  std::string Out;
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    Out += C;
-  }
-  return Out;
-}
+const fs::path &projectDir() { return bundledProjectDir(); }
 
 // Every source and header of the project, in a stable order: the files whose
 // inline expectations count (and the only files diagnostics may be in).
@@ -92,13 +73,8 @@ Expectations projectExpectations(const std::set<std::string> &Without = {}) {
 class BundledProject : public ::testing::Test {
 protected:
   void SetUp() override {
-    const std::string Template = readFile(projectDir() / "compile_commands.json.in");
-    ASSERT_FALSE(Template.empty()) << "cannot read " << projectDir() / "compile_commands.json.in";
-    // The nvcc CMake found; it need not exist here (occlint only reads the command).
-    const std::string Nvcc = (fs::path(OCCLINT_CUDA_PATH) / "bin" / "nvcc").string();
-    std::string Database = replaceAll(Template, "@PROJECT_SOURCE@", jsonEscape(projectDir().string()));
-    Database = replaceAll(Database, "@PROJECT_BUILD@", jsonEscape(Build.string()));
-    Database = replaceAll(Database, "@NVCC@", jsonEscape(Nvcc));
+    const std::string Database = bundledProjectDatabase(Build);
+    ASSERT_FALSE(Database.empty()) << "cannot read " << projectDir() / "compile_commands.json.in";
     for (const char *Placeholder : {"@PROJECT_SOURCE@", "@PROJECT_BUILD@", "@NVCC@"})
       ASSERT_EQ(Database.find(Placeholder), std::string::npos) << Placeholder << " is left:\n" << Database;
     writeFile(Build / "compile_commands.json", Database);

@@ -4,6 +4,7 @@
 // rendered page (its inline self-check records what it drew); the Markdown
 // page's rows against the cuda-occupancy-report remarks of a plain lint run
 // for the same launches; and the bad command lines (exit 2, no file written).
+#include "BundledProjectDatabase.h"
 #include "CommandRunner.h"
 #include "TestFiles.h"
 
@@ -23,25 +24,9 @@ using namespace occlint::testing;
 
 namespace {
 
-std::string replaceAll(std::string Text, const std::string &From, const std::string &To) {
-  for (size_t Pos = Text.find(From); Pos != std::string::npos; Pos = Text.find(From, Pos + To.size()))
-    Text.replace(Pos, From.size(), To);
-  return Text;
-}
-
-std::string jsonEscape(const std::string &S) {
-  std::string Out;
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    Out += C;
-  }
-  return Out;
-}
-
 const fs::path SourceDir = fs::path(OCCLINT_SOURCE_DIR);
 const fs::path ChecksDir = SourceDir / "test-inputs" / "checks";
-const fs::path ProjectDir = (SourceDir / "test-inputs" / "project").lexically_normal();
+const fs::path ProjectDir = bundledProjectDir();
 
 // Where the screenshots go: <build dir>/test-artifacts (the binary is <build dir>/bin/occlint).
 fs::path artifactsDir() { return fs::path(OCCLINT_BINARY).parent_path().parent_path() / "test-artifacts"; }
@@ -62,11 +47,8 @@ protected:
   fs::path projectBuild() {
     const fs::path Build = Scratch / "build";
     fs::create_directories(Build);
-    const std::string Template = readFile(ProjectDir / "compile_commands.json.in");
-    EXPECT_FALSE(Template.empty()) << "cannot read " << ProjectDir / "compile_commands.json.in";
-    std::string Database = replaceAll(Template, "@PROJECT_SOURCE@", jsonEscape(ProjectDir.string()));
-    Database = replaceAll(Database, "@PROJECT_BUILD@", jsonEscape(Build.string()));
-    Database = replaceAll(Database, "@NVCC@", jsonEscape((fs::path(OCCLINT_CUDA_PATH) / "bin" / "nvcc").string()));
+    const std::string Database = bundledProjectDatabase(Build);
+    EXPECT_FALSE(Database.empty()) << "cannot read " << ProjectDir / "compile_commands.json.in";
     writeFile(Build / "compile_commands.json", Database);
     return Build;
   }
