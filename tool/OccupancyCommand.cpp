@@ -3,8 +3,8 @@
 // occupancy, waves for a grid, and the next steps.
 #include "ArgParser.h"
 #include "ExitCodes.h"
-#include "GpuDatabase.h"
-#include "Occupancy.h"
+#include "core/GpuDatabase.h"
+#include "core/Occupancy.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,11 +2,11 @@
 // shared memory, spills, stack, barriers), from a ptxas log or by running the
 // device compile of a source file.
 #include "ArgParser.h"
-#include "CompileCommandTranslator.h"
+#include "core/CompileCommandTranslator.h"
 #include "ExitCodes.h"
-#include "GpuDatabase.h"
-#include "PtxasReport.h"
-#include "ResourceCompiler.h"
+#include "core/GpuDatabase.h"
+#include "core/PtxasReport.h"
+#include "core/ResourceCompiler.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,19 +2,12 @@
 // unexpected into exit code 3 with one line instead of a crash.
 #include "ArgParser.h"
 #include "ExitCodes.h"
-#include "LintCommand.h"
+#include "Commands.h"
 
 #include <cstring>
 #include <exception>
 #include <iostream>
 #include <string_view>
-
-namespace occlint {
-int runOccupancyCommand(int Argc, const char **Argv);
-int runResourcesCommand(int Argc, const char **Argv);
-int runReportCommand(int Argc, const char **Argv);
-int runLspCommand(int Argc, const char **Argv);
-} // namespace occlint
 
 int main(int Argc, const char **Argv) {
   using namespace occlint;

@@ -1,7 +1,7 @@
 // nvcc compile command -> Clang CUDA command. The option names and which of
 // them take a value are nvcc 13.0's (`nvcc --help`); docs/compile-commands.md
 // has the table of what happens to each.
-#include "CompileCommandTranslator.h"
+#include "core/CompileCommandTranslator.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
 // The GPU database: parsing and validating data/gpus.json, and resolving
 // --gpu values against it. See docs/gpu-database.md for the file format.
-#include "GpuDatabase.h"
+#include "core/GpuDatabase.h"
 
 #include <algorithm>
 #include <cctype>

@@ -3,7 +3,7 @@
 // header is the reference of tests/OccupancyDifferentialTest.cpp, which
 // compares the two on millions of configurations per arch. The model, step by
 // step, with the header function each step mirrors: docs/occupancy-model.md.
-#include "Occupancy.h"
+#include "core/Occupancy.h"
 
 #include <algorithm>
 #include <climits>

@@ -3,7 +3,7 @@
 // tests/OccupancyDifferentialTest.cpp checks it against cuda_occupancy.h.
 #pragma once
 
-#include "GpuDatabase.h"
+#include "core/GpuDatabase.h"
 
 #include <cstdint>
 #include <optional>

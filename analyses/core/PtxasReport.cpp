@@ -1,7 +1,7 @@
 // Parser for ptxas / nvlink / cuobjdump resource reports. The formats and the
 // attribution rules are described in docs/resource-reports.md; the committed
 // logs in test-inputs/ptxas/ are real output of nvcc 13, clang 22 and ptxas.
-#include "PtxasReport.h"
+#include "core/PtxasReport.h"
 
 #include <cxxabi.h>
 

@@ -1,7 +1,7 @@
-#include "ResourceCompiler.h"
+#include "core/ResourceCompiler.h"
 
-#include "ResultCache.h"
-#include "Subprocess.h"
+#include "core/ResultCache.h"
+#include "core/Subprocess.h"
 
 #include <algorithm>
 #include <cstdlib>

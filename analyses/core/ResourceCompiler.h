@@ -4,7 +4,7 @@
 // docs/resource-reports.md gives the exact argv for each compiler.
 #pragma once
 
-#include "PtxasReport.h"
+#include "core/PtxasReport.h"
 
 #include <chrono>
 #include <optional>

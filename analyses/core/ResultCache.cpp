@@ -1,4 +1,4 @@
-#include "ResultCache.h"
+#include "core/ResultCache.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "Subprocess.h"
+#include "core/Subprocess.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,7 +1,7 @@
 // Tests of the nvcc -> Clang compile command translation. The CMake command
 // lines below were written by CMake 3.25.1 (Ninja and Unix Makefiles
 // generators) for nvcc 13.0 into compile_commands.json, copied verbatim.
-#include "CompileCommandTranslator.h"
+#include "core/CompileCommandTranslator.h"
 
 #include <algorithm>
 #include <atomic>

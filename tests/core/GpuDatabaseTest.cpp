@@ -2,7 +2,7 @@
 // The expected numbers below are written out independently of the JSON file,
 // from the CUDA C Programming Guide, cuda_occupancy.h (CUDA 13.0) and an H200
 // measurement, so a wrong number in the file fails here.
-#include "GpuDatabase.h"
+#include "core/GpuDatabase.h"
 
 #include <fstream>
 #include <set>

@@ -2,7 +2,7 @@
 // cuda_occupancy.h), so the engine's tests do not depend on data/gpus.json.
 #pragma once
 
-#include "GpuDatabase.h"
+#include "core/GpuDatabase.h"
 
 namespace occlint::testing {
 

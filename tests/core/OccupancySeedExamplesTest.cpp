@@ -12,8 +12,8 @@
 // cuda_occupancy.h derives from the compute capability, so these tests do not
 // depend on data/gpus.json (tests/OccupancyDifferentialTest.cpp checks the
 // database against the header).
-#include "GpuDatabase.h"
-#include "Occupancy.h"
+#include "core/GpuDatabase.h"
+#include "core/Occupancy.h"
 
 #include <gtest/gtest.h>
 

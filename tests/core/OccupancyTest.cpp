@@ -3,7 +3,7 @@
 // against cuda_occupancy.h is tests/OccupancyDifferentialTest.cpp's job; the
 // ArchLimits here are built by hand (A100 = sm_80, H100/H200 = sm_90, RTX 4090
 // = sm_89, GP100 = sm_60) so the tests do not depend on data/gpus.json.
-#include "Occupancy.h"
+#include "core/Occupancy.h"
 
 #include <gtest/gtest.h>
 

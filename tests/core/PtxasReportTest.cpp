@@ -1,7 +1,7 @@
 // The ptxas log parser against real logs committed in test-inputs/ptxas/
 // (made by test-inputs/ptxas/regenerate.sh with nvcc 13.0.88, clang 22.1.8).
 // Every number asserted here is one the compiler printed in those files.
-#include "PtxasReport.h"
+#include "core/PtxasReport.h"
 
 #include <gtest/gtest.h>
 

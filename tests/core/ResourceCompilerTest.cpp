@@ -1,8 +1,8 @@
 // compileForResources: argv construction (no toolkit needed) and, when a CUDA
 // toolkit is installed, real nvcc/clang runs with the on-disk cache.
-#include "ResourceCompiler.h"
-#include "ResultCache.h"
-#include "Subprocess.h"
+#include "core/ResourceCompiler.h"
+#include "core/ResultCache.h"
+#include "core/Subprocess.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,18 @@
+// cuda-launch-block-not-warp-multiple: a launch whose block size (x*y*z) is
+// not a multiple of the warp size. The last warp of every block runs with
+// masked lanes that still take a warp slot. docs/checks/cuda-launch-block-not-warp-multiple.md
+#pragma once
+
+#include "checks/OcclintCheck.h"
+
+namespace clang::tidy::occlint {
+
+class BlockNotWarpMultipleCheck : public OcclintCheck {
+public:
+  using OcclintCheck::OcclintCheck;
+
+protected:
+  void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::occlint

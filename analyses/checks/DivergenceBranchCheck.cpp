@@ -1,0 +1,72 @@
+#include "checks/DivergenceBranchCheck.h"
+
+#include <bit>
+#include <set>
+
+namespace clang::tidy::occlint {
+
+// (Bools through OcclintCheck::boolOption: see there why not get<bool>.)
+DivergenceBranchCheck::DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context)
+    : DivergenceCheck(Name, Context), ReportBoundaryGuards(boolOption("ReportBoundaryGuards", false)),
+      ReportSingleLane(boolOption("ReportSingleLane", false)),
+      MinOperations(Options.get("MinOperations", int64_t(4))),
+      HeavySingleLane(Options.get("HeavySingleLaneOperations", int64_t(64))) {}
+
+void DivergenceBranchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  DivergenceCheck::storeOptions(Opts);
+  Options.store(Opts, "ReportBoundaryGuards", ReportBoundaryGuards ? "true" : "false");
+  Options.store(Opts, "ReportSingleLane", ReportSingleLane ? "true" : "false");
+  Options.store(Opts, "MinOperations", std::to_string(MinOperations));
+  Options.store(Opts, "HeavySingleLaneOperations", std::to_string(HeavySingleLane));
+}
+
+namespace {
+
+enum class Shape { Split, Boundary, SingleLane };
+
+Shape shapeOf(const ThreadValue &Cond) {
+  const ThreadValue C = toBool(Cond);
+  if (auto M = C.trueLanes()) {
+    const int N = std::popcount(*M);
+    return N == 1 || N == 31 ? Shape::SingleLane : Shape::Split;
+  }
+  switch (C.Split) {
+  case SplitKind::Boundary: return Shape::Boundary;
+  case SplitKind::SingleLane:
+  case SplitKind::SingleThread: return Shape::SingleLane;
+  default: return Shape::Split;
+  }
+}
+
+} // namespace
+
+void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
+  std::set<SourceLocation::UIntTy> Done;
+  for (const DivergenceBranch &B : R.Branches) {
+    const int64_t Work = B.WorkTaken + B.WorkOther;
+    if (Work < MinOperations)
+      continue;
+    const Shape S = B.What == "switch" ? Shape::Split : shapeOf(B.Cond);
+    if (S == Shape::Boundary && !ReportBoundaryGuards)
+      continue;
+    if (S == Shape::SingleLane && !ReportSingleLane && Work < HeavySingleLane)
+      continue;
+    if (!Done.insert(B.Loc.getRawEncoding()).second) // once per place (instantiations, calling contexts)
+      continue;
+    std::string Split = B.What == "switch" ? "lanes take different cases" : describeSplit(B.Cond);
+    if (Split.empty())
+      Split = "lanes take different paths";
+    const std::string Assumed = assumption(B.Cond.Assumed, B.Kernel);
+    if (B.Loop)
+      diag(B.Loc, "the trip count of this loop differs between the lanes of a warp (%0 on '%1'): the warp repeats "
+                  "the body (~%2 operations) until its last lane is done, with the finished lanes masked off%3")
+          << Split << B.CondText << static_cast<unsigned>(B.WorkTaken) << Assumed;
+    else
+      diag(B.Loc, "this %0 splits warps: %1 on '%2'; each split warp runs both paths one after the other (~%3 "
+                  "operations on one path, ~%4 on the other: ~%5 serialized)%6")
+          << B.What << Split << B.CondText << static_cast<unsigned>(B.WorkTaken)
+          << static_cast<unsigned>(B.WorkOther) << static_cast<unsigned>(Work) << Assumed;
+  }
+}
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,27 @@
+// cuda-divergence-branch: a condition (if, switch, ?:, loop) that splits the
+// lanes of a warp with real work on the split paths, so that each split warp
+// runs both paths one after the other. Boundary guards and single-lane
+// sections are left out unless the options ask for them.
+// docs/checks/cuda-divergence-branch.md
+#pragma once
+
+#include "checks/DivergenceCheck.h"
+
+namespace clang::tidy::occlint {
+
+class DivergenceBranchCheck : public DivergenceCheck {
+public:
+  DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  void checkDivergence(const DivergenceResults &R, ASTContext &Ctx) override;
+
+private:
+  const bool ReportBoundaryGuards;   // `if (i < n)`, early return of out-of-range threads, grid-stride loops
+  const bool ReportSingleLane;       // `if (threadIdx.x == 0)`, `lane == 0`
+  const int64_t MinOperations;       // less work than this on both paths together: the compiler predicates it
+  const int64_t HeavySingleLane;     // single-lane sections at least this heavy are reported anyway
+};
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,43 @@
+#include "checks/DivergenceCheck.h"
+
+namespace clang::tidy::occlint {
+
+void DivergenceCheck::onStartOfTranslationUnit() {
+  OcclintCheck::onStartOfTranslationUnit();
+  DivergenceResults::forgetAll();
+}
+
+void DivergenceCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
+  checkDivergence(DivergenceResults::get(Ctx, Facts), Ctx);
+}
+
+std::string DivergenceCheck::assumption(bool Assumed, const std::string &Kernel) {
+  if (!Assumed)
+    return "";
+  return " (assuming blockDim.x is a multiple of 32: the block shape of '" + Kernel +
+         "' is not known at every launch)";
+}
+
+void DivergenceCheck::noteContext(const DivergenceContext &C) {
+  if (C.BranchLoc.isValid()) {
+    const std::string Split = describeSplit(C.Cond);
+    if (C.Exit == "return")
+      diag(C.BranchLoc, "threads for which '%0' holds return here early", DiagnosticIDs::Note) << C.CondText;
+    else if (C.Exit == "break")
+      diag(C.BranchLoc, "threads for which '%0' holds leave the loop here", DiagnosticIDs::Note) << C.CondText;
+    else if (C.Exit == "continue")
+      diag(C.BranchLoc, "threads for which '%0' holds skip the rest of the iteration here", DiagnosticIDs::Note)
+          << C.CondText;
+    else if (!Split.empty())
+      diag(C.BranchLoc, "the branch on '%0' depends on the thread: %1", DiagnosticIDs::Note) << C.CondText << Split;
+    else
+      diag(C.BranchLoc, "the branch on '%0' depends on the thread: it is the same in every lane of a warp, not in "
+                        "the whole block",
+           DiagnosticIDs::Note)
+          << C.CondText;
+  }
+  for (const SourceLocation &Call : C.Calls)
+    diag(Call, "reached through this call", DiagnosticIDs::Note);
+}
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,146 @@
+#include "checks/OcclintCheck.h"
+#include "facts/ResourceReports.h"
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/Support/FormatVariadic.h"
+
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::occlint {
+
+OcclintCheck::OcclintCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context), CheckName(Name.str()) {
+  SharedOptions.targets = ClangTidyCheck::Options.getLocalOrGlobal("Targets", "");
+  SharedOptions.ptxasLog = ClangTidyCheck::Options.getLocalOrGlobal("PtxasLog", "");
+  SharedOptions.readCache = boolOption("ReadCache", true, /*Global=*/true);
+}
+
+// ClangTidyCheck's own get<bool> cannot be used: its explicit specialization
+// is compiled by Clang into libclangTidy.a and does not link from GCC-built
+// code (the mangled names differ), so the text is parsed here, with the same
+// message as clang-tidy's for a bad value.
+bool OcclintCheck::boolOption(StringRef LocalName, bool Default, bool Global) {
+  const std::string DefaultText = Default ? "true" : "false";
+  const std::string Text = (Global ? ClangTidyCheck::Options.getLocalOrGlobal(LocalName, DefaultText)
+                                   : ClangTidyCheck::Options.get(LocalName, DefaultText))
+                               .str();
+  const std::string Lower = StringRef(Text).trim().lower();
+  if (Lower == "true" || Lower == "1" || Lower == "on")
+    return true;
+  if (Lower == "false" || Lower == "0" || Lower == "off")
+    return false;
+  configurationDiag("invalid configuration value '%0' for option '%1%2'; expected a bool")
+      << Text << (Global ? "" : CheckName + ".") << LocalName;
+  return Default;
+}
+
+// Targets and PtxasLog are meant to be set once, globally; a dumped empty
+// per-check value copied into a .clang-tidy would hide the global one
+// (getLocalOrGlobal reads the check's own first), so only set values are stored.
+void OcclintCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  if (!SharedOptions.targets.empty())
+    ClangTidyCheck::Options.store(Opts, "Targets", SharedOptions.targets);
+  if (!SharedOptions.ptxasLog.empty())
+    ClangTidyCheck::Options.store(Opts, "PtxasLog", SharedOptions.ptxasLog);
+  if (!SharedOptions.readCache)
+    ClangTidyCheck::Options.store(Opts, "ReadCache", "false");
+}
+
+void OcclintCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void OcclintCheck::onStartOfTranslationUnit() { TranslationUnitFacts::forgetAll(); }
+
+void OcclintCheck::check(const MatchFinder::MatchResult &Result) {
+  const TranslationUnitFacts &Facts = TranslationUnitFacts::get(*Result.Context, SharedOptions);
+  if (!Facts.targetsError.empty())
+    configurationDiag("%0") << Facts.targetsError;
+  checkFacts(Facts, *Result.Context);
+}
+
+void OcclintCheck::noteDerivation(const std::vector<ValueDerivation> &Steps) {
+  for (const ValueDerivation &Step : Steps)
+    if (Step.loc.isValid())
+      diag(Step.loc, "%0", DiagnosticIDs::Note) << Step.text;
+}
+
+void OcclintCheck::noteResources(const LaunchOnTarget &L) {
+  if (!L.kernel || !L.resources)
+    return;
+  const KernelResourceFacts &R = *L.resources;
+  SourceLocation At = L.kernel->decl->getLocation();
+  if (R.report) {
+    diag(At, "'%0' uses %1 registers per thread, %2 bytes of static shared memory%3 (%4)",
+         DiagnosticIDs::Note)
+        << L.kernel->displayName << R.report->registers << static_cast<unsigned>(R.report->sharedMem)
+        << (R.report->spillStores || R.report->spillLoads
+                ? llvm::formatv(", {0} bytes spill stores, {1} bytes spill loads", R.report->spillStores,
+                                R.report->spillLoads)
+                      .str()
+                : std::string())
+        << R.source;
+  } else {
+    diag(At, "'%0': registers unknown, %1 bytes of static shared memory declared (%2)", DiagnosticIDs::Note)
+        << L.kernel->displayName << static_cast<unsigned>(R.model.staticSharedMem) << R.source;
+  }
+}
+
+std::string OcclintCheck::occupancySummary(const LaunchOnTarget &L) {
+  if (!L.occupancy || !L.shape)
+    return "";
+  const ::occlint::OccupancyResult &R = *L.occupancy;
+  if (R.failure != ::occlint::LaunchFailure::None)
+    return "on " + gpuName(*L.gpu) + ": cannot launch: " + R.failureReason;
+  const bool Estimate = L.resources && !L.resources->registersKnown();
+  std::string Text = llvm::formatv("on {0}: {1}{2} block{3} of {4} thread{9} per SM, {5} of {6} warps ({7} "
+                                   "occupancy), limited by {8}",
+                                   gpuName(*L.gpu), Estimate ? "at most " : "", R.blocksPerSM,
+                                   R.blocksPerSM == 1 ? "" : "s", L.shape->threadsPerBlock(),
+                                   R.activeWarpsPerSM, R.maxWarpsPerSM, percent(R.occupancy),
+                                   ::occlint::limiterNames(R.bindingLimiters),
+                                   L.shape->threadsPerBlock() == 1 ? "" : "s")
+                         .str();
+  if (Estimate)
+    Text += " (registers unknown)";
+  if (R.waves) {
+    const int64_t Grid = *L.shape->gridBlocks;
+    const char *Blocks = Grid == 1 ? "block" : "blocks";
+    if (*R.waves < 1.0)
+      Text += llvm::formatv("; the grid of {0} {1} fills {2} of one wave", Grid, Blocks, percent(*R.waves)).str();
+    else
+      Text += llvm::formatv("; the grid of {0} {1} runs in {2:F2} waves", Grid, Blocks, *R.waves).str();
+  }
+  return Text;
+}
+
+void OcclintCheck::noteOccupancy(const LaunchOnTarget &L) {
+  const std::string Text = occupancySummary(L);
+  if (!Text.empty())
+    diag(L.site->loc, "%0", DiagnosticIDs::Note) << Text;
+}
+
+std::string OcclintCheck::gpuName(const ::occlint::TargetGpu &Gpu) {
+  return llvm::formatv("{0} ({1}, {2} SMs)", Gpu.productName, Gpu.arch.name, Gpu.smCount).str();
+}
+
+std::string OcclintCheck::percent(double Fraction) { return llvm::formatv("{0:F1}%", 100.0 * Fraction).str(); }
+
+void OcclintCheck::remarkMissingResources(const TranslationUnitFacts &Facts, ASTContext &Ctx,
+                                          StringRef WhatIsOff) {
+  if (getResourceReportSource() || Facts.hasReport || Facts.arch.empty())
+    return; // occlint says it itself (source-only mode note, failed compile warning)
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const auto &Kernel : Facts.kernels) {
+    const SourceLocation Loc = Kernel->decl->getLocation();
+    if (!SM.isInMainFile(SM.getExpansionLoc(Loc)))
+      continue;
+    StringRef Why = Facts.resourceSource;
+    Why.consume_front("estimate: ");
+    diag(Loc, "%0 cannot be checked on %1: %2", DiagnosticIDs::Remark) << WhatIsOff << Facts.arch << Why;
+    return;
+  }
+}
+
+} // namespace clang::tidy::occlint

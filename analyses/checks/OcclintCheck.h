@@ -1,0 +1,62 @@
+// The base of every cuda-* check that works on the shared translation-unit
+// facts: it matches the translation unit once, fetches the facts (computed by
+// the first check that asks) and hands them to checkFacts(). Options common
+// to all checks, read with getLocalOrGlobal so one global setting serves all:
+//   Targets   GPUs to analyse for ("H100,A100", "sm_90:132"); empty: the
+//             default product of the arch being parsed
+//   PtxasLog  ptxas -v logs to read kernel resources from, used when the
+//             checks run inside clang-tidy (occlint itself compiles or reads
+//             --ptxas-log)
+//   ReadCache inside clang-tidy without PtxasLog: read the latest ptxas
+//             report occlint's cache holds for the file (default true)
+#pragma once
+
+#include "facts/TranslationUnitFacts.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::occlint {
+
+class OcclintCheck : public ClangTidyCheck {
+public:
+  OcclintCheck(StringRef Name, ClangTidyContext *Context);
+
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override { return LangOpts.CUDA; }
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  /// A true/false option (also 1/0, on/off); another value is a
+  /// configuration error naming the option, and the default is used.
+  /// `Global`: read with getLocalOrGlobal.
+  bool boolOption(StringRef LocalName, bool Default, bool Global = false);
+
+  virtual void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) = 0;
+
+  /// One note per derivation step of a value ("'threads' is defined here as 256").
+  void noteDerivation(const std::vector<ValueDerivation> &Steps);
+  /// "ptxas, sm_90: 130 registers, ..." at the kernel, or the estimate's reason.
+  void noteResources(const LaunchOnTarget &L);
+  /// Inside clang-tidy (no occlint binary behind the checks) a check that
+  /// needs ptxas data says, once per file, when there is none for it: a
+  /// remark at the first kernel of the main file: "spills cannot be checked
+  /// on sm_90: no ptxas report (...)".
+  void remarkMissingResources(const TranslationUnitFacts &Facts, ASTContext &Ctx, StringRef WhatIsOff);
+  /// The predicted occupancy of a launch on its target, as a note on the
+  /// launch: "on H100 (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of
+  /// 64 warps (100.0% occupancy), limited by warps; 1.2 waves".
+  void noteOccupancy(const LaunchOnTarget &L);
+  static std::string occupancySummary(const LaunchOnTarget &L);
+  /// "H100 (sm_90, 132 SMs)".
+  static std::string gpuName(const ::occlint::TargetGpu &Gpu);
+  /// "1.5%" style, one decimal.
+  static std::string percent(double Fraction);
+
+private:
+  std::string CheckName;
+  FactsOptions SharedOptions;
+};
+
+} // namespace clang::tidy::occlint

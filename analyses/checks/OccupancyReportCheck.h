@@ -1,0 +1,19 @@
+// cuda-occupancy-report: the predicted occupancy of every launch, as a remark (off by default).
+// docs/checks/cuda-occupancy-report.md
+#pragma once
+
+#include "checks/OcclintCheck.h"
+
+namespace clang::tidy::occlint {
+
+class OccupancyReportCheck : public OcclintCheck {
+public:
+  OccupancyReportCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
+
+};
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,21 @@
+// cuda-occupancy-register-cliff: the kernel's register count sits just past a step of the register staircase: a few registers fewer would fit more blocks per SM.
+// docs/checks/cuda-occupancy-register-cliff.md
+#pragma once
+
+#include "checks/OcclintCheck.h"
+
+namespace clang::tidy::occlint {
+
+class RegisterCliffCheck : public OcclintCheck {
+public:
+  RegisterCliffCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
+
+private:
+  const unsigned Margin; // report when at most this many registers fewer reach the next step
+};
+
+} // namespace clang::tidy::occlint

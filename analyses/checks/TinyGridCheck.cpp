@@ -1,0 +1,31 @@
+#include "checks/TinyGridCheck.h"
+
+namespace clang::tidy::occlint {
+
+TinyGridCheck::TinyGridCheck(StringRef Name, ClangTidyContext *Context)
+    : OcclintCheck(Name, Context), IgnoreSingleBlock(boolOption("IgnoreSingleBlock", true)) {}
+
+void TinyGridCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  OcclintCheck::storeOptions(Opts);
+  Options.store(Opts, "IgnoreSingleBlock", IgnoreSingleBlock ? "true" : "false");
+}
+
+void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
+  for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
+    const EvaluatedValue Grid = L.site->grid.product();
+    if (!Grid.max || *Grid.max <= 0 || *Grid.max >= L.gpu->smCount)
+      continue; // unknown or unbounded grids are never guessed
+    if (IgnoreSingleBlock && *Grid.max == 1)
+      continue;
+    const int64_t Sms = L.gpu->smCount;
+    const int64_t Idle = Sms - *Grid.max;
+    diag(L.site->loc, "grid of %0%1 block%s2 on %3 leaves %4%5 of its %6 SMs idle (%7)")
+        << (Grid.isExact() ? "" : "at most ") << static_cast<unsigned>(*Grid.max)
+        << static_cast<unsigned>(*Grid.max) << gpuName(*L.gpu) << (Grid.isExact() ? "" : "at least ")
+        << static_cast<unsigned>(Idle) << static_cast<unsigned>(Sms) << percent(double(Idle) / double(Sms))
+        << L.site->range;
+    noteDerivation(L.site->grid.derivation());
+  }
+}
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,21 @@
+// cuda-launch-tiny-grid: a grid with fewer blocks than the target GPU has SMs leaves SMs idle.
+// docs/checks/cuda-launch-tiny-grid.md
+#pragma once
+
+#include "checks/OcclintCheck.h"
+
+namespace clang::tidy::occlint {
+
+class TinyGridCheck : public OcclintCheck {
+public:
+  TinyGridCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
+
+private:
+  bool IgnoreSingleBlock; // grids of one block are usually deliberate (a final reduction pass)
+};
+
+} // namespace clang::tidy::occlint

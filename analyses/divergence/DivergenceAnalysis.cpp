@@ -1,0 +1,250 @@
+#include "divergence/DivergenceAnalysis.h"
+
+#include "divergence/DivergenceDataflow.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <chrono>
+#include <sstream>
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+struct CacheEntry {
+  const ASTContext *Ctx = nullptr;
+  const TranslationUnitFacts *Facts = nullptr;
+  std::unique_ptr<DivergenceResults> Results;
+};
+
+CacheEntry &cache() {
+  static CacheEntry Entry;
+  return Entry;
+}
+
+/// The block shape the kernel's launches agree on.
+BlockShape shapeOf(const FunctionDecl *Kernel, const TranslationUnitFacts &Facts) {
+  BlockShape Shape;
+  bool First = true, AllExact = true;
+  for (const LaunchSite &L : Facts.launches) {
+    if (L.kernel != Kernel)
+      continue;
+    Shape.Launched = true;
+    for (unsigned I = 0; I < 3; ++I) {
+      const EvaluatedValue &V = L.block.xyz[I];
+      std::optional<int64_t> &Dim = I == 0 ? Shape.X : I == 1 ? Shape.Y : Shape.Z;
+      if (!V.isExact()) {
+        AllExact = false;
+        Dim.reset();
+      } else if (First) {
+        Dim = V.exactValue();
+      } else if (Dim && *Dim != V.exactValue()) {
+        Dim.reset();
+      }
+    }
+    if (!AllExact)
+      return BlockShape{std::nullopt, std::nullopt, std::nullopt, true};
+    First = false;
+  }
+  if (!Shape.Launched)
+    return BlockShape{};
+  return Shape;
+}
+
+std::string key(const void *P, const std::vector<ThreadValue> &Args, const ThreadValue &This) {
+  std::ostringstream S;
+  S << P << '|' << This.str();
+  for (const ThreadValue &A : Args)
+    S << '|' << A.str();
+  return S.str();
+}
+
+} // namespace
+
+const FunctionDecl *analysableDefinition(const FunctionDecl *FD, const ASTContext &Ctx) {
+  if (!FD)
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def || Def->isDependentContext())
+    return nullptr;
+  if (Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return nullptr; // the toolkit's and the standard library's functions: by name, or opaque
+  return Def;
+}
+
+void DivergenceResults::addBranch(DivergenceBranch B) {
+  // A block is visited more than once in a fixpoint: keep one record per
+  // statement, kernel and condition.
+  if (!Seen.insert(std::to_string(reinterpret_cast<uintptr_t>(B.S)) + B.Kernel + B.Cond.str()).second)
+    return;
+  Branches.push_back(std::move(B));
+}
+
+void DivergenceResults::addCollective(DivergenceCollective C) {
+  const void *Key = C.Call ? static_cast<const void *>(C.Call) : static_cast<const void *>(C.AsmStmt);
+  if (!Seen.insert(std::to_string(reinterpret_cast<uintptr_t>(Key)) + "#" + std::to_string(C.Ctx.Group) + "#" +
+                   std::to_string(reinterpret_cast<uintptr_t>(C.Ctx.Branch)) + C.Kernel)
+           .second)
+    return;
+  Collectives.push_back(std::move(C));
+}
+
+void DivergenceResults::forgetAll() { cache() = CacheEntry{}; }
+
+const DivergenceResults &DivergenceResults::get(ASTContext &Ctx, const TranslationUnitFacts &Facts) {
+  CacheEntry &C = cache();
+  if (C.Results && C.Ctx == &Ctx && C.Facts == &Facts)
+    return *C.Results;
+  const auto Start = std::chrono::steady_clock::now();
+  auto Results = std::make_unique<DivergenceResults>();
+  DivergenceDriver Driver(Ctx, *Results);
+  for (const auto &K : Facts.kernels)
+    if (K && K->decl && K->decl->hasBody() && !K->decl->isDependentContext())
+      Driver.analyzeKernel(*K->decl, K->displayName, shapeOf(K->decl, Facts));
+  Results->Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  C.Ctx = &Ctx;
+  C.Facts = &Facts;
+  C.Results = std::move(Results);
+  return *C.Results;
+}
+
+void DivergenceDriver::analyzeKernel(const FunctionDecl &Kernel, const std::string &Name, const BlockShape &S) {
+  this->Kernel = Name;
+  Shape = S;
+  Returns.clear(); // summaries depend on the block shape
+  Reported.clear();
+  // Kernel parameters are the same for every thread.
+  std::vector<ThreadValue> Params(Kernel.getNumParams(), ThreadValue::uniform());
+  Stack.push_back(&Kernel);
+  analyzeFunctionBody(Kernel, *this, Params, ThreadValue::uniform(), DivergenceContext{}, /*Report=*/true);
+  Stack.pop_back();
+}
+
+FunctionSummary DivergenceDriver::call(const FunctionDecl &Callee, const std::vector<ThreadValue> &Args,
+                                       const ThreadValue &This, const DivergenceContext &CallerCtx, bool Report) {
+  // Recursion, or a chain too deep to follow: a function of the arguments.
+  if (std::find(Stack.begin(), Stack.end(), &Callee) != Stack.end() || Stack.size() > 12) {
+    std::vector<ThreadValue> All = Args;
+    All.push_back(This);
+    return FunctionSummary{opaque(All), {}};
+  }
+  const std::string Key = key(&Callee, Args, This);
+  Stack.push_back(&Callee);
+  FunctionSummary Result;
+  if (Report) {
+    // Findings inside the callee depend on how uniformly it is reached.
+    std::ostringstream Ctx;
+    Ctx << Key << '#' << CallerCtx.Group << '#' << CallerCtx.Branch;
+    if (Reported.insert(Ctx.str()).second) {
+      Result = analyzeFunctionBody(Callee, *this, Args, This, CallerCtx, true);
+      Returns[Key] = Result;
+    } else if (auto It = Returns.find(Key); It != Returns.end()) {
+      Result = It->second;
+    } else {
+      Result = Returns[Key] = analyzeFunctionBody(Callee, *this, Args, This, CallerCtx, false);
+    }
+  } else if (auto It = Returns.find(Key); It != Returns.end()) {
+    Result = It->second;
+  } else {
+    Result = Returns[Key] = analyzeFunctionBody(Callee, *this, Args, This, DivergenceContext{}, false);
+  }
+  Stack.pop_back();
+  return Result;
+}
+
+int64_t DivergenceDriver::cost(const FunctionDecl &F) {
+  if (auto It = Costs.find(&F); It != Costs.end())
+    return It->second;
+  Costs[&F] = 0; // recursion
+  int64_t N = 0;
+  std::vector<const Stmt *> Work{F.getBody()};
+  while (!Work.empty() && N < 500) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (isa<BinaryOperator, ArraySubscriptExpr, CallExpr>(S))
+      ++N;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *Def = analysableDefinition(CE->getDirectCallee(), Ctx); Def && Def != &F)
+        N += cost(*Def);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Costs[&F] = std::min<int64_t>(N, 500);
+}
+
+// threadIdx in terms of the lane table: the block is laid out x fastest,
+// then y, then z, and cut into warps of 32 consecutive threads.
+ThreadValue DivergenceDriver::threadIdx(unsigned Dim) const {
+  std::array<int64_t, Lanes> T;
+  const auto X = Shape.X, Y = Shape.Y, Z = Shape.Z;
+  if (Y && Z && *Y == 1 && *Z == 1) { // one-dimensional: x is the linear index
+    if (Dim > 0)
+      return ThreadValue::constant(0);
+    return ThreadValue::linearTid();
+  }
+  const MonoCoord Coord = Dim == 0 ? MonoCoord::X : Dim == 1 ? MonoCoord::Y : MonoCoord::Z;
+  if (!X) {
+    // Not known at every launch: assume blockDim.x is a multiple of 32, so
+    // that x is the lane plus a multiple of 32 and y, z are warp-uniform.
+    ThreadValue V;
+    if (Dim == 0) {
+      for (unsigned L = 0; L < Lanes; ++L)
+        T[L] = L;
+      V = ThreadValue::table(T, RestKind::WarpUniform, 5, Coord);
+    } else {
+      V = ThreadValue::warpUniform();
+      V.Mono = Coord;
+    }
+    V.Assumed = true;
+    return V;
+  }
+  if (*X % 32 == 0) {
+    if (Dim == 0) {
+      for (unsigned L = 0; L < Lanes; ++L)
+        T[L] = L;
+      return ThreadValue::table(T, *X == 32 ? RestKind::Const : RestKind::WarpUniform, 5, Coord);
+    }
+    ThreadValue V = ThreadValue::warpUniform();
+    V.Mono = Coord;
+    return V;
+  }
+  if (32 % *X == 0) {
+    const int64_t RowsPerWarp = 32 / *X;
+    if (Dim == 0) {
+      for (unsigned L = 0; L < Lanes; ++L)
+        T[L] = L % *X;
+      return ThreadValue::table(T, RestKind::Const, ExactAlign, Coord);
+    }
+    if (Y && (*Y % RowsPerWarp == 0)) {
+      if (Dim == 1) {
+        for (unsigned L = 0; L < Lanes; ++L)
+          T[L] = L / *X;
+        return ThreadValue::table(T, *Y == RowsPerWarp ? RestKind::Const : RestKind::WarpUniform,
+                                  __builtin_ctzll(RowsPerWarp), Coord);
+      }
+      ThreadValue V = ThreadValue::warpUniform();
+      V.Mono = Coord;
+      return V;
+    }
+  }
+  ThreadValue V = ThreadValue::top(); // an odd shape: rows wrap inside warps
+  V.Mono = Coord;
+  return V;
+}
+
+ThreadValue DivergenceDriver::blockDim(unsigned Dim) const {
+  const auto &V = Dim == 0 ? Shape.X : Dim == 1 ? Shape.Y : Shape.Z;
+  if (V)
+    return ThreadValue::constant(*V);
+  if (Dim == 0) {
+    ThreadValue U = ThreadValue::uniform(5); // the assumption of threadIdx()
+    U.Assumed = true;
+    return U;
+  }
+  return ThreadValue::uniform();
+}
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,124 @@
+// The divergence analysis of a translation unit: every kernel (template
+// instantiations as instantiated) and the device functions it calls, with
+// the block shape its launches give. Computed once per translation unit and
+// shared by the three cuda-divergence-* checks.
+//
+//   ThreadVariance.h       the abstract domain (per-lane tables, alignment)
+//   DivergenceCalls.h      barriers, warp intrinsics, cooperative groups
+//   DivergenceDataflow.h   one function: CFG fixpoint, control dependence
+//   DivergenceAnalysis.cpp kernels, block shapes, summaries across calls
+#pragma once
+
+#include "divergence/ThreadVariance.h"
+#include "facts/TranslationUnitFacts.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::occlint {
+
+/// Why some code runs with only part of the threads: the branch responsible.
+struct DivergenceContext {
+  unsigned Group = 64;            // uniform across the block (64), a warp (32), N-lane groups, 1: nothing
+  const Stmt *Branch = nullptr;   // the statement of the responsible branch
+  SourceLocation BranchLoc;
+  ThreadValue Cond;
+  std::string CondText;           // "tid % 2 == 0"
+  std::string Exit;               // "return", "break", "continue" when the branch leaves early
+  std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
+};
+
+/// A thread-dependent branch that splits warps.
+struct DivergenceBranch {
+  const Stmt *S = nullptr;
+  SourceLocation Loc;
+  std::string What;               // "branch", "loop", "switch", "conditional operator"
+  bool Loop = false;
+  ThreadValue Cond;
+  std::string CondText;
+  int64_t WorkTaken = 0, WorkOther = 0; // operations on the two sides
+  std::string Kernel;             // the kernel it was analysed for
+};
+
+/// A barrier or warp collective and the control it is reached under.
+struct DivergenceCollective {
+  const CallExpr *Call = nullptr;
+  const Stmt *AsmStmt = nullptr;  // bar.sync in inline assembly
+  SourceLocation Loc;
+  std::string Name;
+  bool Barrier = false;           // false: a warp intrinsic with a full mask
+  unsigned Needed = 64;           // the group that must be uniform
+  DivergenceContext Ctx;
+  std::string Kernel;
+};
+
+struct BlockShape {
+  std::optional<int64_t> X, Y, Z; // known when every launch agrees
+  bool Launched = false;          // at least one launch seen
+};
+
+class DivergenceResults {
+public:
+  static const DivergenceResults &get(ASTContext &Ctx, const TranslationUnitFacts &Facts);
+  static void forgetAll();
+
+  std::vector<DivergenceBranch> Branches;
+  std::vector<DivergenceCollective> Collectives;
+  double Seconds = 0; // time the analysis took
+  // Every context is recorded (a helper called from several kernels, each
+  // instantiation of a template); the checks report each place once.
+
+  void addBranch(DivergenceBranch B);
+  void addCollective(DivergenceCollective C);
+
+private:
+  std::set<std::string> Seen;
+};
+
+/// What a call gives back: the returned value and, for parameters passed by
+/// non-const reference, their values when the function returns.
+struct FunctionSummary {
+  ThreadValue Ret;
+  std::vector<std::optional<ThreadValue>> OutParams;
+};
+
+/// What a function analysis asks of the translation-unit level.
+class DivergenceDriver {
+public:
+  DivergenceDriver(ASTContext &Ctx, DivergenceResults &Out) : Ctx(Ctx), Out(Out) {}
+
+  void analyzeKernel(const FunctionDecl &Kernel, const std::string &Name, const BlockShape &Shape);
+
+  /// The value a call to Callee returns with these arguments; with Report,
+  /// also analyses its body for findings under the caller's context.
+  FunctionSummary call(const FunctionDecl &Callee, const std::vector<ThreadValue> &Args, const ThreadValue &This,
+                   const DivergenceContext &CallerCtx, bool Report);
+  /// Operations in a function's body (for work estimates), capped.
+  int64_t cost(const FunctionDecl &F);
+
+  ThreadValue threadIdx(unsigned Dim) const;
+  ThreadValue blockDim(unsigned Dim) const;
+
+  ASTContext &Ctx;
+  DivergenceResults &Out;
+  std::string Kernel;
+  BlockShape Shape;
+
+private:
+  std::map<std::string, FunctionSummary> Returns; // summaries: callee + arguments -> results
+  std::set<std::string> Reported;              // callee + arguments + context already reported
+  std::vector<const FunctionDecl *> Stack;
+  std::map<const FunctionDecl *, int64_t> Costs;
+};
+
+/// A function with a body the analysis may enter (not in a system header).
+const FunctionDecl *analysableDefinition(const FunctionDecl *FD, const ASTContext &Ctx);
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,71 @@
+// Plain copies of a translation unit's facts (no AST pointers), for the
+// occlint binary's outputs that are not diagnostics: the per-launch occupancy
+// facts of --format=json and the tables and staircases of `occlint report`.
+//
+// The occlint binary installs a FactsRecordSink before it runs the checks;
+// TranslationUnitFacts hands it one record per translation unit and arch as
+// soon as the facts are computed (that is, when any cuda-* check that works
+// on launches or kernels is enabled). Inside clang-tidy --load nothing is
+// installed and nothing is recorded.
+#pragma once
+
+#include "core/Occupancy.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::occlint {
+
+struct SourcePoint {
+  std::string file; // as the parse named it (absolute for files from a compilation database)
+  unsigned line = 0, column = 0;
+};
+
+struct KernelRecord {
+  SourcePoint location;             // the kernel's definition
+  std::string name;                 // "reduce<256>"
+  std::string mangledName;          // "_Z6reduceILi256EEvPf"
+  ::occlint::KernelResources resources; // what the occupancy engine gets (registers 0 when unknown)
+  bool registersKnown = false;      // false: estimated from the source
+  std::string resourceSource;       // "ptxas, sm_90" or "estimate: ..."
+  int64_t spillStores = 0, spillLoads = 0; // bytes (ptxas)
+};
+
+struct LaunchRecord {
+  SourcePoint location;             // where the launch is written (expansion site for macros)
+  std::string launchKind;           // "<<<>>>", "cudaLaunchKernel", ...
+  std::string caller;               // the function the launch is written in
+  std::string kernel;               // "" when the launched kernel is not known here
+  std::string mangledName;
+  ::occlint::TargetGpu gpu;
+  std::string grid, block, dynamicSharedMem; // as evaluated: "1024", "[1, 64]", "unknown"
+  bool cooperative = false;
+  std::optional<::occlint::KernelResources> resources; // null when the kernel is not known
+  bool registersKnown = false;
+  std::optional<::occlint::LaunchShape> shape;          // when block and shared memory are exact
+  std::optional<::occlint::OccupancyResult> occupancy;  // with shape and resources
+};
+
+struct TranslationUnitRecord {
+  std::string mainFile;
+  std::string arch;                 // the arch of this parse, "sm_90"
+  std::vector<::occlint::TargetGpu> targets;
+  std::string resourceSource;       // where the ptxas report came from, or why there is none
+  std::vector<KernelRecord> kernels;
+  std::vector<LaunchRecord> launches; // launches x targets, in source order
+};
+
+class FactsRecordSink {
+public:
+  virtual ~FactsRecordSink() = default;
+  /// Called once per translation unit and arch, possibly from several threads
+  /// at once (occlint --jobs): implementations synchronise.
+  virtual void record(TranslationUnitRecord Record) = 0;
+};
+
+/// Installed by the occlint binary; null (the default) inside clang-tidy --load.
+void setFactsRecordSink(FactsRecordSink *Sink);
+FactsRecordSink *getFactsRecordSink();
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,62 @@
+// Recognising kernel launches and what configures them:
+//   k<<<grid, block, smem, stream>>>(...)
+//   cudaLaunchKernel(k, grid, block, args, smem, stream)
+//   cudaLaunchCooperativeKernel(k, grid, block, args, smem, stream)
+//   cudaLaunchKernelEx(&config, k, ...) / cudaLaunchKernelExC(&config, k, args)
+//     with the config's gridDim/blockDim/dynamicSmemBytes and its attributes
+//     (cluster dimension, cooperative) assigned in the same function
+//   cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n)
+// A launch written inside a macro is reported at the macro's expansion site.
+#pragma once
+
+#include "facts/ValueEvaluator.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+
+#include <array>
+#include <optional>
+
+namespace clang::tidy::occlint {
+
+enum class LaunchKind { TripleChevron, LaunchKernel, LaunchCooperativeKernel, LaunchKernelEx };
+
+/// "<<<...>>>", "cudaLaunchKernel", ...
+const char *launchKindName(LaunchKind Kind);
+
+struct LaunchSite {
+  LaunchKind kind = LaunchKind::TripleChevron;
+  const CallExpr *call = nullptr;
+  const FunctionDecl *caller = nullptr;   // the function the launch is written in
+  const FunctionDecl *kernel = nullptr;   // the kernel definition; null when not resolvable
+  const Expr *gridExpr = nullptr;         // null when not written (LaunchKernelEx: the assigned value)
+  const Expr *blockExpr = nullptr;
+  const Expr *dynamicSharedMemExpr = nullptr;
+  EvaluatedDim3 grid, block;
+  EvaluatedValue dynamicSharedMem = EvaluatedValue::exact(0);
+  std::optional<std::array<int64_t, 3>> clusterDims; // launch attribute (LaunchKernelEx)
+  bool cooperative = false;
+  bool fromDeviceCode = false;            // launched from a __global__/__device__ function
+  SourceLocation loc;                     // where to report (expansion site for macros)
+  SourceRange range;
+};
+
+/// The launch described by `Call`, or nullopt when it is not a launch.
+std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDecl *Caller,
+                                          ASTContext &Ctx, ValueEvaluator &Values);
+
+struct DynamicSharedMemOptin {
+  const FunctionDecl *kernel = nullptr;
+  EvaluatedValue bytes;
+  SourceLocation loc;
+};
+
+/// cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n).
+std::optional<DynamicSharedMemOptin> recognizeOptin(const CallExpr &Call, ASTContext &Ctx,
+                                                    ValueEvaluator &Values);
+
+/// The kernel an expression names: `k`, `&k`, `(void*)k`, `k<64>`,
+/// `reinterpret_cast<const void*>(&k)`; null otherwise.
+const FunctionDecl *referencedKernel(const Expr *E);
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,334 @@
+#include "facts/TranslationUnitFacts.h"
+
+#include "facts/FactsRecords.h"
+#include "core/ResourceCompiler.h"
+#include "facts/ResourceReports.h"
+#include "facts/TargetSelection.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <mutex>
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+// Walks every function body of the translation unit, template instantiations
+// included (their values are the instantiation's), patterns excluded.
+class FactsCollector : public RecursiveASTVisitor<FactsCollector> {
+  using Base = RecursiveASTVisitor<FactsCollector>;
+
+public:
+  FactsCollector(ASTContext &Ctx, TranslationUnitFacts &Facts) : Ctx(Ctx), Facts(Facts), Values(Ctx) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(Decl *D) {
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (!FD)
+      return Base::TraverseDecl(D);
+    if (FD->isDependentContext())
+      return true; // a template pattern: its instantiations are visited instead
+    if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() && !Seen.count(FD)) {
+      Seen.insert(FD);
+      Facts.kernels.push_back(std::make_unique<KernelInfo>(describeKernel(*FD, Ctx, Values)));
+    }
+    const FunctionDecl *Saved = Current;
+    Current = FD;
+    const bool Result = Base::TraverseDecl(D);
+    Current = Saved;
+    return Result;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (!Current || Call->isValueDependent() || Call->isTypeDependent())
+      return true;
+    if (std::optional<LaunchSite> Site = recognizeLaunch(*Call, Current, Ctx, Values))
+      Facts.launches.push_back(std::move(*Site));
+    else if (std::optional<DynamicSharedMemOptin> Optin = recognizeOptin(*Call, Ctx, Values))
+      Optins.push_back(std::move(*Optin));
+    return true;
+  }
+
+  std::vector<DynamicSharedMemOptin> Optins;
+
+private:
+  ASTContext &Ctx;
+  TranslationUnitFacts &Facts;
+  ValueEvaluator Values;
+  const FunctionDecl *Current = nullptr;
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
+};
+
+struct CacheEntry {
+  const ASTContext *context;
+  std::string key;
+  std::unique_ptr<TranslationUnitFacts> facts;
+};
+
+// One cache per thread: occlint --jobs parses several translation units at once.
+std::vector<CacheEntry> &cache() {
+  thread_local std::vector<CacheEntry> Entries;
+  return Entries;
+}
+
+// Log files named by the PtxasLog option, parsed once per process.
+std::shared_ptr<const ::occlint::PtxasReport> reportFromLogFiles(llvm::StringRef Files, std::string &Source) {
+  static std::mutex Lock;
+  static std::map<std::string, std::shared_ptr<const ::occlint::PtxasReport>> Parsed;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto &Slot = Parsed[Files.str()];
+  Source = "ptxas log";
+  if (Slot)
+    return Slot;
+  auto Merged = std::make_shared<::occlint::PtxasReport>();
+  for (llvm::StringRef Path : splitOptionList(Files)) {
+    auto Text = llvm::MemoryBuffer::getFile(Path);
+    if (!Text) {
+      Source = "estimate: cannot read PtxasLog file '" + Path.str() + "'";
+      return nullptr;
+    }
+    Merged->merge(::occlint::parsePtxasLog((*Text)->getBuffer().str()));
+  }
+  Slot = Merged;
+  return Slot;
+}
+
+// Inside clang-tidy: the latest report occlint's cache holds for this file
+// and arch (ResourceCompiler's latestReportKey), if its source and headers
+// are unchanged since.
+std::shared_ptr<const ::occlint::PtxasReport> reportFromCache(ASTContext &Ctx, const std::string &Arch,
+                                                              std::string &Source) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main) {
+    Source = "estimate: no ptxas report (set the PtxasLog option or run occlint)";
+    return nullptr;
+  }
+  llvm::SmallString<256> Path(Main->getName());
+  SM.getFileManager().makeAbsolutePath(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  std::optional<std::string> Log = ::occlint::latestCachedPtxasLog(std::string(Path), Arch);
+  if (!Log) {
+    Source = "estimate: no ptxas report (occlint's cache has none that is current for this file on " + Arch +
+             "; run occlint on it once, or set the PtxasLog option)";
+    return nullptr;
+  }
+  Source = "ptxas, " + Arch + ", from occlint's cache";
+  return std::make_shared<const ::occlint::PtxasReport>(::occlint::parsePtxasLog(*Log));
+}
+
+} // namespace
+
+const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const FactsOptions &Options) {
+  const std::string Key = Options.targets + '\n' + Options.ptxasLog;
+  for (const CacheEntry &Entry : cache())
+    if (Entry.context == &Ctx && Entry.key == Key)
+      return *Entry.facts;
+  auto Facts = std::make_unique<TranslationUnitFacts>();
+  Facts->arch = deviceArchOf(Ctx);
+  TargetSelection Selection = selectTargets(Options.targets, Facts->arch);
+  Facts->targets = std::move(Selection.gpus);
+  Facts->targetsError = std::move(Selection.error);
+  Facts->collect(Ctx);
+  Facts->joinResources(Ctx, Options);
+  Facts->predictOccupancy();
+  if (FactsRecordSink *Sink = getFactsRecordSink())
+    Sink->record(Facts->toRecord(Ctx));
+  cache().push_back({&Ctx, Key, std::move(Facts)});
+  return *cache().back().facts;
+}
+
+void TranslationUnitFacts::forgetAll() { cache().clear(); }
+
+const KernelInfo *TranslationUnitFacts::kernelFor(const FunctionDecl *Kernel) const {
+  if (!Kernel)
+    return nullptr;
+  for (const auto &K : kernels)
+    if (K->decl == Kernel || K->decl->getCanonicalDecl() == Kernel->getCanonicalDecl())
+      return K.get();
+  return nullptr;
+}
+
+const KernelResourceFacts *TranslationUnitFacts::resourcesFor(const KernelInfo &Kernel) const {
+  auto It = Resources.find(&Kernel);
+  return It == Resources.end() ? nullptr : &It->second;
+}
+
+void TranslationUnitFacts::collect(ASTContext &Ctx) {
+  FactsCollector Collector(Ctx, *this);
+  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const DynamicSharedMemOptin &Optin : Collector.Optins) {
+    const KernelInfo *Found = kernelFor(Optin.kernel);
+    if (!Found || !Optin.bytes.max)
+      continue;
+    auto *Kernel = const_cast<KernelInfo *>(Found);
+    if (!Kernel->dynamicSharedMemOptin || *Kernel->dynamicSharedMemOptin < *Optin.bytes.max) {
+      Kernel->dynamicSharedMemOptin = *Optin.bytes.max;
+      Kernel->dynamicSharedMemOptinLoc = Optin.loc;
+    }
+  }
+  // An unbounded opt-in (a runtime value) still opts in: the launch may be
+  // valid, so it is recorded as the arch's maximum when the targets are known.
+  for (const DynamicSharedMemOptin &Optin : Collector.Optins) {
+    const KernelInfo *Found = kernelFor(Optin.kernel);
+    if (Found && !Optin.bytes.max && !Found->dynamicSharedMemOptin) {
+      auto *Kernel = const_cast<KernelInfo *>(Found);
+      Kernel->dynamicSharedMemOptin = INT64_MAX;
+      Kernel->dynamicSharedMemOptinLoc = Optin.loc;
+    }
+  }
+}
+
+void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Options) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string MainFile;
+  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+    MainFile = Main->getName().str();
+  if (ResourceReportSource *Installed = getResourceReportSource(); Installed && !arch.empty()) {
+    ResourceReportLookup Lookup = Installed->reportFor(MainFile, arch);
+    ReportView = Lookup.report;
+    resourceSource = Lookup.source;
+    maxRegisterCount = Lookup.maxRegisterCount;
+  } else if (!Options.ptxasLog.empty()) {
+    Report = reportFromLogFiles(Options.ptxasLog, resourceSource);
+    ReportView = Report.get();
+  } else if (Options.readCache && !arch.empty()) {
+    Report = reportFromCache(Ctx, arch, resourceSource);
+    ReportView = Report.get();
+  } else {
+    resourceSource = "estimate: no ptxas report (set the PtxasLog option or run occlint)";
+  }
+  hasReport = ReportView != nullptr;
+  for (const auto &Kernel : kernels) {
+    KernelResourceFacts Facts;
+    const ::occlint::FunctionResources *Found = nullptr;
+    if (ReportView)
+      for (const ::occlint::FunctionResources *F : ReportView->findAll(Kernel->mangledName, arch))
+        if (!Found || (F->isEntry && !Found->isEntry))
+          Found = F;
+    Facts.model.launchBoundsMaxThreads =
+        Kernel->launchBoundsMaxThreads ? std::optional<int>(int(*Kernel->launchBoundsMaxThreads)) : std::nullopt;
+    Facts.model.launchBoundsMinBlocks =
+        Kernel->launchBoundsMinBlocks ? std::optional<int>(int(*Kernel->launchBoundsMinBlocks)) : std::nullopt;
+    if (Found) {
+      Facts.report = Found;
+      Facts.source = "ptxas, " + Found->arch;
+      Facts.model.registersPerThread = Found->registers;
+      Facts.model.staticSharedMem = Found->sharedMem;
+      Facts.model.barriers = Found->barriers;
+    } else {
+      Facts.source = ReportView ? "estimate: the ptxas report has no entry for this kernel on " + arch
+                                : resourceSource.rfind("estimate", 0) == 0 ? resourceSource
+                                                                           : "estimate: " + resourceSource;
+      Facts.model.registersPerThread = 0; // unknown: the occupancy is an upper bound
+      Facts.model.staticSharedMem = Kernel->staticSharedMemEstimate;
+      Facts.model.barriers = 1;
+    }
+    Resources.emplace(Kernel.get(), std::move(Facts));
+  }
+}
+
+void TranslationUnitFacts::predictOccupancy() {
+  for (const LaunchSite &Site : launches) {
+    const KernelInfo *Kernel = kernelFor(Site.kernel);
+    const KernelResourceFacts *Res = Kernel ? resourcesFor(*Kernel) : nullptr;
+    for (const ::occlint::TargetGpu &Gpu : targets) {
+      LaunchOnTarget L;
+      L.site = &Site;
+      L.kernel = Kernel;
+      L.gpu = &Gpu;
+      L.resources = Res;
+      // (Blocks of absurd sizes are cuda-launch-invalid-config's business; the
+      // engine's int arithmetic is kept away from them.)
+      const bool ShapeKnown = Site.block.isExact() && Site.block.product().exactValue() <= (1 << 24) &&
+                              Site.dynamicSharedMem.isExact();
+      if (Res && ShapeKnown) {
+        const std::array<int64_t, 3> B = Site.block.exactValues();
+        ::occlint::LaunchShape Shape;
+        Shape.blockX = int(std::min<int64_t>(B[0], INT32_MAX));
+        Shape.blockY = int(std::min<int64_t>(B[1], INT32_MAX));
+        Shape.blockZ = int(std::min<int64_t>(B[2], INT32_MAX));
+        Shape.dynamicSharedMem = Site.dynamicSharedMem.exactValue();
+        if (Kernel->dynamicSharedMemOptin)
+          Shape.optinDynamicSharedMem = std::min<int64_t>(*Kernel->dynamicSharedMemOptin,
+                                                          Gpu.arch.sharedMemPerBlockOptin);
+        const EvaluatedValue Grid = Site.grid.product();
+        if (Grid.isExact())
+          Shape.gridBlocks = Grid.exactValue();
+        L.shape = Shape;
+        L.occupancy = ::occlint::computeOccupancy(Gpu, Res->model, Shape);
+      }
+      launchesOnTargets.push_back(std::move(L));
+    }
+  }
+}
+
+static SourcePoint pointOf(SourceLocation Loc, const SourceManager &SM) {
+  SourcePoint Point;
+  const PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return Point;
+  Point.file = P.getFilename();
+  Point.line = P.getLine();
+  Point.column = P.getColumn();
+  return Point;
+}
+
+TranslationUnitRecord TranslationUnitFacts::toRecord(ASTContext &Ctx) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  TranslationUnitRecord Record;
+  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+    Record.mainFile = Main->getName().str();
+  Record.arch = arch;
+  Record.targets = targets;
+  Record.resourceSource = resourceSource;
+  for (const auto &Kernel : kernels) {
+    KernelRecord K;
+    K.location = pointOf(Kernel->decl->getLocation(), SM);
+    K.name = Kernel->displayName;
+    K.mangledName = Kernel->mangledName;
+    if (const KernelResourceFacts *Res = resourcesFor(*Kernel)) {
+      K.resources = Res->model;
+      K.registersKnown = Res->registersKnown();
+      K.resourceSource = Res->source;
+      if (Res->report) {
+        K.spillStores = Res->report->spillStores;
+        K.spillLoads = Res->report->spillLoads;
+      }
+    }
+    Record.kernels.push_back(std::move(K));
+  }
+  for (const LaunchOnTarget &L : launchesOnTargets) {
+    LaunchRecord R;
+    R.location = pointOf(L.site->loc, SM);
+    R.launchKind = launchKindName(L.site->kind);
+    if (L.site->caller)
+      R.caller = L.site->caller->getNameAsString();
+    if (L.kernel) {
+      R.kernel = L.kernel->displayName;
+      R.mangledName = L.kernel->mangledName;
+    }
+    R.gpu = *L.gpu;
+    R.grid = L.site->grid.product().describe();
+    R.block = L.site->block.product().describe();
+    R.dynamicSharedMem = L.site->dynamicSharedMem.describe();
+    R.cooperative = L.site->cooperative;
+    if (L.resources) {
+      R.resources = L.resources->model;
+      R.registersKnown = L.resources->registersKnown();
+    }
+    R.shape = L.shape;
+    R.occupancy = L.occupancy;
+    Record.launches.push_back(std::move(R));
+  }
+  return Record;
+}
+
+} // namespace clang::tidy::occlint

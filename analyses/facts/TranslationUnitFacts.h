@@ -1,0 +1,87 @@
+// Everything the cuda-* checks know about one translation unit, computed once
+// and shared by all of them: the kernels, the launches with their evaluated
+// configuration, each kernel's resources for the arch of this parse (ptxas
+// report, or an estimate from the source), and the predicted occupancy of
+// each launch on each target GPU.
+//
+// Every check asks for the facts with TranslationUnitFacts::get(); the first
+// request of a translation unit computes them, the others reuse them. The
+// cache is emptied at the start of every translation unit (OcclintCheck does
+// it in onStartOfTranslationUnit).
+#pragma once
+
+#include "facts/FactsRecords.h"
+#include "facts/KernelFacts.h"
+#include "facts/LaunchSites.h"
+#include "core/Occupancy.h"
+#include "core/PtxasReport.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::occlint {
+
+/// A kernel's resources on the arch of this parse.
+struct KernelResourceFacts {
+  ::occlint::KernelResources model;                  // what the occupancy engine gets
+  const ::occlint::FunctionResources *report = nullptr; // null: estimated from the source
+  /// "ptxas, sm_90" (with the report) or why there is none: "estimate: no CUDA toolkit".
+  std::string source;
+  bool registersKnown() const { return report != nullptr; }
+};
+
+/// One launch on one target GPU.
+struct LaunchOnTarget {
+  const LaunchSite *site = nullptr;
+  const KernelInfo *kernel = nullptr;              // null when the kernel is not resolvable
+  const ::occlint::TargetGpu *gpu = nullptr;
+  const KernelResourceFacts *resources = nullptr;  // null when kernel is null
+  /// Filled when the block size and the dynamic shared memory are exact and
+  /// the kernel is known; with estimated resources (registers unknown, taken
+  /// as 0) the occupancy is an upper bound.
+  std::optional<::occlint::LaunchShape> shape;
+  std::optional<::occlint::OccupancyResult> occupancy;
+};
+
+struct FactsOptions {
+  std::string targets;  // the global `Targets` check option
+  std::string ptxasLog; // the global `PtxasLog` check option (used when occlint installed no source)
+  bool readCache = true; // the global `ReadCache` option: without PtxasLog, read occlint's cache
+};
+
+class TranslationUnitFacts {
+public:
+  static const TranslationUnitFacts &get(ASTContext &Ctx, const FactsOptions &Options);
+  /// Drops the facts of the previous translation unit.
+  static void forgetAll();
+
+  std::string arch;                                // "sm_90"; "" when the parse has no device target
+  std::vector<::occlint::TargetGpu> targets;       // the GPUs analysed on this pass
+  std::string targetsError;                        // a bad name in Targets
+  std::string resourceSource;                      // where the report came from / why there is none
+  bool hasReport = false;                          // a ptxas report (of any kernel) for this parse
+  std::optional<int> maxRegisterCount;             // -maxrregcount of the compile command, when known
+  std::vector<std::unique_ptr<KernelInfo>> kernels;
+  std::vector<LaunchSite> launches;
+  std::vector<LaunchOnTarget> launchesOnTargets;   // launches x targets, in source order
+
+  const KernelInfo *kernelFor(const FunctionDecl *Kernel) const;
+  const KernelResourceFacts *resourcesFor(const KernelInfo &Kernel) const;
+  /// A copy without AST pointers, for the installed FactsRecordSink.
+  TranslationUnitRecord toRecord(ASTContext &Ctx) const;
+
+private:
+  void collect(ASTContext &Ctx);
+  void joinResources(ASTContext &Ctx, const FactsOptions &Options);
+  void predictOccupancy();
+
+  std::shared_ptr<const ::occlint::PtxasReport> Report; // keeps a log-file report alive
+  const ::occlint::PtxasReport *ReportView = nullptr;
+  std::map<const KernelInfo *, KernelResourceFacts> Resources;
+};
+
+} // namespace clang::tidy::occlint

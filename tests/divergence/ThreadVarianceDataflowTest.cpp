@@ -1,0 +1,162 @@
+// Unit tests of the divergence dataflow (DivergenceDataflow.cpp,
+// DivergenceAnalysis.cpp) on ASTs built from CUDA snippets with occlint's
+// built-in CUDA headers, as in ValueEvaluatorTest.cpp: which branches split
+// warps, which collectives are reached by part of the threads, and why.
+#include "divergence/DivergenceAnalysis.h"
+
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+using namespace clang;
+using namespace clang::tidy::occlint;
+
+namespace {
+
+std::vector<std::string> parseArgs() {
+  return {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc",
+          "-nocudalib", "-resource-dir=" OCCLINT_CLANG_RESOURCE_DIR, "-std=c++17",
+          "-Wno-unknown-cuda-version", "-isystem", OCCLINT_SOURCE_DIR "/tool/builtin-cuda",
+          "-include", "occlint_cuda_builtin.h"};
+}
+
+class Analysed {
+public:
+  explicit Analysed(const std::string &Code) {
+    AST = tooling::buildASTFromCodeWithArgs(Code, parseArgs(), "input.cu");
+    TranslationUnitFacts::forgetAll();
+    DivergenceResults::forgetAll();
+    const TranslationUnitFacts &Facts = TranslationUnitFacts::get(AST->getASTContext(), FactsOptions{});
+    R = &DivergenceResults::get(AST->getASTContext(), Facts);
+  }
+  ~Analysed() {
+    DivergenceResults::forgetAll();
+    TranslationUnitFacts::forgetAll();
+  }
+  bool parsed() const { return AST && !AST->getDiagnostics().hasErrorOccurred(); }
+  unsigned line(SourceLocation L) const { return AST->getSourceManager().getSpellingLineNumber(L); }
+
+  const DivergenceResults *R = nullptr;
+
+private:
+  std::unique_ptr<ASTUnit> AST;
+};
+
+TEST(ThreadVarianceDataflow, BarrierUnderLaneSplitAndWarpSplit) {
+  Analysed A(R"cuda(
+__global__ void k(float *p) {
+  if (threadIdx.x % 2 == 0)
+    __syncthreads();
+  if (threadIdx.x < 64)
+    __syncthreads();
+}
+)cuda");
+  ASSERT_TRUE(A.parsed());
+  ASSERT_EQ(A.R->Collectives.size(), 2u);
+  EXPECT_EQ(A.R->Collectives[0].Ctx.Group, 1u);
+  EXPECT_EQ(A.R->Collectives[1].Ctx.Group, 32u); // warp-uniform, not block-uniform
+  EXPECT_EQ(A.line(A.R->Collectives[1].Ctx.BranchLoc), 5u);
+}
+
+TEST(ThreadVarianceDataflow, ClassicReductionIsClean) {
+  Analysed A(R"cuda(
+__global__ void reduce(const float *in, float *out) {
+  extern __shared__ float s[];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (unsigned st = blockDim.x / 2; st > 0; st >>= 1) {
+    if (tid < st)
+      s[tid] += s[tid + st];
+    __syncthreads();
+  }
+}
+)cuda");
+  ASSERT_TRUE(A.parsed());
+  EXPECT_TRUE(A.R->Collectives.empty());
+  ASSERT_EQ(A.R->Branches.size(), 1u);
+  EXPECT_EQ(toBool(A.R->Branches[0].Cond).Split, SplitKind::Boundary);
+}
+
+TEST(ThreadVarianceDataflow, ControlDependenceAndEarlyReturn) {
+  Analysed A(R"cuda(
+__global__ void k(const int *in, float *p, int n) {
+  int limit = 4;
+  if (threadIdx.x == 0)
+    limit = in[0];
+  for (int j = 0; j < limit; ++j)
+    p[j] += 1.0f;
+  if (blockIdx.x * blockDim.x + threadIdx.x >= n)
+    return;
+  __syncthreads();
+}
+)cuda");
+  ASSERT_TRUE(A.parsed());
+  bool LoopSplit = false;
+  for (const DivergenceBranch &B : A.R->Branches)
+    LoopSplit |= B.Loop && A.line(B.Loc) == 6;
+  EXPECT_TRUE(LoopSplit) << "limit is assigned under a single-thread branch";
+  ASSERT_EQ(A.R->Collectives.size(), 1u);
+  EXPECT_EQ(A.R->Collectives[0].Ctx.Exit, "return");
+  EXPECT_EQ(A.line(A.R->Collectives[0].Ctx.BranchLoc), 8u);
+}
+
+TEST(ThreadVarianceDataflow, CalleeUnderCallersBranch) {
+  Analysed A(R"cuda(
+__device__ float sum(float v) {
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffff, v, o);
+  return v;
+}
+__global__ void k(float *p) {
+  if (threadIdx.x % 32 == 0)
+    p[0] = sum(p[threadIdx.x]);
+  if (threadIdx.x / 32 == 0)
+    p[1] = sum(p[threadIdx.x]);
+}
+)cuda");
+  ASSERT_TRUE(A.parsed());
+  ASSERT_EQ(A.R->Collectives.size(), 1u);
+  const DivergenceCollective &C = A.R->Collectives[0];
+  EXPECT_FALSE(C.Barrier);
+  EXPECT_EQ(A.line(C.Loc), 4u);
+  EXPECT_EQ(A.line(C.Ctx.BranchLoc), 8u);
+  ASSERT_EQ(C.Ctx.Calls.size(), 1u);
+  EXPECT_EQ(A.line(C.Ctx.Calls[0]), 9u);
+}
+
+TEST(ThreadVarianceDataflow, BlockShapeFromLaunchesAndTemplates) {
+  Analysed A(R"cuda(
+__global__ void rows(float *a) { if (threadIdx.y % 2) a[threadIdx.x] = a[threadIdx.x + 1] * 2.0f; }
+__global__ void halves(float *a) { if (threadIdx.y % 2) a[threadIdx.x] = a[threadIdx.x + 1] * 2.0f; }
+template <int S> __global__ void strided(float *a) { if (threadIdx.x % S == 0) a[threadIdx.x] *= 2.0f; }
+void run(float *a) {
+  rows<<<1, dim3(32, 8)>>>(a);
+  halves<<<1, dim3(16, 16)>>>(a);
+  strided<4><<<1, 128>>>(a);
+}
+)cuda");
+  ASSERT_TRUE(A.parsed());
+  bool Rows = false, Halves = false, Strided = false;
+  for (const DivergenceBranch &B : A.R->Branches) {
+    Rows |= B.Kernel == "rows";
+    if (B.Kernel == "halves") {
+      Halves = true;
+      EXPECT_EQ(describeSplit(B.Cond), "lanes 0-15 and lanes 16-31 take different paths");
+      EXPECT_FALSE(B.Cond.Assumed);
+    }
+    if (B.Kernel.find("strided") != std::string::npos) {
+      Strided = true;
+      EXPECT_EQ(toBool(B.Cond).trueLanes(), 0x11111111u);
+    }
+  }
+  EXPECT_FALSE(Rows) << "one row per warp: threadIdx.y is warp-uniform";
+  EXPECT_TRUE(Halves);
+  EXPECT_TRUE(Strided);
+}
+
+} // namespace

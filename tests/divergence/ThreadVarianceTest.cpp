@@ -1,0 +1,101 @@
+// Unit tests of the divergence analysis' abstract domain (ThreadVariance.h):
+// per-lane tables with an aligned warp-uniform rest.
+#include "divergence/ThreadVariance.h"
+
+#include <gtest/gtest.h>
+
+using namespace clang::tidy::occlint;
+
+namespace {
+
+ThreadValue c(int64_t V) { return ThreadValue::constant(V); }
+ThreadValue tid() { return ThreadValue::linearTid(); }
+
+uint32_t lanesWhere(const ThreadValue &B) {
+  auto M = toBool(B).trueLanes();
+  EXPECT_TRUE(M.has_value()) << B.str();
+  return M.value_or(0);
+}
+
+TEST(ThreadVariance, UniformAndConstants) {
+  EXPECT_TRUE(c(3).blockUniform());
+  EXPECT_EQ(add(c(3), c(4)).exact(), 7);
+  EXPECT_TRUE(ThreadValue::uniform().blockUniform());
+  EXPECT_FALSE(ThreadValue::warpUniform().blockUniform());
+  EXPECT_TRUE(ThreadValue::warpUniform().laneConstant());
+  EXPECT_EQ(ThreadValue::warpUniform().uniformGroup(), 32u);
+  EXPECT_EQ(tid().uniformGroup(), 1u);
+  EXPECT_EQ(ThreadValue::top().uniformGroup(), 1u);
+}
+
+TEST(ThreadVariance, WarpUniformPatterns) {
+  // tid / 32, tid >> 5, tid & ~31, tid < 64, (tid / 64) are the same in all lanes of a warp.
+  EXPECT_EQ(div(tid(), c(32)).uniformGroup(), 32u);
+  EXPECT_EQ(shr(tid(), c(5)).uniformGroup(), 32u);
+  EXPECT_EQ(bitAnd(tid(), c(~31)).uniformGroup(), 32u);
+  EXPECT_EQ(compare(CompareOp::LT, tid(), c(64)).uniformGroup(), 32u);
+  EXPECT_EQ(compare(CompareOp::GE, tid(), c(96)).uniformGroup(), 32u);
+  EXPECT_EQ(div(tid(), c(64)).uniformGroup(), 32u);
+  EXPECT_EQ(compare(CompareOp::EQ, div(tid(), c(32)), c(2)).uniformGroup(), 32u);
+  // Not a multiple of 32: splits.
+  EXPECT_EQ(compare(CompareOp::LT, tid(), c(48)).uniformGroup(), 1u); // the warp holding thread 48 splits
+  EXPECT_EQ(div(tid(), c(16)).uniformGroup(), 16u);
+  EXPECT_EQ(div(tid(), c(24)).uniformGroup(), 1u);
+  // An offset that is a multiple of 32 (blockIdx.x * 256) keeps the lane pattern.
+  ThreadValue Global = add(mul(ThreadValue::uniform(), c(256)), tid());
+  EXPECT_EQ(lanesWhere(compare(CompareOp::EQ, rem(Global, c(2)), c(0))), 0x55555555u);
+}
+
+TEST(ThreadVariance, LanePatterns) {
+  EXPECT_EQ(lanesWhere(compare(CompareOp::EQ, rem(tid(), c(2)), c(0))), 0x55555555u);
+  EXPECT_EQ(lanesWhere(bitAnd(tid(), c(1))), 0xAAAAAAAAu);
+  EXPECT_EQ(lanesWhere(compare(CompareOp::LT, rem(tid(), c(32)), c(16))), 0x0000FFFFu);
+  EXPECT_EQ(lanesWhere(compare(CompareOp::EQ, ThreadValue::laneId(), c(0))), 1u);
+  EXPECT_EQ(describeSplit(compare(CompareOp::EQ, rem(tid(), c(2)), c(0))), "even and odd lanes take different paths");
+  EXPECT_EQ(describeSplit(compare(CompareOp::LT, ThreadValue::laneId(), c(16))),
+            "lanes 0-15 and lanes 16-31 take different paths");
+  EXPECT_EQ(describeSplit(compare(CompareOp::EQ, rem(tid(), c(4)), c(0))),
+            "every 4th lane (lanes 0, 4, ...) takes a different path from the others");
+  EXPECT_EQ(describeSplit(compare(CompareOp::LT, tid(), c(64))), "");
+  // Tiles of 16: uniform within each half warp.
+  EXPECT_EQ(compare(CompareOp::EQ, rem(div(tid(), c(16)), c(2)), c(0)).uniformGroup(), 16u);
+}
+
+TEST(ThreadVariance, BoundaryAndSingleThread) {
+  ThreadValue N = ThreadValue::uniform();
+  ThreadValue Global = add(mul(ThreadValue::uniform(), ThreadValue::uniform()), tid());
+  EXPECT_EQ(compare(CompareOp::LT, Global, N).Split, SplitKind::Boundary);
+  EXPECT_EQ(compare(CompareOp::LT, tid(), N).Split, SplitKind::Boundary); // tid < s of a reduction
+  EXPECT_EQ(compare(CompareOp::EQ, tid(), c(0)).Split, SplitKind::SingleThread);
+  // A lane compared with a run-time bound splits every warp.
+  EXPECT_EQ(compare(CompareOp::LT, ThreadValue::laneId(), N).Split, SplitKind::Threshold);
+  // Two boundary guards together are still a boundary guard.
+  EXPECT_EQ(logicalAnd(compare(CompareOp::LT, Global, N), compare(CompareOp::LT, Global, N)).Split,
+            SplitKind::Boundary);
+}
+
+TEST(ThreadVariance, InterleavedReductionKeepsLowBits) {
+  // tid % (2 * s) == 0 with s unknown: 2 * s is even, so odd lanes never take it.
+  ThreadValue TwoS = mul(c(2), ThreadValue::uniform());
+  ThreadValue Cond = compare(CompareOp::EQ, rem(tid(), TwoS), c(0));
+  EXPECT_EQ(Cond.uniformGroup(), 1u);
+  EXPECT_EQ(describeSplit(Cond), "even and odd lanes take different paths");
+}
+
+TEST(ThreadVariance, JoinAndVotes) {
+  EXPECT_TRUE(join(c(1), c(2)).blockUniform());
+  EXPECT_EQ(join(c(0), c(2)).Align, 1u);
+  EXPECT_EQ(join(c(0), ThreadValue::warpUniform()).uniformGroup(), 32u);
+  EXPECT_EQ(join(tid(), c(0)).uniformGroup(), 1u);
+  EXPECT_EQ(join(tid(), tid()), tid());
+  // Monotone index under a grid stride stays a boundary.
+  ThreadValue Stride = mul(ThreadValue::uniform(5), ThreadValue::uniform());
+  ThreadValue J = join(tid(), add(tid(), Stride));
+  EXPECT_EQ(J.Mono, MonoCoord::Linear);
+  EXPECT_EQ(compare(CompareOp::LT, J, ThreadValue::uniform()).Split, SplitKind::Boundary);
+  EXPECT_TRUE(opaque({ThreadValue::warpUniform(), c(1)}).laneConstant());
+  EXPECT_FALSE(opaque({tid(), c(1)}).laneConstant());
+  EXPECT_EQ(select(compare(CompareOp::LT, ThreadValue::laneId(), c(16)), c(1), c(0)).trueLanes(), 0x0000FFFFu);
+}
+
+} // namespace

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Checks the source layout that issue 10 set (README's "Layout" table).
+
+  check_layout.py includes ROOT   every #include "..." in analyses/ and tool/
+                                  points down the pipeline, spelled with its
+                                  folder ("facts/LaunchSites.h")
+  check_layout.py sizes ROOT      no .cpp/.h in analyses/ or tool/ is over 600
+                                  lines (tool/builtin-cuda/'s declaration
+                                  headers aside)
+  check_layout.py self-test ROOT  the two checks above catch planted violations
+                                  in a scratch tree, and pass a clean one
+
+The pipeline, each layer allowed to include only itself and the layers before it:
+  analyses/core <- analyses/facts <- analyses/divergence <- analyses/checks
+  <- tool/ (what every command shares) <- tool/outputs <- tool/lint
+  <- tool/report, tool/lsp (siblings: neither includes the other)
+Exit status: 0 clean, 1 violations (one line each), 2 bad usage.
+"""
+import os
+import re
+import sys
+import tempfile
+
+MAX_LINES = 600
+
+# layer -> the layers it may include (besides itself)
+ALLOWED = {
+    "core": set(),
+    "facts": {"core"},
+    "divergence": {"core", "facts"},
+    "checks": {"core", "facts", "divergence"},
+    "tool": {"core", "facts", "divergence", "checks"},
+    "outputs": {"core", "facts", "divergence", "checks", "tool"},
+    "lint": {"core", "facts", "divergence", "checks", "tool", "outputs"},
+    "report": {"core", "facts", "divergence", "checks", "tool", "outputs", "lint"},
+    "lsp": {"core", "facts", "divergence", "checks", "tool", "outputs", "lint"},
+}
+ANALYSIS_LAYERS = ("core", "facts", "divergence", "checks")
+TOOL_LAYERS = ("outputs", "lint", "report", "lsp")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def sources(root):
+    """(path relative to root, layer) of every .cpp/.h in analyses/ and tool/."""
+    for top in ("analyses", "tool"):
+        for folder, dirs, files in os.walk(os.path.join(root, top)):
+            dirs[:] = [d for d in dirs if d != "builtin-cuda"]
+            for name in files:
+                if not name.endswith((".cpp", ".h")):
+                    continue
+                rel = os.path.relpath(os.path.join(folder, name), root)
+                parts = rel.split(os.sep)
+                if top == "analyses":
+                    layer = parts[1] if len(parts) > 2 else None
+                else:
+                    layer = parts[1] if len(parts) > 2 else "tool"
+                yield rel, layer
+
+
+def project_headers(root):
+    """basename -> [relative paths] of every project header."""
+    found = {}
+    for rel, _ in sources(root):
+        if rel.endswith(".h"):
+            found.setdefault(os.path.basename(rel), []).append(rel)
+    return found
+
+
+def resolve(root, spelled):
+    """The layer an include spelled this way names, or None if not ours."""
+    head = spelled.split("/")[0]
+    if head in ANALYSIS_LAYERS and os.path.isfile(os.path.join(root, "analyses", spelled)):
+        return head
+    if head in TOOL_LAYERS and os.path.isfile(os.path.join(root, "tool", spelled)):
+        return head
+    if "/" not in spelled and os.path.isfile(os.path.join(root, "tool", spelled)):
+        return "tool"
+    return None
+
+
+def include_problems(root):
+    problems = []
+    headers = project_headers(root)
+    for rel, layer in sources(root):
+        if layer not in ALLOWED:
+            problems.append(f"{rel}: not in a layer folder ({', '.join(ALLOWED)})")
+            continue
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        for m in INCLUDE.finditer(text):
+            spelled = m.group(1)
+            line = text.count("\n", 0, m.start()) + 1
+            target = resolve(root, spelled)
+            if target is None:
+                ours = headers.get(os.path.basename(spelled))
+                if ours or spelled.startswith("."):
+                    problems.append(f"{rel}:{line}: #include \"{spelled}\": spell a project header with its "
+                                    f"folder ({' or '.join(ours or ['layer/File.h'])}, from analyses/ or tool/)")
+                continue
+            if target == "tool" and layer in ANALYSIS_LAYERS:
+                problems.append(f"{rel}:{line}: #include \"{spelled}\": analyses/{layer} includes tool/ (upward)")
+            elif target != layer and target not in ALLOWED[layer]:
+                problems.append(f"{rel}:{line}: #include \"{spelled}\": {layer} may not include {target} "
+                                f"(dependencies point down the pipeline: {layer} may use "
+                                f"{', '.join(sorted(ALLOWED[layer])) or 'nothing else'})")
+    return problems
+
+
+def size_problems(root):
+    problems = []
+    for rel, _ in sources(root):
+        with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
+            lines = sum(1 for _ in f)
+        if lines > MAX_LINES:
+            problems.append(f"{rel}: {lines} lines (more than {MAX_LINES}: split it by responsibility)")
+    return problems
+
+
+def self_test(_root):
+    """Plants each kind of violation in a scratch tree; every one must be found."""
+    def write(base, rel, text):
+        path = os.path.join(base, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+
+    clean = {
+        "analyses/core/Occupancy.h": "#pragma once\n#include <vector>\n",
+        "analyses/facts/LaunchSites.h": '#include "core/Occupancy.h"\n#include "clang/AST/Expr.h"\n',
+        "analyses/checks/Check.cpp": '#include "facts/LaunchSites.h"\n',
+        "tool/ExitCodes.h": "#pragma once\n",
+        "tool/lint/LintPipeline.h": '#include "ExitCodes.h"\n#include "checks/Check.h"\n',
+        "tool/lint/LintPipeline.cpp": '#include "lint/LintPipeline.h"\n',
+        "tool/report/Report.cpp": '#include "lint/LintPipeline.h"\n#include "core/Occupancy.h"\n',
+        "tool/lsp/Server.cpp": '#include "lint/LintPipeline.h"\n',
+        "tool/builtin-cuda/huge.h": "x\n" * (MAX_LINES + 10),
+        "analyses/checks/Check.h": "x\n" * MAX_LINES,
+    }
+    planted = {
+        "analyses/core/Bad.cpp": ('#include "facts/LaunchSites.h"\n', "core may not include facts"),
+        "analyses/facts/Bad.cpp": ('#include "ExitCodes.h"\n', "includes tool/ (upward)"),
+        "analyses/divergence/Bad.cpp": ('#include "LaunchSites.h"\n', "spell a project header with its folder"),
+        "tool/report/Bad.cpp": ('#include "lsp/Server.h"\n', "report may not include lsp"),
+        "tool/outputs/Bad.cpp": ('#include "lint/LintPipeline.h"\n', "outputs may not include lint"),
+        "tool/lsp/Relative.cpp": ('#include "../lint/LintPipeline.h"\n', "spell a project header"),
+        "analyses/Loose.cpp": ("\n", "not in a layer folder"),
+    }
+    failures = []
+    with tempfile.TemporaryDirectory() as base:
+        for rel, text in clean.items():
+            write(base, rel, text)
+        write(base, "tool/lsp/Server.h", "#pragma once\n")
+        got = include_problems(base) + size_problems(base)
+        if got:
+            failures.append("clean tree reported: " + "; ".join(got))
+        write(base, "analyses/facts/Long.cpp", "x\n" * (MAX_LINES + 1))
+        if not any("Long.cpp: 601 lines" in p for p in size_problems(base)):
+            failures.append("a 601-line file was not reported")
+        for rel, (text, _) in planted.items():
+            write(base, rel, text)
+        got = include_problems(base)
+        for rel, (_, expected) in planted.items():
+            if not any(p.startswith(rel) and expected in p for p in got):
+                failures.append(f"{rel}: expected a problem containing '{expected}', got {got}")
+        if len(got) != len(planted):
+            failures.append(f"expected {len(planted)} problems, got {len(got)}: {got}")
+    return failures
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] not in ("includes", "sizes", "self-test"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    root = os.path.abspath(argv[2])
+    check = {"includes": include_problems, "sizes": size_problems, "self-test": self_test}[argv[1]]
+    problems = check(root)
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

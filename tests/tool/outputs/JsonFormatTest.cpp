@@ -1,0 +1,261 @@
+// occlint --format=json end to end (docs/output-formats.md): the same
+// findings as the text output, launch facts that agree with the occupancy
+// engine and with cuda-occupancy-report's remarks, a header's launches once,
+// and --output (written whole, or not at all).
+#include "CommandRunner.h"
+#include "TestFiles.h"
+
+#include "core/GpuDatabase.h"
+#include "core/Occupancy.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace occlint::testing;
+using nlohmann::json;
+
+namespace {
+
+const std::string SourceDir = OCCLINT_SOURCE_DIR;
+const std::string Occlint = shellQuote(OCCLINT_BINARY);
+
+std::string checksInput(const std::string &Name) { return SourceDir + "/test-inputs/checks/" + Name; }
+
+std::string quoted(const std::vector<std::string> &Files) {
+  std::string Out;
+  for (const std::string &F : Files)
+    Out += " " + shellQuote(F);
+  return Out;
+}
+
+// Runs occlint on Files (no device compiles) and parses its stdout as JSON.
+json lintJson(const std::vector<std::string> &Files, const std::string &Options, int *ExitCode = nullptr) {
+  CommandResult R = runCommand(Occlint + " --format=json --no-compile --quiet " + Options + quoted(Files) + " --",
+                               /*MergeStderr=*/false);
+  if (ExitCode)
+    *ExitCode = R.exitCode;
+  json J = json::parse(R.output, nullptr, /*allow_exceptions=*/false);
+  EXPECT_FALSE(J.is_discarded()) << "stdout is not JSON:\n" << R.output;
+  return J;
+}
+
+// The text output's diagnostic and note lines ("file:12:14: warning: message [check]").
+std::vector<std::string> textLines(const std::string &Output) {
+  static const std::regex Diagnostic(R"(^(/[^:]+):(\d+):(\d+): (error|warning|remark|note): .*$)");
+  std::vector<std::string> Lines;
+  std::istringstream In(Output);
+  std::string Line;
+  while (std::getline(In, Line))
+    if (std::regex_match(Line, Diagnostic))
+      Lines.push_back(Line);
+  return Lines;
+}
+
+std::string locationPrefix(const json &Item) {
+  return Item["file"].get<std::string>() + ":" + std::to_string(Item["line"].get<int>()) + ":" +
+         std::to_string(Item["column"].get<int>()) + ": ";
+}
+
+// The JSON diagnostics written as the text output writes them.
+std::vector<std::string> jsonAsTextLines(const json &J) {
+  std::vector<std::string> Lines;
+  for (const json &D : J["diagnostics"]) {
+    Lines.push_back(locationPrefix(D) + D["severity"].get<std::string>() + ": " + D["message"].get<std::string>() +
+                    " [" + D["check"].get<std::string>() + "]");
+    for (const json &N : D["notes"])
+      Lines.push_back(locationPrefix(N) + "note: " + N["message"].get<std::string>());
+  }
+  return Lines;
+}
+
+TEST(JsonFormat, HasTheTextOutputsDiagnosticsAndNotes) {
+  const std::vector<std::string> Files = {checksInput("launch-block-not-warp-multiple.cu"),
+                                          checksInput("launch-tiny-grid.cu"), checksInput("divergence-barrier.cu")};
+  const std::string Options = "--gpu=sm_90";
+  int JsonExit = -1;
+  const json J = lintJson(Files, Options, &JsonExit);
+  CommandResult Text = runCommand(Occlint + " --no-compile --quiet --color=never " + Options + quoted(Files) + " --",
+                                  /*MergeStderr=*/false);
+  const std::vector<std::string> Expected = textLines(Text.output);
+  ASSERT_GT(Expected.size(), 10u) << Text.output;
+  EXPECT_EQ(jsonAsTextLines(J), Expected);
+  // divergence-barrier.cu has errors: both exit with 1.
+  EXPECT_EQ(Text.exitCode, 1);
+  EXPECT_EQ(JsonExit, Text.exitCode);
+
+  EXPECT_EQ(J["version"], 1);
+  EXPECT_EQ(J["tool"]["name"], "occlint");
+  EXPECT_EQ(J["fileCount"], 3);
+  bool SawFix = false, SawNote = false;
+  for (const json &D : J["diagnostics"]) {
+    SawNote |= !D["notes"].empty();
+    for (const json &F : D["fixes"]) {
+      SawFix = true;
+      EXPECT_EQ(F["file"], D["file"]);
+      EXPECT_EQ(F["length"], F["end"]["column"].get<int>() - F["begin"]["column"].get<int>());
+    }
+  }
+  EXPECT_TRUE(SawFix) << "launch-block-not-warp-multiple.cu has fix-its";
+  EXPECT_TRUE(SawNote) << "divergence-barrier.cu has notes";
+}
+
+occlint::TargetGpu resolveGpu(const std::string &Name) {
+  std::string Error;
+  std::optional<occlint::TargetGpu> Gpu = occlint::GpuDatabase::builtin().resolve(Name, Error);
+  EXPECT_TRUE(Gpu) << Name << ": " << Error;
+  return Gpu.value_or(occlint::TargetGpu{});
+}
+
+// The engine on the launch's own facts, as read back from the JSON.
+occlint::OccupancyResult recompute(const json &Launch) {
+  const json &Res = Launch["resources"], &Shape = Launch["shape"];
+  occlint::KernelResources Kernel;
+  Kernel.registersPerThread = Res["registersPerThread"].is_null() ? 0 : Res["registersPerThread"].get<int>();
+  Kernel.staticSharedMem = Res["staticSharedMemoryBytes"];
+  Kernel.barriers = Res["barriers"];
+  if (!Res["launchBoundsMaxThreads"].is_null())
+    Kernel.launchBoundsMaxThreads = Res["launchBoundsMaxThreads"].get<int>();
+  if (!Res["launchBoundsMinBlocks"].is_null())
+    Kernel.launchBoundsMinBlocks = Res["launchBoundsMinBlocks"].get<int>();
+  if (!Res["maxRegisters"].is_null())
+    Kernel.maxRegisters = Res["maxRegisters"].get<int>();
+  occlint::LaunchShape S;
+  S.blockX = Shape["block"][0];
+  S.blockY = Shape["block"][1];
+  S.blockZ = Shape["block"][2];
+  S.dynamicSharedMem = Shape["dynamicSharedMemoryBytes"];
+  if (!Shape["optinDynamicSharedMemoryBytes"].is_null())
+    S.optinDynamicSharedMem = Shape["optinDynamicSharedMemoryBytes"].get<int64_t>();
+  if (!Shape["gridBlocks"].is_null())
+    S.gridBlocks = Shape["gridBlocks"].get<int64_t>();
+  return occlint::computeOccupancy(resolveGpu(Launch["gpu"]["name"]), Kernel, S);
+}
+
+TEST(JsonFormat, LaunchOccupancyIsTheEnginesAndTheRemarksOne) {
+  // occupancy-report.cu's own arguments: every way of launching, on an A100.
+  const json J = lintJson({checksInput("occupancy-report.cu")}, "--gpu=A100 --checks=-*,cuda-occupancy-report");
+  ASSERT_GE(J["launches"].size(), 5u);
+  size_t WithOccupancy = 0;
+  for (const json &L : J["launches"]) {
+    EXPECT_EQ(L["gpu"]["arch"], "sm_80");
+    if (L["occupancy"].is_null())
+      continue;
+    ++WithOccupancy;
+    const occlint::OccupancyResult Engine = recompute(L);
+    EXPECT_EQ(L["occupancy"]["blocksPerSM"], Engine.blocksPerSM) << L.dump();
+    EXPECT_EQ(L["occupancy"]["activeWarpsPerSM"], Engine.activeWarpsPerSM);
+    EXPECT_EQ(L["occupancy"]["maxWarpsPerSM"], Engine.maxWarpsPerSM);
+    EXPECT_DOUBLE_EQ(L["occupancy"]["fraction"].get<double>(), Engine.occupancy);
+  }
+  EXPECT_GE(WithOccupancy, 5u);
+
+  // Each remark "... on <gpu> (...): at most B blocks of T threads per SM, A of M
+  // warps (P% occupancy)" against the launch at its place with that block size.
+  static const std::regex Numbers(
+      R"(on (.+) \(sm_\d+, \d+ SMs\): (?:at most )?(\d+) blocks? of (\d+) threads? per SM, (\d+) of (\d+) warps \(([\d.]+)% occupancy\))");
+  size_t Matched = 0;
+  for (const json &D : J["diagnostics"]) {
+    std::smatch M;
+    const std::string Message = D["message"];
+    if (D["check"] != "cuda-occupancy-report" || !std::regex_search(Message, M, Numbers))
+      continue;
+    const json *Launch = nullptr;
+    for (const json &L : J["launches"])
+      if (L["file"] == D["file"] && L["line"] == D["line"] && L["column"] == D["column"] &&
+          L["gpu"]["name"] == M[1].str() && !L["shape"].is_null() &&
+          L["shape"]["threadsPerBlock"] == std::stoi(M[3].str()))
+        Launch = &L;
+    ASSERT_NE(Launch, nullptr) << "no launch for the remark " << locationPrefix(D) << Message;
+    const json &Occ = (*Launch)["occupancy"];
+    EXPECT_EQ(Occ["blocksPerSM"], std::stoi(M[2].str())) << Message;
+    EXPECT_EQ(Occ["activeWarpsPerSM"], std::stoi(M[4].str())) << Message;
+    EXPECT_EQ(Occ["maxWarpsPerSM"], std::stoi(M[5].str())) << Message;
+    char Percent[16];
+    std::snprintf(Percent, sizeof Percent, "%.1f", Occ["fraction"].get<double>() * 100);
+    EXPECT_EQ(Percent, M[6].str()) << Message;
+    ++Matched;
+  }
+  EXPECT_GE(Matched, 5u);
+}
+
+TEST(JsonFormat, AHeadersLaunchesAppearOnceForTwoTranslationUnits) {
+  ScratchDir D;
+  D.write("common.cuh", "#include <cuda_runtime.h>\n"
+                        "__global__ void fill(float *p) { p[threadIdx.x] = 1.0f; }\n"
+                        "inline void launchFill(float *p) { fill<<<8, 100>>>(p); }\n");
+  const std::string A = D.write("a.cu", "#include \"common.cuh\"\nvoid a(float *p) { fill<<<1000, 256>>>(p); launchFill(p); }\n");
+  const std::string B = D.write("b.cu", "#include \"common.cuh\"\nvoid b(float *p) { fill<<<2000, 128>>>(p); launchFill(p); }\n");
+  const json J = lintJson({A, B}, "--gpu=sm_90");
+  std::map<std::string, int> LaunchesPerFile;
+  for (const json &L : J["launches"])
+    ++LaunchesPerFile[fs::path(L["file"].get<std::string>()).filename().string() + ":" +
+                      std::to_string(L["line"].get<int>())];
+  EXPECT_EQ(LaunchesPerFile["common.cuh:3"], 1) << J["launches"].dump(1);
+  EXPECT_EQ(LaunchesPerFile["a.cu:2"], 1);
+  EXPECT_EQ(LaunchesPerFile["b.cu:2"], 1);
+  EXPECT_EQ(J["launches"].size(), 3u);
+  size_t FillKernels = 0;
+  for (const json &K : J["kernels"])
+    FillKernels += K["name"] == "fill";
+  EXPECT_EQ(FillKernels, 1u);
+  // The header's findings are reported once too (tiny grid, block of 100).
+  std::map<std::string, int> HeaderFindings;
+  for (const json &Diag : J["diagnostics"])
+    if (fs::path(Diag["file"].get<std::string>()).filename() == "common.cuh")
+      ++HeaderFindings[Diag["check"].get<std::string>() + locationPrefix(Diag)];
+  EXPECT_FALSE(HeaderFindings.empty());
+  for (const auto &[Finding, Count] : HeaderFindings)
+    EXPECT_EQ(Count, 1) << Finding;
+}
+
+std::set<std::string> entries(const fs::path &Dir) {
+  std::set<std::string> Names;
+  for (const fs::directory_entry &E : fs::directory_iterator(Dir))
+    Names.insert(E.path().filename().string());
+  return Names;
+}
+
+TEST(JsonFormat, OutputWritesTheFileInsteadOfStdout) {
+  ScratchDir D;
+  const std::string Input = checksInput("launch-tiny-grid.cu");
+  const fs::path Out = D.path() / "findings.json";
+  CommandResult R = runCommand(Occlint + " --format=json --no-compile --quiet --gpu=sm_90 --output " +
+                                   shellQuote(Out.string()) + " " + shellQuote(Input) + " --",
+                               /*MergeStderr=*/false);
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_EQ(R.output, "") << "nothing on stdout with --output";
+  std::ifstream In(Out);
+  const json Written = json::parse(In, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(Written.is_discarded()) << Out;
+  EXPECT_EQ(Written, lintJson({Input}, "--gpu=sm_90"));
+  EXPECT_FALSE(Written["diagnostics"].empty());
+  EXPECT_EQ(entries(D.path()), std::set<std::string>{"findings.json"}) << "no temporary file left";
+}
+
+TEST(JsonFormat, AnUnwritableOutputIsAnInputErrorAndWritesNothing) {
+  ScratchDir D;
+  const std::string Input = checksInput("launch-tiny-grid.cu");
+  fs::create_directory(D.path() / "a-directory");
+  for (const fs::path &Out : {D.path() / "no-such-dir" / "out.json", D.path() / "a-directory"}) {
+    CommandResult R = runCommand(Occlint + " --format=json --no-compile --quiet --gpu=sm_90 --output " +
+                                 shellQuote(Out.string()) + " " + shellQuote(Input) + " --");
+    EXPECT_EQ(R.exitCode, 2) << R.output;
+    EXPECT_NE(R.output.find("--output"), std::string::npos) << R.output;
+    EXPECT_NE(R.output.find(Out.string()), std::string::npos) << "the message names the path: " << R.output;
+    EXPECT_EQ(R.output.find("\"diagnostics\""), std::string::npos) << "no JSON on stdout instead";
+    EXPECT_EQ(entries(D.path()), std::set<std::string>{"a-directory"}) << "nothing written for " << Out;
+    EXPECT_TRUE(fs::is_directory(D.path() / "a-directory"));
+    EXPECT_TRUE(fs::is_empty(D.path() / "a-directory"));
+  }
+}
+
+} // namespace

@@ -1,0 +1,428 @@
+// `occlint report` end to end: the page of the bundled CMake project
+// (test-inputs/project, --no-compile) and of a test input with a real ptxas
+// log (registers known), rendered in headless Chromium and checked on the
+// rendered page (its inline self-check records what it drew); the Markdown
+// page's rows against the cuda-occupancy-report remarks of a plain lint run
+// for the same launches; and the bad command lines (exit 2, no file written).
+#include "BundledProjectDatabase.h"
+#include "CommandRunner.h"
+#include "TestFiles.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace occlint::testing;
+
+namespace {
+
+const fs::path SourceDir = fs::path(OCCLINT_SOURCE_DIR);
+const fs::path ChecksDir = SourceDir / "test-inputs" / "checks";
+const fs::path ProjectDir = bundledProjectDir();
+
+// Where the screenshots go: <build dir>/test-artifacts (the binary is <build dir>/bin/occlint).
+fs::path artifactsDir() { return fs::path(OCCLINT_BINARY).parent_path().parent_path() / "test-artifacts"; }
+
+std::string occlint() { return shellQuote(OCCLINT_BINARY); }
+
+// The register-cliff input with its ptxas log: every kernel's registers known.
+std::string cliffArguments() {
+  return " --gpu=A100 --ptxas-log=" +
+         shellQuote((ChecksDir / "ptxas" / "occupancy-register-cliff.sm_80.log").string()) + " " +
+         shellQuote((ChecksDir / "occupancy-register-cliff.cu").string()) + " --";
+}
+
+class Report : public ::testing::Test {
+protected:
+  // The bundled project's compile_commands.json, instantiated in Scratch/build
+  // (as tests/tool/lint/BundledProjectTest.cpp does); returns that build directory.
+  fs::path projectBuild() {
+    const fs::path Build = Scratch / "build";
+    fs::create_directories(Build);
+    const std::string Database = bundledProjectDatabase(Build);
+    EXPECT_FALSE(Database.empty()) << "cannot read " << ProjectDir / "compile_commands.json.in";
+    writeFile(Build / "compile_commands.json", Database);
+    return Build;
+  }
+
+  // Chromium: $OCCLINT_CHROMIUM, else /usr/bin/chromium. Missing: the test fails.
+  static std::string chromium() {
+    const char *FromEnvironment = std::getenv("OCCLINT_CHROMIUM");
+    const std::string Path = FromEnvironment && *FromEnvironment ? FromEnvironment : "/usr/bin/chromium";
+    if (::access(Path.c_str(), X_OK) != 0) {
+      ADD_FAILURE() << "no Chromium at " << Path
+                    << " (set OCCLINT_CHROMIUM): the report tests render the HTML page in headless Chromium; "
+                       "scripts/test.sh installs it (apt-get install chromium)";
+      return "";
+    }
+    return Path;
+  }
+
+  std::string chromiumCommand(const std::string &Chromium) const {
+    return "timeout 180 " + shellQuote(Chromium) +
+           " --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir=" +
+           shellQuote((Scratch / "chromium-profile").string());
+  }
+
+  // The page's self-check, as Chromium rendered it.
+  nlohmann::json renderedFacts(const fs::path &Html) {
+    const std::string Chromium = chromium();
+    if (Chromium.empty())
+      return nullptr;
+    CommandResult R = runCommand(chromiumCommand(Chromium) + " --dump-dom " + shellQuote("file://" + Html.string()),
+                                 /*MergeStderr=*/false);
+    EXPECT_EQ(R.exitCode, 0) << "chromium --dump-dom failed";
+    std::smatch M;
+    if (!std::regex_search(R.output, M, std::regex("data-report-check=\"([^\"]*)\""))) {
+      ADD_FAILURE() << "the rendered page has no data-report-check attribute (its script did not run):\n"
+                    << R.output.substr(0, 2000);
+      return nullptr;
+    }
+    std::string Json = replaceAll(M[1].str(), "&quot;", "\"");
+    Json = replaceAll(Json, "&amp;", "&");
+    return nlohmann::json::parse(Json, nullptr, /*allow_exceptions=*/false);
+  }
+
+  // A screenshot as a test artifact; checks that it is a PNG of some size.
+  void screenshot(const fs::path &Html, const std::string &Name) {
+    const std::string Chromium = chromium();
+    if (Chromium.empty())
+      return;
+    fs::create_directories(artifactsDir());
+    const fs::path Png = artifactsDir() / Name;
+    fs::remove(Png);
+    CommandResult R = runCommand(chromiumCommand(Chromium) + " --screenshot=" + shellQuote(Png.string()) +
+                                 " --window-size=1280,2400 " + shellQuote("file://" + Html.string()));
+    EXPECT_EQ(R.exitCode, 0) << R.output;
+    ASSERT_TRUE(fs::exists(Png)) << "no screenshot at " << Png << ":\n" << R.output;
+    const std::string Bytes = readFile(Png);
+    EXPECT_EQ(Bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << Png << " is not a PNG";
+    // A blank 1280x2400 page compresses to a few KB; a rendered report is far more.
+    EXPECT_GT(Bytes.size(), 40000u) << Png << " is suspiciously small: " << Bytes.size() << " bytes";
+  }
+
+  ScratchDir ScratchFiles;
+  const fs::path Scratch = ScratchFiles.path();
+};
+
+// ---------------------------------------------------------------- remarks
+
+struct Remark {
+  std::string location; // "src/reduce.cu:22", relative to the page's base directory
+  std::string kernel, gpu;
+  std::string occupancy; // as the page writes it: "50.0%", "≤ 50.0%", "cannot launch", "unknown"
+};
+
+// The cuda-occupancy-report remarks of a plain lint run: one per launch and GPU.
+std::vector<Remark> occupancyRemarks(const std::string &Output, const std::string &Base) {
+  static const std::regex Line(
+      R"(^(.*):(\d+):\d+: remark: predicted occupancy of '(.*)' on (.*? SMs\)): (.*) \[cuda-occupancy-report\]$)");
+  static const std::regex Percent(R"(\((\d+\.\d)% occupancy\))");
+  std::vector<Remark> Out;
+  std::istringstream In(Output);
+  std::string Text;
+  while (std::getline(In, Text)) {
+    std::smatch M;
+    if (!std::regex_match(Text, M, Line))
+      continue;
+    Remark R;
+    R.location = fs::path(M[1].str()).lexically_relative(Base).string() + ":" + M[2].str();
+    R.kernel = M[3];
+    R.gpu = M[4];
+    const std::string What = M[5];
+    std::smatch P;
+    if (What.rfind("cannot launch", 0) == 0)
+      R.occupancy = "cannot launch";
+    else if (std::regex_search(What, P, Percent))
+      R.occupancy = (What.rfind("at most ", 0) == 0 ? "≤ " : "") + P[1].str() + "%";
+    else
+      R.occupancy = "unknown";
+    Out.push_back(R);
+  }
+  return Out;
+}
+
+// ---------------------------------------------------------------- Markdown rows
+
+// A Markdown table row's cells, with the writer's escapes undone and code
+// spans and emphasis unwrapped.
+std::vector<std::string> tableCells(const std::string &Row) {
+  std::vector<std::string> Cells;
+  std::string Cell;
+  for (size_t I = 1; I < Row.size(); ++I) {
+    if (Row[I] == '\\' && I + 1 < Row.size()) {
+      Cell += Row[++I];
+      continue;
+    }
+    if (Row[I] == '|') {
+      Cells.push_back(Cell);
+      Cell.clear();
+      continue;
+    }
+    if (Row[I] != '`' && Row[I] != '*') // code spans, bold, italics
+      Cell += Row[I];
+  }
+  for (std::string &C : Cells) {
+    C.erase(0, C.find_first_not_of(' '));
+    C.erase(C.find_last_not_of(' ') + 1);
+  }
+  return Cells;
+}
+
+struct LaunchRow {
+  std::string location, kernel, gpu, occupancy, limits;
+};
+
+std::vector<LaunchRow> launchRows(const std::string &Markdown) {
+  std::vector<LaunchRow> Rows;
+  std::istringstream In(Markdown);
+  std::string Line;
+  while (std::getline(In, Line)) {
+    if (Line.rfind("| ↳ ", 0) != 0)
+      continue;
+    std::vector<std::string> Cells = tableCells(Line);
+    EXPECT_EQ(Cells.size(), 12u) << Line;
+    if (Cells.size() < 12)
+      continue;
+    LaunchRow R;
+    R.location = Cells[0].substr(std::string("↳ ").size());
+    R.kernel = Cells[1];
+    R.gpu = Cells[2];
+    R.occupancy = Cells[8];
+    R.limits = Cells[9];
+    Rows.push_back(R);
+  }
+  return Rows;
+}
+
+// The base directory the page names ("paths relative to `DIR`").
+std::string pageBase(const std::string &Page) {
+  std::smatch M;
+  if (std::regex_search(Page, M, std::regex("paths relative to `([^`]*)`")))
+    return M[1];
+  return "";
+}
+
+// Every remark has exactly one row, for the same launch and GPU, with the
+// same kernel and occupancy, and there is no other row.
+void expectRowsMatchRemarks(const std::string &Markdown, const std::vector<Remark> &Remarks) {
+  const std::vector<LaunchRow> Rows = launchRows(Markdown);
+  ASSERT_FALSE(Remarks.empty()) << "no cuda-occupancy-report remarks to compare with";
+  EXPECT_EQ(Rows.size(), Remarks.size()) << "one row per launch and GPU, as the remarks:\n" << Markdown;
+  for (const Remark &R : Remarks) {
+    std::vector<const LaunchRow *> Matching;
+    for (const LaunchRow &Row : Rows)
+      if (Row.location == R.location && Row.gpu == R.gpu)
+        Matching.push_back(&Row);
+    ASSERT_EQ(Matching.size(), 1u) << "rows for " << R.location << " on " << R.gpu << ":\n" << Markdown;
+    EXPECT_EQ(Matching[0]->occupancy, R.occupancy) << R.location << " on " << R.gpu;
+    EXPECT_EQ(Matching[0]->kernel.rfind(R.kernel + " (", 0), 0u)
+        << R.location << ": kernel cell '" << Matching[0]->kernel << "', remark names '" << R.kernel << "'";
+  }
+}
+
+// ---------------------------------------------------------------- tests
+
+TEST_F(Report, BundledProjectHtmlRendersTheTableAndTheStaircases) {
+  const fs::path Build = projectBuild();
+  const fs::path Html = Scratch / "report.html";
+  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile --quiet -p " + shellQuote(Build.string()) +
+                               " --html " + shellQuote(Html.string()));
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  ASSERT_TRUE(fs::exists(Html)) << R.output;
+  const std::string Page = readFile(Html);
+
+  // The same launches as a plain lint run's remarks, each kernel named, escaped.
+  CommandResult Lint =
+      runCommand(occlint() + " --quiet --gpu H100 --no-compile --checks='-*,cuda-occupancy-report' -p " +
+                 shellQuote(Build.string()));
+  const std::vector<Remark> Remarks = occupancyRemarks(Lint.output, ProjectDir.string());
+  ASSERT_GE(Remarks.size(), 10u) << Lint.output;
+  std::set<std::string> Kernels;
+  for (const Remark &Rem : Remarks)
+    Kernels.insert(Rem.kernel);
+  for (const std::string &Kernel : Kernels) {
+    std::string Escaped = replaceAll(replaceAll(Kernel, "<", "&lt;"), ">", "&gt;");
+    EXPECT_NE(Page.find(">" + Escaped + "<"), std::string::npos) << "kernel " << Kernel << " not on the page";
+  }
+  // Source text is escaped: no kernel's template arguments as raw markup.
+  EXPECT_EQ(Page.find("block_reduce_sum<256>"), std::string::npos);
+  EXPECT_EQ(Page.find("<<<"), std::string::npos);
+  // Self-contained: nothing fetched.
+  EXPECT_EQ(Page.find("src=\"http"), std::string::npos);
+  EXPECT_EQ(Page.find("<link"), std::string::npos);
+
+  const nlohmann::json Facts = renderedFacts(Html);
+  ASSERT_TRUE(Facts.is_object()) << Facts.dump();
+  EXPECT_EQ(Facts["launchRows"], Remarks.size()) << Facts.dump();
+  // Launches with a computed occupancy: everything but the unknown ones (none here).
+  const int Groups = Facts["groups"];
+  EXPECT_GE(Groups, 10) << Facts.dump();
+  EXPECT_EQ(Facts["charts"], 3 * Groups) << Facts.dump();
+  EXPECT_EQ(Facts["chartsWithArea"], Facts["charts"]) << "a chart with an empty box: " << Facts.dump();
+  EXPECT_EQ(Facts["curves"], Facts["charts"]) << "a chart without its curve: " << Facts.dump();
+  // --no-compile: registers unknown, so the register chart has no own point;
+  // the other two have theirs, drawn on the curve.
+  EXPECT_EQ(Facts["ownPoints"], 2 * Groups) << Facts.dump();
+  EXPECT_EQ(Facts["ownOnCurve"], Facts["ownPoints"]) << "a launch's point is off its curve: " << Facts.dump();
+
+  screenshot(Html, "report.png");
+}
+
+TEST_F(Report, PtxasRegistersGiveEveryChartItsPointAndNextSteps) {
+  const fs::path Html = Scratch / "cliff.html";
+  CommandResult R = runCommand(occlint() + " report --quiet --html " + shellQuote(Html.string()) + cliffArguments());
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  const std::string Page = readFile(Html);
+  // accumulate<124>: 134 registers (the log's), not an estimate.
+  EXPECT_NE(Page.find("accumulate&lt;124&gt;"), std::string::npos);
+  EXPECT_NE(Page.find(">134<"), std::string::npos) << "134 registers from the ptxas log";
+  EXPECT_NE(Page.find("6 fewer registers per thread (128)"), std::string::npos) << "the engine's next step";
+
+  const nlohmann::json Facts = renderedFacts(Html);
+  ASSERT_TRUE(Facts.is_object()) << Facts.dump();
+  const int Groups = Facts["groups"];
+  EXPECT_EQ(Groups, 6) << "the input has 6 launches with a constant configuration: " << Facts.dump();
+  EXPECT_EQ(Facts["charts"], 3 * Groups);
+  EXPECT_EQ(Facts["chartsWithArea"], Facts["charts"]) << Facts.dump();
+  EXPECT_EQ(Facts["ownPoints"], 3 * Groups) << "registers known: a point on every chart: " << Facts.dump();
+  EXPECT_EQ(Facts["ownOnCurve"], Facts["ownPoints"]) << Facts.dump();
+  // 134 -> 128 registers (two launches), 128 -> 80, the block cap's 32 -> 64 threads, ...
+  EXPECT_GE(Facts["nextPoints"], 4) << Facts.dump();
+
+  screenshot(Html, "report-ptxas.png");
+}
+
+TEST_F(Report, MarkdownRowsHaveTheOccupancyOfTheRemarks) {
+  // Registers known (ptxas log): exact occupancies.
+  CommandResult Page = runCommand(occlint() + " report --quiet --markdown" + cliffArguments(), /*MergeStderr=*/false);
+  ASSERT_EQ(Page.exitCode, 0) << Page.output;
+  CommandResult Lint = runCommand(occlint() + " --quiet --checks='-*,cuda-occupancy-report'" + cliffArguments(), false);
+  const std::string Base = pageBase(Page.output);
+  ASSERT_EQ(Base, ChecksDir.lexically_normal().string()) << Page.output;
+  const std::vector<Remark> Remarks = occupancyRemarks(Lint.output, Base);
+  expectRowsMatchRemarks(Page.output, Remarks);
+  // The register cliff's own numbers, as its test input documents them.
+  EXPECT_NE(Page.output.find("| **`accumulate<124>`** | sm\\_80 | 134 |"), std::string::npos) << Page.output;
+  bool SawTwelveAndAHalf = false;
+  for (const LaunchRow &Row : launchRows(Page.output))
+    SawTwelveAndAHalf |=
+        Row.kernel.rfind("accumulate<124>", 0) == 0 && Row.occupancy == "12.5%" && Row.limits == "registers";
+  EXPECT_TRUE(SawTwelveAndAHalf) << Page.output;
+  // The staircases as text: the register steps and the next step.
+  EXPECT_NE(Page.output.find("this launch: 134 → 12.5%; next step: 128 → 25.0%"), std::string::npos) << Page.output;
+}
+
+TEST_F(Report, MarkdownOfTheBundledProjectMatchesTheRemarksPerArch) {
+  // No --gpu: each translation unit is parsed for its compile command's archs
+  // (sm_80 and sm_90 for the library): a row per launch and GPU.
+  const fs::path Build = projectBuild();
+  const fs::path Out = Scratch / "report.md";
+  CommandResult R = runCommand(occlint() + " report --no-compile --quiet -p " + shellQuote(Build.string()) +
+                               " --markdown " + shellQuote(Out.string()));
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_EQ(R.output.find("# occlint report"), std::string::npos) << "--markdown FILE: the page is not on stdout";
+  EXPECT_EQ(R.output.find("occlint report: wrote"), std::string::npos) << "--quiet: no summary line";
+  const std::string Page = readFile(Out);
+  CommandResult Lint = runCommand(
+      occlint() + " --quiet --no-compile --checks='-*,cuda-occupancy-report' -p " + shellQuote(Build.string()), false);
+  ASSERT_EQ(pageBase(Page), ProjectDir.string());
+  const std::vector<Remark> Remarks = occupancyRemarks(Lint.output, ProjectDir.string());
+  std::set<std::string> Gpus;
+  for (const Remark &Rem : Remarks)
+    Gpus.insert(Rem.gpu);
+  EXPECT_GE(Gpus.size(), 2u) << "the library's two archs";
+  expectRowsMatchRemarks(Page, Remarks);
+}
+
+TEST_F(Report, BadCommandLinesWriteNothing) {
+  const fs::path Build = projectBuild();
+  const fs::path Html = Scratch / "out.html", Md = Scratch / "out.md";
+  struct Case {
+    std::string arguments, message;
+  };
+  const std::vector<Case> Cases = {
+      {" --html " + shellQuote(Html.string()), "no input files"},
+      {" -p " + shellQuote(Build.string()) + " --html " + shellQuote(Html.string()) + " --markdown " +
+           shellQuote(Md.string()),
+       "not both"},
+      {" -p " + shellQuote(Build.string()), "--html FILE or --markdown [FILE] is required"},
+      {" -p " + shellQuote(Build.string()) + " --no-compile --gpu NoSuchGpu --html " + shellQuote(Html.string()),
+       "--gpu"},
+      {" --markdown " + shellQuote((ChecksDir / "occupancy-report.cu").string()) + " " +
+           shellQuote((ChecksDir / "occupancy-report.cu").string()) + " --",
+       "is one of the input files"},
+      {" -p " + shellQuote((Scratch / "nowhere").string()) + " --html " + shellQuote(Html.string()),
+       "no compile_commands.json"},
+  };
+  for (const Case &C : Cases) {
+    CommandResult R = runCommand(occlint() + " report" + C.arguments);
+    EXPECT_EQ(R.exitCode, 2) << C.arguments << ":\n" << R.output;
+    EXPECT_NE(R.output.find(C.message), std::string::npos) << C.arguments << ":\n" << R.output;
+    EXPECT_EQ(R.output.find("internal error"), std::string::npos) << R.output;
+    EXPECT_FALSE(fs::exists(Html)) << C.arguments;
+    EXPECT_FALSE(fs::exists(Md)) << C.arguments;
+  }
+  // Nothing else was left behind either (no temporary files).
+  for (const auto &Entry : fs::directory_iterator(Scratch))
+    EXPECT_TRUE(Entry.path().filename() == "build") << "left behind: " << Entry.path();
+}
+
+TEST_F(Report, UnwritableOutputIsAnErrorNamingTheFile) {
+  const fs::path Build = projectBuild();
+  // A directory that does not exist: said before anything is analysed.
+  const fs::path Missing = Scratch / "no-such-dir" / "report.html";
+  CommandResult R = runCommand(occlint() + " report --no-compile -p " + shellQuote(Build.string()) + " --html " +
+                               shellQuote(Missing.string()));
+  EXPECT_EQ(R.exitCode, 2) << R.output;
+  EXPECT_NE(R.output.find("cannot write " + Missing.string()), std::string::npos) << R.output;
+  EXPECT_FALSE(fs::exists(Missing.parent_path()));
+
+  // A path that is a directory: the temporary file is written next to it, and
+  // the rename fails at the end; the temporary file is removed.
+  const fs::path Directory = Scratch / "a-directory.md";
+  fs::create_directories(Directory);
+  R = runCommand(occlint() + " report --quiet --no-compile -p " + shellQuote(Build.string()) + " --markdown " +
+                 shellQuote(Directory.string()));
+  EXPECT_EQ(R.exitCode, 2) << R.output;
+  EXPECT_NE(R.output.find("cannot write " + Directory.string()), std::string::npos) << R.output;
+  EXPECT_TRUE(fs::is_empty(Directory));
+  for (const auto &Entry : fs::directory_iterator(Scratch))
+    EXPECT_EQ(Entry.path().filename().string().find(".tmp-"), std::string::npos) << "left behind: " << Entry.path();
+}
+
+TEST_F(Report, MarkdownGoesToStdoutWithoutAFile) {
+  // `--markdown` followed by an option, or by '-': stdout.
+  for (const std::string &Spelling : {" --markdown --quiet", " --markdown - --quiet"}) {
+    CommandResult R = runCommand(occlint() + " report" + Spelling + cliffArguments(), /*MergeStderr=*/false);
+    EXPECT_EQ(R.exitCode, 0) << Spelling;
+    EXPECT_EQ(R.output.rfind("# occlint report\n", 0), 0u) << Spelling << ":\n" << R.output.substr(0, 500);
+    EXPECT_FALSE(fs::exists("-"));
+  }
+}
+
+TEST_F(Report, FindingsDoNotChangeTheExitCode) {
+  // The bundled project has error-level findings (launches that cannot start):
+  // the lint command exits 1, the report 0 once the page is written.
+  const fs::path Build = projectBuild();
+  CommandResult Lint = runCommand(occlint() + " --quiet --gpu H100 --no-compile -p " + shellQuote(Build.string()));
+  ASSERT_EQ(Lint.exitCode, 1) << Lint.output;
+  const fs::path Html = Scratch / "report.html";
+  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile -p " + shellQuote(Build.string()) +
+                               " --html " + shellQuote(Html.string()));
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_TRUE(fs::exists(Html));
+  EXPECT_NE(R.output.find("wrote " + Html.string()), std::string::npos) << R.output;
+  // The error-level findings are on the page.
+  EXPECT_NE(readFile(Html).find("cuda-launch-invalid-config"), std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,371 @@
+#include "Commands.h"
+
+#include "outputs/CheckCatalog.h"
+#include "ExitCodes.h"
+#include "lint/LintPipeline.h"
+#include "outputs/OutputFormats.h"
+#include "lint/ProgressLine.h"
+#include "lint/TargetsOption.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <thread>
+
+using namespace clang;
+using namespace clang::tidy;
+namespace cl = llvm::cl;
+
+namespace clang::tidy {
+extern volatile int OcclintModuleAnchorSource;
+// Keeps the module's registration object in the static link.
+[[maybe_unused]] static int OcclintModuleAnchorDestination = OcclintModuleAnchorSource;
+} // namespace clang::tidy
+
+namespace occlint {
+
+static cl::OptionCategory OcclintCategory("occlint options");
+
+static cl::opt<std::string> Checks("checks", cl::desc(R"(Comma-separated list of globs with optional '-'
+prefix, as clang-tidy's --checks. Default: cuda-* except
+cuda-occupancy-report (a remark on every launch))"),
+                                   cl::init(""), cl::cat(OcclintCategory));
+static cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
+                                             cl::desc("Checks whose warnings are errors (globs)."),
+                                             cl::init(""), cl::cat(OcclintCategory));
+static cl::opt<std::string> HeaderFilter("header-filter",
+                                         cl::desc(R"(Regex of headers to report diagnostics from
+(default '.*', as clang-tidy 22: all non-system headers).)"),
+                                         cl::init(".*"), cl::cat(OcclintCategory));
+static cl::opt<bool> SystemHeaders("system-headers", cl::desc("Report diagnostics in system headers too."),
+                                   cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<std::string> Config("config", cl::desc("Configuration in YAML, as clang-tidy's --config."),
+                                   cl::init(""), cl::cat(OcclintCategory));
+static cl::opt<std::string> ConfigFile("config-file", cl::desc("Read the configuration from this file."),
+                                       cl::init(""), cl::cat(OcclintCategory));
+static cl::opt<bool> DumpConfig("dump-config", cl::desc(R"(Print the effective configuration (checks, their
+options with current values) as YAML and exit.)"),
+                                cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<bool> ListChecks("list-checks", cl::desc("List the enabled checks with their documentation and exit."),
+                                cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<std::string> LineFilter("line-filter", cl::desc(R"(Report only findings on these lines, as
+clang-tidy: '[{"name":"file.cu","lines":[[1,3],[5,5]]},...]'.)"),
+                                       cl::init(""), cl::cat(OcclintCategory));
+static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes (not when the code has compiler errors)."),
+                         cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<bool> FixErrors("fix-errors", cl::desc("Apply the suggested fixes even when the code has compiler errors."),
+                               cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<bool> FixNotes("fix-notes", cl::desc("Also apply fixes attached to notes (with --fix/--fix-errors)."),
+                              cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<std::string> ExportFixes("export-fixes",
+                                        cl::desc("Write fixes as YAML for clang-apply-replacements."),
+                                        cl::init(""), cl::cat(OcclintCategory));
+static cl::opt<bool> Quiet("quiet", cl::desc("Print no statistics, notes or progress."), cl::init(false),
+                           cl::cat(OcclintCategory));
+static cl::opt<std::string> Format("format", cl::desc(R"(Output: text (clang's layout, the default), json
+(docs/output-formats.md) or sarif (SARIF 2.1.0).)"),
+                                   cl::init("text"), cl::cat(OcclintCategory));
+static cl::opt<std::string> OutputFile("output", cl::desc(R"(Write the json or sarif output to this file instead
+of stdout (written whole, or not at all).)"),
+                                       cl::init(""), cl::cat(OcclintCategory));
+static cl::alias OutputFileShort("o", cl::desc("Alias for --output"), cl::aliasopt(OutputFile));
+// --color=auto|always|never: LLVM itself registers a boolean "color" option,
+// so occlint's is taken out of argv before the command line is parsed
+// (takeColorArgument) and described in the help's overview.
+static const char ColorHelp[] = R"(
+Colours: --color=auto (the default: on a terminal), --color=always, --color=never
+(the text output's colours, as clang's).
+)";
+// clang-tidy's spelling of the same choice.
+static cl::opt<bool> UseColor("use-color", cl::desc(R"(As clang-tidy's: --use-color is --color=always,
+--use-color=false is --color=never.)"),
+                              cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<unsigned> Jobs("jobs", cl::desc(R"(Files analysed in parallel (default: the number of
+CPU cores).)"),
+                              cl::init(0), cl::cat(OcclintCategory));
+static cl::alias JobsShort("j", cl::desc("Alias for --jobs"), cl::aliasopt(Jobs));
+static cl::list<std::string> Gpus("gpu", cl::desc(R"(Target GPU: a product (H100, a100-40gb), an arch
+(sm_90) or an arch with an SM count (sm_90:132).
+Repeatable. Sets the Targets check option, and each
+file is parsed once per distinct arch of the GPUs
+(instead of the archs of its compile command).)"),
+                                  cl::cat(OcclintCategory));
+static cl::opt<std::string> CudaPathOption("cuda-path",
+                                           cl::desc("CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda)."),
+                                           cl::init(""), cl::cat(OcclintCategory));
+static cl::list<std::string> PtxasLogs("ptxas-log", cl::desc(R"(A build log with ptxas -v output (nvcc -Xptxas -v,
+clang -Xcuda-ptxas -v): the checks take the kernels'
+resources from it instead of compiling. Repeatable.)"),
+                                       cl::cat(OcclintCategory));
+static cl::opt<bool> NoCompile("no-compile", cl::desc(R"(Never run the device compiler for resource reports:
+the checks estimate resources from the source.)"),
+                               cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<bool> Verbose("verbose", cl::desc(R"(Per file and arch: the Clang command line, the flags
+the nvcc translation dropped and its notes, where the
+resource report came from; skipped included .cu files.)"),
+                             cl::init(false), cl::cat(OcclintCategory));
+
+// The values of an option CommonOptionsParser owns, read again from argv
+// (spellings -opt V, -opt=V, --opt V, --opt=V; none after "--").
+static std::vector<std::string> argumentValues(int Argc, const char **Argv, llvm::StringRef Name) {
+  std::vector<std::string> Values;
+  for (int I = 1; I < Argc; ++I) {
+    llvm::StringRef Arg = Argv[I];
+    if (Arg == "--")
+      break;
+    if (!Arg.consume_front("-"))
+      continue;
+    Arg.consume_front("-");
+    if (Arg == Name && I + 1 < Argc)
+      Values.push_back(Argv[++I]);
+    else if (Arg.consume_front(Name) && Arg.consume_front("="))
+      Values.push_back(Arg.str());
+  }
+  return Values;
+}
+
+// Removes every --color=V / --color V / -color... from argv; returns the last value.
+static std::optional<std::string> takeColorArgument(std::vector<const char *> &Args) {
+  std::optional<std::string> Value;
+  std::vector<const char *> Kept;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    if (Arg == "--") {
+      Kept.insert(Kept.end(), Args.begin() + I, Args.end());
+      break;
+    }
+    llvm::StringRef Name = Arg;
+    if (Name.consume_front("-")) {
+      Name.consume_front("-");
+      if (Name == "color" && I + 1 < Args.size()) {
+        Value = Args[++I];
+        continue;
+      }
+      if (Name.consume_front("color=")) {
+        Value = Name.str();
+        continue;
+      }
+    }
+    Kept.push_back(Args[I]);
+  }
+  Args = std::move(Kept);
+  return Value;
+}
+
+static LintSettings settingsFromCommandLine(const std::string &Color) {
+  LintSettings S;
+  auto Given = [](const auto &Option) { return Option.getNumOccurrences() > 0; };
+  if (Given(Checks))
+    S.checks = Checks;
+  if (Given(WarningsAsErrors))
+    S.warningsAsErrors = WarningsAsErrors;
+  if (Given(HeaderFilter))
+    S.headerFilter = HeaderFilter;
+  if (Given(SystemHeaders))
+    S.systemHeaders = SystemHeaders;
+  if (Given(Config))
+    S.config = Config;
+  if (Given(ConfigFile))
+    S.configFile = ConfigFile;
+  S.lineFilter = LineFilter;
+  if (Color == "always")
+    S.color = true;
+  else if (Color == "never")
+    S.color = false;
+  else if (UseColor.getNumOccurrences() > 0)
+    S.color = bool(UseColor);
+  S.quiet = Quiet;
+  S.gpus = std::vector<std::string>(Gpus.begin(), Gpus.end());
+  S.cudaPath = CudaPathOption;
+  S.ptxasLogs = std::vector<std::string>(PtxasLogs.begin(), PtxasLogs.end());
+  S.noCompile = NoCompile;
+  S.verbose = Verbose;
+  S.jobs = Jobs > 0 ? Jobs : std::max(1u, std::thread::hardware_concurrency());
+  // The progress line goes where the findings do not (stderr), and only
+  // when a person watches it.
+  S.progress = !Quiet && !Verbose && ProgressLine::stderrIsTerminal();
+  return S;
+}
+
+static int usageError(const std::string &Message) {
+  llvm::errs() << "occlint: error: " << Message << "\n";
+  return ExitUsageOrInput;
+}
+
+// --list-checks: the enabled checks, each with its documentation page.
+static int listChecks(const std::vector<std::string> &Enabled) {
+  llvm::outs() << "Enabled checks:";
+  for (const std::string &Name : Enabled) {
+    llvm::outs() << "\n    " << Name;
+    if (const CheckDoc *Doc = findCheckDoc(Name))
+      llvm::outs() << "\n        " << Doc->summary << "\n        " << Doc->url;
+  }
+  llvm::outs() << "\n\n";
+  return ExitOk;
+}
+
+// --dump-config: as clang-tidy's, the effective options with every enabled
+// check's options at their current values.
+static int dumpConfig(const LintSettings &Settings, llvm::StringRef File) {
+  std::string Error;
+  auto Provider = createOptionsProvider(Settings, Error);
+  if (!Provider)
+    return usageError(Error);
+  ClangTidyOptions Effective = Provider->getOptions(File);
+  ClangTidyOptions::OptionMap Stored = getCheckOptions(Effective, false, false);
+  // Global options (no "check." prefix: Targets, PtxasLog) stay as configured.
+  for (const auto &Option : Effective.CheckOptions)
+    if (!Option.getKey().contains('.'))
+      Stored.insert_or_assign(Option.getKey(), Option.getValue());
+  Effective.CheckOptions = std::move(Stored);
+  llvm::outs() << configurationAsText(ClangTidyOptions::getDefaults().merge(Effective, 0)) << "\n";
+  return ExitOk;
+}
+
+// Writes `Write`'s output to `Path` through a temporary file renamed at the
+// end, so a failure leaves no partial file.
+template <typename WriteFn> static int writeOutputFile(const std::string &Path, WriteFn Write) {
+  llvm::SmallString<256> Temporary;
+  int FD = -1;
+  llvm::SmallString<256> Model(Path);
+  Model += ".tmp-%%%%%%";
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temporary))
+    return usageError("--output: cannot write " + Path + ": " + EC.message());
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    Write(OS);
+    OS.close();
+    if (OS.has_error()) {
+      llvm::sys::fs::remove(Temporary);
+      return usageError("--output: cannot write " + Path + ": " + OS.error().message());
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temporary, Path)) {
+    llvm::sys::fs::remove(Temporary);
+    return usageError("--output: cannot write " + Path + ": " + EC.message());
+  }
+  return ExitOk;
+}
+
+int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
+  std::vector<const char *> Arguments(OriginalArgv, OriginalArgv + OriginalArgc);
+  const std::string Color = takeColorArgument(Arguments).value_or("auto");
+  // make's spelling -j4 (LLVM's parser takes only -j 4 and -j=4 for a
+  // one-letter alias).
+  std::vector<std::string> JobsSpellings;
+  JobsSpellings.reserve(Arguments.size());
+  for (const char *&Arg : Arguments) {
+    llvm::StringRef A = Arg;
+    if (A == "--")
+      break;
+    if (A.size() > 2 && A.starts_with("-j") && llvm::all_of(A.drop_front(2), llvm::isDigit)) {
+      JobsSpellings.push_back("--jobs=" + A.drop_front(2).str());
+      Arg = JobsSpellings.back().c_str();
+    }
+  }
+  int Argc = int(Arguments.size());
+  const char **Argv = Arguments.data();
+  cl::HideUnrelatedOptions(OcclintCategory);
+  const std::string Overview = std::string("occlint: occupancy and launch checks for CUDA\n") + ColorHelp;
+  auto Parser = tooling::CommonOptionsParser::create(Argc, Argv, OcclintCategory, cl::ZeroOrMore, Overview.c_str());
+  if (!Parser)
+    return usageError(llvm::toString(Parser.takeError()));
+  if (Format != "text" && Format != "json" && Format != "sarif")
+    return usageError("--format: unknown format '" + Format + "' (text, json or sarif)");
+  if (Color != "auto" && Color != "always" && Color != "never")
+    return usageError("--color: unknown value '" + Color + "' (auto, always or never)");
+  if ((Fix || FixErrors) && Format != "text")
+    return usageError("--fix/--fix-errors: only with --format=text (run once with --fix, then with --format)");
+  if (!OutputFile.empty() && Format == "text")
+    return usageError("--output: only with --format=json or --format=sarif (text goes to stdout, as clang-tidy's)");
+
+  LintSettings Settings = settingsFromCommandLine(Color);
+  std::vector<std::string> Files = Parser->getSourcePathList();
+  // `-p build` with no files: every CUDA translation unit of the database.
+  // (CommonOptionsParser loads no database when it has no files, so its
+  // --extra-arg/--extra-arg-before are applied here.)
+  std::unique_ptr<tooling::CompilationDatabase> ProjectDatabase;
+  const std::vector<std::string> BuildPaths = argumentValues(Argc, Argv, "p");
+  if (Files.empty() && !ListChecks && !DumpConfig) {
+    if (BuildPaths.empty())
+      return usageError("no input files (give files, or -p <build dir>)");
+    const std::string &BuildPath = BuildPaths.back();
+    std::string Error;
+    ProjectDatabase = tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
+    if (!ProjectDatabase)
+      return usageError(BuildPath + ": no compile_commands.json there or in a parent directory" +
+                        (Error.empty() ? "" : " (" + Error + ")"));
+    auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(ProjectDatabase));
+    Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+        argumentValues(Argc, Argv, "extra-arg-before"), tooling::ArgumentInsertPosition::BEGIN));
+    Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+        argumentValues(Argc, Argv, "extra-arg"), tooling::ArgumentInsertPosition::END));
+    ProjectDatabase = std::move(Adjusted);
+    Files = cudaTranslationUnits(*ProjectDatabase, Settings.showDiagnosticsIn, Verbose ? &llvm::errs() : nullptr);
+    if (Files.empty())
+      return usageError(BuildPath + ": compile_commands.json has no CUDA translation unit (.cu, -x cu)");
+  }
+
+  if (ListChecks || DumpConfig) {
+    llvm::SmallString<256> File(Files.empty() ? "dummy.cu" : Files.front());
+    llvm::sys::fs::make_absolute(File);
+    if (DumpConfig)
+      return dumpConfig(Settings, File);
+    std::string Error;
+    auto Provider = createOptionsProvider(Settings, Error);
+    if (!Provider)
+      return usageError(Error);
+    return listChecks(getCheckNames(Provider->getOptions(File), false, false));
+  }
+
+  tooling::CompilationDatabase &Database = ProjectDatabase ? *ProjectDatabase : Parser->getCompilations();
+  LintResult Result = runLint(Settings, Database, Files, Argv[0], llvm::errs());
+  if (Result.setupExitCode != ExitOk)
+    return usageError(Result.error);
+
+  if (Format == "text") {
+    // clang's layout on stdout; --fix/--fix-errors apply the fixes here.
+    const bool ApplyFixes = FixErrors || (Fix && !Result.compilerErrors());
+    if (Fix && !FixErrors && Result.compilerErrors())
+      llvm::errs() << "occlint: note: fixes not applied: the code has compiler errors (use --fix-errors to apply them anyway)\n";
+    unsigned WarningsAsErrorsCount = 0;
+    handleErrors(Result.errors, *Result.context, ApplyFixes ? (FixNotes ? FB_FixNotes : FB_Fix) : FB_NoFix,
+                 WarningsAsErrorsCount, llvm::vfs::getRealFileSystem());
+  } else {
+    auto Write = [&](llvm::raw_ostream &OS) {
+      if (Format == "json")
+        writeJsonOutput(Result, OS);
+      else
+        writeSarifOutput(Result, OS);
+    };
+    if (OutputFile.empty()) {
+      Write(llvm::outs());
+    } else if (int Code = writeOutputFile(OutputFile, Write); Code != ExitOk) {
+      return Code;
+    }
+  }
+
+  if (!ExportFixes.empty()) {
+    int Code = writeOutputFile(ExportFixes, [&](llvm::raw_ostream &OS) {
+      exportReplacements(Result.firstFile, Result.errors, OS);
+    });
+    if (Code != ExitOk)
+      return Code;
+  }
+  if (!Quiet) {
+    const size_t Count = Result.errors.size();
+    llvm::errs() << Count << (Count == 1 ? " diagnostic" : " diagnostics") << " in " << Result.fileCount
+                 << (Result.fileCount == 1 ? " file" : " files") << "\n";
+  }
+  return Result.exitCode();
+}
+
+} // namespace occlint

@@ -1,0 +1,247 @@
+#include "lint/LintPipeline.h"
+
+#include "lint/CheckOptionValidation.h"
+#include "lint/CudaCompilationDatabase.h"
+#include "ExitCodes.h"
+#include "core/GpuDatabase.h"
+#include "lint/IncludedTranslationUnits.h"
+#include "lint/LintRun.h"
+#include "core/ResourceCompiler.h"
+#include "lint/ShownIncludedFiles.h"
+#include "lint/TargetsOption.h"
+#include "lint/ToolResourceReports.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <mutex>
+
+using namespace clang;
+using namespace clang::tidy;
+
+namespace occlint {
+
+std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const LintSettings &Settings, std::string &Error) {
+  ClangTidyGlobalOptions GlobalOptions;
+  if (!Settings.lineFilter.empty())
+    if (std::error_code EC = parseLineFilter(Settings.lineFilter, GlobalOptions)) {
+      Error = "--line-filter: invalid JSON (" + EC.message() + "); expected e.g. "
+              "'[{\"name\":\"file.cu\",\"lines\":[[1,3]]}]'";
+      return nullptr;
+    }
+  ClangTidyOptions DefaultOptions;
+  DefaultOptions.Checks = DefaultChecks;
+  DefaultOptions.WarningsAsErrors = "";
+  // clang-tidy 22's default: diagnostics from every non-system header.
+  DefaultOptions.HeaderFilterRegex = ".*";
+  DefaultOptions.SystemHeaders = false;
+  DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
+
+  ClangTidyOptions OverrideOptions;
+  OverrideOptions.Checks = Settings.checks;
+  OverrideOptions.WarningsAsErrors = Settings.warningsAsErrors;
+  OverrideOptions.HeaderFilterRegex = Settings.headerFilter;
+  OverrideOptions.SystemHeaders = Settings.systemHeaders;
+  OverrideOptions.UseColor = Settings.color;
+  // --gpu: the checks' global `Targets` option, over any configuration's.
+  if (!Settings.gpus.empty())
+    OverrideOptions.CheckOptions[TargetsOptionName] =
+        ClangTidyOptions::ClangTidyValue(llvm::join(Settings.gpus, ","));
+
+  auto FromText = [&](llvm::StringRef Text, llvm::StringRef Source) -> std::unique_ptr<ClangTidyOptionsProvider> {
+    llvm::ErrorOr<ClangTidyOptions> Parsed = parseConfiguration(llvm::MemoryBufferRef(Text, Source));
+    if (!Parsed) {
+      Error = "invalid configuration in " + Source.str() + ": " + Parsed.getError().message();
+      return nullptr;
+    }
+    return std::make_unique<ConfigOptionsProvider>(std::move(GlobalOptions),
+                                                   ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
+                                                   std::move(*Parsed), std::move(OverrideOptions));
+  };
+  std::unique_ptr<ClangTidyOptionsProvider> Provider;
+  if (Settings.configFile && Settings.config) {
+    Error = "--config-file and --config are mutually exclusive";
+    return nullptr;
+  }
+  if (Settings.configFile) {
+    auto Text = llvm::MemoryBuffer::getFile(*Settings.configFile);
+    if (!Text) {
+      Error = "cannot read config file '" + *Settings.configFile + "': " + Text.getError().message();
+      return nullptr;
+    }
+    Provider = FromText((*Text)->getBuffer(), *Settings.configFile);
+  } else if (Settings.config) {
+    Provider = FromText(*Settings.config, "<command-line-config>");
+  } else {
+    Provider = std::make_unique<FileOptionsProvider>(std::move(GlobalOptions), std::move(DefaultOptions),
+                                                     std::move(OverrideOptions));
+  }
+  if (!Provider)
+    return nullptr;
+  // Diagnostics of .cu files linted inside their includer come from that parse.
+  return showDiagnosticsInFiles(std::move(Provider), Settings.showDiagnosticsIn);
+}
+
+// A translation unit is CUDA when its file ends in .cu or its command says -x cu / -x cuda.
+static bool isCudaCommand(const tooling::CompileCommand &Command) {
+  if (llvm::sys::path::extension(Command.Filename) == ".cu")
+    return true;
+  const std::vector<std::string> &Args = Command.CommandLine;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    llvm::StringRef Language;
+    if (Arg == "-x" && I + 1 < Args.size())
+      Language = Args[I + 1];
+    else if (Arg.starts_with("-x"))
+      Language = Arg.drop_front(2);
+    if (Language == "cu" || Language == "cuda")
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::string> cudaTranslationUnits(const tooling::CompilationDatabase &Database,
+                                              std::vector<std::string> &Included, llvm::raw_ostream *Verbose) {
+  std::vector<std::string> Files;
+  for (const tooling::CompileCommand &Command : Database.getAllCompileCommands()) {
+    if (!isCudaCommand(Command))
+      continue;
+    llvm::SmallString<256> Path(Command.Filename);
+    if (llvm::sys::path::is_relative(Path)) {
+      Path = Command.Directory;
+      llvm::sys::path::append(Path, Command.Filename);
+    }
+    if (std::find(Files.begin(), Files.end(), Path.str()) == Files.end())
+      Files.push_back(std::string(Path));
+  }
+  // A .cu that another translation unit #includes is analysed in that one.
+  std::vector<SkippedTranslationUnit> Skipped;
+  Files = withoutIncludedTranslationUnits(Files, Database, Skipped);
+  for (const SkippedTranslationUnit &S : Skipped) {
+    Included.push_back(S.file);
+    if (Verbose)
+      *Verbose << "occlint: " << S.file << ": skipped: #included by " << S.includedBy << "\n";
+  }
+  return Files;
+}
+
+static void initializeTargetsOnce() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmParsers();
+  });
+}
+
+LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatabase &Database,
+                   const std::vector<std::string> &Files, const char *Argv0, llvm::raw_ostream &Log) {
+  LintResult Result;
+  auto Fail = [&Result](std::string Error) -> LintResult {
+    Result.setupExitCode = ExitUsageOrInput;
+    Result.error = std::move(Error);
+    return std::move(Result);
+  };
+  Result.fileCount = Files.size();
+
+  // --gpu: every name must resolve; they become the `Targets` check option,
+  // whose GPUs' archs are the archs each file is parsed for (TargetsOption).
+  for (const std::string &Spec : Settings.gpus) {
+    std::string Error;
+    if (!GpuDatabase::builtin().resolve(Spec, Error))
+      return Fail("--gpu: " + Error);
+  }
+  CudaParseSettings Parse;
+  Parse.cudaPath = findCudaToolkit(Settings.cudaPath);
+  if (!Parse.cudaPath && !Settings.cudaPath.empty())
+    return Fail("--cuda-path: no CUDA toolkit at '" + Settings.cudaPath + "' (no bin/ptxas there)");
+  Parse.builtinHeaders = builtinCudaHeadersDir(Argv0);
+  Result.sourceOnly = !Parse.cudaPath;
+  if (Result.sourceOnly && !Settings.quiet)
+    Log << "occlint: note: no CUDA toolkit found (--cuda-path, CUDA_PATH, /usr/local/cuda); "
+           "running in source-only mode\n";
+
+  std::string Error;
+  std::unique_ptr<ClangTidyOptionsProvider> Provider = createOptionsProvider(Settings, Error);
+  if (!Provider)
+    return Fail(Error);
+  TargetsOption Targets(*Provider, Settings.configFile.value_or(""));
+  if (Files.empty())
+    return Fail("no input files (give files, or -p <build dir>)");
+  llvm::SmallString<256> FirstFile(Files.front());
+  llvm::sys::fs::make_absolute(FirstFile);
+  Result.firstFile = std::string(FirstFile);
+  if (getCheckNames(Provider->getOptions(FirstFile), false, false).empty())
+    return Fail("no checks enabled");
+  const CheckOptionValidator OptionValues(Settings.configFile.value_or(""));
+  for (const std::string &File : Files) {
+    if (!llvm::sys::fs::exists(File))
+      return Fail(File + ": no such file");
+    if (llvm::sys::fs::is_directory(File))
+      return Fail(File + ": is a directory, not a source file");
+    // An unknown GPU in a configuration's Targets: a usage error, up front.
+    Targets.archsFor(File, Error);
+    if (!Error.empty())
+      return Fail(Error);
+    llvm::SmallString<256> Absolute(File);
+    llvm::sys::fs::make_absolute(Absolute);
+    if (std::string Bad = OptionValues.validate(*Provider, Absolute); !Bad.empty())
+      return Fail(Bad);
+  }
+
+  // Resource reports for the checks: --ptxas-log, else compile (cached).
+  ToolResourceSettings ResourceSettings;
+  ResourceSettings.cudaPath = Parse.cudaPath;
+  ResourceSettings.noCompile = Settings.noCompile;
+  ToolResourceReports Reports(Database, ResourceSettings, Log, Settings.verbose ? &Log : nullptr);
+  if (std::string LogError = Reports.loadPtxasLogs(Settings.ptxasLogs); !LogError.empty())
+    return Fail("--ptxas-log: " + LogError);
+
+  initializeTargetsOnce();
+  CudaCompilationDatabase Compilations(
+      Database, Parse,
+      [&Targets](llvm::StringRef File) {
+        std::string Ignored; // reported above for every file linted
+        return Targets.archsFor(File, Ignored);
+      },
+      Settings.verbose ? &Log : nullptr);
+
+  ProgressLine Progress(llvm::errs(), Settings.progress);
+  LintJob Job;
+  Job.files = Files;
+  Job.compilations = &Compilations;
+  Job.makeOptionsProvider = [&Settings] {
+    std::string Ignored; // the same settings succeeded above
+    return createOptionsProvider(Settings, Ignored);
+  };
+  Job.jobs = Settings.jobs;
+  Job.quiet = Settings.quiet;
+  Job.progress = &Progress;
+  // Every file is parsed once per arch; the job sorts the findings of all
+  // parses and drops exact repeats, so a finding that is the same for two
+  // archs, or in a header two files include, prints once.
+  clang::tidy::occlint::setResourceReportSource(&Reports);
+  Progress.start(Files.size());
+  LintOutcome Outcome;
+  try {
+    Outcome = runLintJob(Job);
+  } catch (...) {
+    clang::tidy::occlint::setResourceReportSource(nullptr);
+    throw;
+  }
+  Progress.finish();
+  clang::tidy::occlint::setResourceReportSource(nullptr);
+
+  Result.errors = std::move(Outcome.errors);
+  Result.units = std::move(Outcome.units);
+  Result.diagnostics = toDiagnosticRecords(Result.errors);
+  Result.context = std::make_unique<ClangTidyContext>(std::move(Provider), false, false, false);
+  Result.context->setCurrentFile(Result.firstFile);
+  return Result;
+}
+
+} // namespace occlint

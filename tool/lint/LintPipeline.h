@@ -1,0 +1,42 @@
+// One lint run from settings to findings: resolves the GPUs, the toolkit and
+// the configuration, checks the inputs, wires the resource reports and the
+// per-arch parses, and runs the checks (LintRun). Shared by the plain lint
+// command, `occlint report` and `occlint lsp`; what to print is theirs.
+#pragma once
+
+#include "lint/LintSettings.h"
+#include "outputs/LintResult.h"
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace occlint {
+
+/// The default checks: every cuda-* check but the per-launch remark.
+inline constexpr const char DefaultChecks[] = "-*,cuda-*,-cuda-occupancy-report";
+
+/// The options provider the settings describe (defaults, .clang-tidy files,
+/// --config/--config-file, then the command-line overrides); null with
+/// `Error` set for an unreadable or invalid configuration.
+std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> createOptionsProvider(const LintSettings &Settings,
+                                                                            std::string &Error);
+
+/// Runs the checks on `Files` with the commands of `Database` (the user's:
+/// compile_commands.json or `-- flags`). `Argv0` locates the built-in CUDA
+/// headers. Notes (source-only mode, --verbose) go to `Log`.
+LintResult runLint(const LintSettings &Settings, const clang::tooling::CompilationDatabase &Database,
+                   const std::vector<std::string> &Files, const char *Argv0, llvm::raw_ostream &Log);
+
+/// The CUDA translation units of a compilation database (.cu, -x cu/cuda),
+/// absolute, in order, without those another one #includes (they go to
+/// `Included`, and their diagnostics come from the includer's parse).
+std::vector<std::string> cudaTranslationUnits(const clang::tooling::CompilationDatabase &Database,
+                                              std::vector<std::string> &Included, llvm::raw_ostream *Verbose);
+
+} // namespace occlint

@@ -1,0 +1,137 @@
+#include "lint/LintRun.h"
+
+#include "clang-tidy/ClangTidy.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <tuple>
+
+namespace occlint {
+
+namespace {
+
+class CollectingSink final : public clang::tidy::occlint::FactsRecordSink {
+public:
+  void record(clang::tidy::occlint::TranslationUnitRecord Record) override {
+    std::lock_guard<std::mutex> Guard(Lock);
+    Records.push_back(std::move(Record));
+  }
+  std::vector<clang::tidy::occlint::TranslationUnitRecord> take() {
+    std::lock_guard<std::mutex> Guard(Lock);
+    return std::move(Records);
+  }
+
+private:
+  std::mutex Lock;
+  std::vector<clang::tidy::occlint::TranslationUnitRecord> Records;
+};
+
+// clang-tidy's own order and identity of findings (ClangTidyDiagnosticConsumer::take).
+auto errorKey(const clang::tidy::ClangTidyError &E) {
+  return std::tie(E.Message.FilePath, E.Message.FileOffset, E.DiagnosticName, E.Message.Message);
+}
+
+// Installs the sink for the run and removes it even when a check throws.
+struct SinkInstallation {
+  explicit SinkInstallation(clang::tidy::occlint::FactsRecordSink *Sink) {
+    clang::tidy::occlint::setFactsRecordSink(Sink);
+  }
+  ~SinkInstallation() { clang::tidy::occlint::setFactsRecordSink(nullptr); }
+};
+
+// One parse's command, as a database: each arch of a file is run on its own,
+// so ClangTool never sees several commands for one file (it would print
+// "[1/1] (1/2) Processing file ..." even under --quiet).
+class OneCommand final : public clang::tooling::CompilationDatabase {
+public:
+  explicit OneCommand(clang::tooling::CompileCommand Command) : Command(std::move(Command)) {}
+  std::vector<clang::tooling::CompileCommand> getCompileCommands(llvm::StringRef) const override {
+    return {Command};
+  }
+  std::vector<std::string> getAllFiles() const override { return {Command.Filename}; }
+  std::vector<clang::tooling::CompileCommand> getAllCompileCommands() const override { return {Command}; }
+
+private:
+  clang::tooling::CompileCommand Command;
+};
+
+} // namespace
+
+LintOutcome runLintJob(const LintJob &Job) {
+  CollectingSink Sink;
+  SinkInstallation Installed(&Sink);
+  std::mutex ResultsLock;
+  std::vector<clang::tidy::ClangTidyError> All;
+  std::atomic<size_t> Next{0};
+
+  std::exception_ptr Failure; // a worker's first exception, rethrown once all have joined
+
+  auto AnalyseFiles = [&] {
+    // Each worker's own file system view: ClangTool sets the working
+    // directory of the file system it is given, and the real one's is the
+    // process's (shared by all threads).
+    auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+        Job.jobs > 1 ? llvm::vfs::createPhysicalFileSystem() : llvm::vfs::getRealFileSystem());
+    for (size_t I = Next++; I < Job.files.size(); I = Next++) {
+      const std::string &File = Job.files[I];
+      if (Job.progress)
+        Job.progress->fileStarted(File);
+      auto Run = [&](const clang::tooling::CompilationDatabase &Commands) {
+        clang::tidy::ClangTidyContext Context(Job.makeOptionsProvider(), false, false, false);
+        std::vector<clang::tidy::ClangTidyError> Errors =
+            clang::tidy::runClangTidy(Context, Commands, {File}, BaseFS, /*ApplyAnyFix=*/false,
+                                      /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Job.quiet);
+        std::lock_guard<std::mutex> Guard(ResultsLock);
+        for (clang::tidy::ClangTidyError &E : Errors)
+          All.push_back(std::move(E));
+      };
+      std::vector<clang::tooling::CompileCommand> PerArch = Job.compilations->getCompileCommands(File);
+      if (PerArch.empty())
+        Run(*Job.compilations); // clang-tidy says the file has no command
+      for (clang::tooling::CompileCommand &Command : PerArch)
+        Run(OneCommand(std::move(Command)));
+      if (Job.progress)
+        Job.progress->fileFinished(File);
+    }
+  };
+  auto Work = [&] {
+    try {
+      AnalyseFiles();
+    } catch (...) {
+      std::lock_guard<std::mutex> Guard(ResultsLock);
+      if (!Failure)
+        Failure = std::current_exception();
+      Next = Job.files.size(); // the other workers stop after their current file
+    }
+  };
+  const unsigned Workers = std::max(1u, std::min<unsigned>(Job.jobs, unsigned(Job.files.size())));
+  if (Workers == 1) {
+    Work();
+  } else {
+    std::vector<std::thread> Threads;
+    for (unsigned I = 0; I < Workers; ++I)
+      Threads.emplace_back(Work);
+    for (std::thread &T : Threads)
+      T.join();
+  }
+
+  if (Failure)
+    std::rethrow_exception(Failure);
+
+  LintOutcome Outcome;
+  std::stable_sort(All.begin(), All.end(), [](const auto &L, const auto &R) { return errorKey(L) < errorKey(R); });
+  for (clang::tidy::ClangTidyError &E : All)
+    if (Outcome.errors.empty() || errorKey(Outcome.errors.back()) != errorKey(E))
+      Outcome.errors.push_back(std::move(E));
+  Outcome.units = Sink.take();
+  std::stable_sort(Outcome.units.begin(), Outcome.units.end(), [](const auto &L, const auto &R) {
+    return std::tie(L.mainFile, L.arch) < std::tie(R.mainFile, R.arch);
+  });
+  return Outcome;
+}
+
+} // namespace occlint

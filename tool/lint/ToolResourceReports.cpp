@@ -1,0 +1,138 @@
+#include "lint/ToolResourceReports.h"
+
+#include "core/CompileCommandTranslator.h"
+#include "core/ResourceCompiler.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+namespace occlint {
+
+using clang::tidy::occlint::ResourceReportLookup;
+
+static const char EstimatedNote[] = "resources estimated from the source";
+
+std::vector<std::string> resourceCompileCommand(const std::vector<std::string> &CommandLine,
+                                                const std::string &Toolkit) {
+  std::vector<std::string> Args = CommandLine;
+  // ResourceCompiler tells the compiler by argv[0]; a launcher hides it.
+  static const llvm::StringRef Launchers[] = {"ccache", "sccache", "distcc", "icecc", "buildcache"};
+  while (!Args.empty() && llvm::is_contained(Launchers, llvm::sys::path::filename(Args.front())))
+    Args.erase(Args.begin());
+  // Strict names: "clang-tool" (FixedCompilationDatabase) is not a compiler,
+  // though ResourceCompiler's compilerKindOf would take it for clang.
+  if (Args.empty() || isNvccCommand(Args) || isClangCommand(Args))
+    return Args;
+  // Flags meant for the Clang parse: nvcc's own filter keeps what it knows
+  // (-I, -D, -U, -isystem, -include, -std, -O...) and drops the rest.
+  std::vector<std::string> Out{Toolkit + "/bin/nvcc"};
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    if (Arg.starts_with("-x")) {
+      if (Arg == "-x" && I + 1 == Args.size())
+        break;
+      llvm::StringRef Language = Arg == "-x" ? llvm::StringRef(Args[++I]) : Arg.drop_front(2);
+      Out.insert(Out.end(), {"-x", Language == "cuda" ? "cu" : Language.str()});
+      continue;
+    }
+    Out.push_back(Args[I]);
+  }
+  return Out;
+}
+
+ToolResourceReports::ToolResourceReports(const clang::tooling::CompilationDatabase &Commands,
+                                         ToolResourceSettings Settings, llvm::raw_ostream &Warnings,
+                                         llvm::raw_ostream *Verbose)
+    : Commands(Commands), Settings(std::move(Settings)), Warnings(Warnings), Verbose(Verbose) {}
+
+std::string ToolResourceReports::loadPtxasLogs(const std::vector<std::string> &Paths) {
+  if (Paths.empty())
+    return "";
+  PtxasReport Merged;
+  for (const std::string &Path : Paths) {
+    if (!llvm::sys::fs::is_regular_file(Path))
+      return Path + ": no such file";
+    auto Text = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Text)
+      return Path + ": cannot be read: " + Text.getError().message();
+    PtxasReport Report = parsePtxasLog((*Text)->getBuffer());
+    if (Report.functions.empty())
+      return Path + ": no ptxas resource report in it (was the build run with -Xptxas -v?)";
+    Merged.merge(Report);
+  }
+  LogReport = std::move(Merged);
+  LogSource = (Paths.size() == 1 ? "ptxas log " : "ptxas logs ") + llvm::join(Paths, ", ");
+  return "";
+}
+
+ResourceReportLookup ToolResourceReports::reportFor(llvm::StringRef MainFile, llvm::StringRef Arch) {
+  // The logs answer for every file and arch: the checks look kernels up by
+  // name and arch in them.
+  if (LogReport) {
+    std::lock_guard<std::mutex> Guard(MemoLock);
+    auto [It, New] = Memo.try_emplace({MainFile.str(), Arch.str()});
+    if (New && Verbose)
+      *Verbose << "occlint: " << MainFile << " [" << Arch << "]: resources: " << LogSource << "\n";
+    return {&*LogReport, LogSource};
+  }
+  auto Key = std::make_pair(MainFile.str(), Arch.str());
+  std::shared_future<Entry> Found;
+  std::optional<std::promise<Entry>> Mine; // set when this thread looks the entry up
+  {
+    std::lock_guard<std::mutex> Guard(MemoLock);
+    auto It = Memo.find(Key);
+    if (It == Memo.end()) {
+      Mine.emplace();
+      It = Memo.emplace(Key, Mine->get_future().share()).first;
+    }
+    Found = It->second;
+  }
+  if (Mine) {
+    Entry Looked = lookUp(Key.first, Key.second);
+    if (Verbose)
+      *Verbose << "occlint: " << MainFile << " [" << Arch << "]: resources: " << Looked.source << "\n";
+    Mine->set_value(std::move(Looked));
+  }
+  // The map keeps the shared state (and so the report) alive.
+  const Entry &E = Found.get();
+  return {E.report ? &*E.report : nullptr, E.source, E.maxRegisterCount};
+}
+
+ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFile, const std::string &Arch) {
+  if (Settings.noCompile)
+    return {std::nullopt, std::string("--no-compile: ") + EstimatedNote};
+  if (!Settings.cudaPath)
+    return {std::nullopt, std::string("no CUDA toolkit: ") + EstimatedNote};
+  return compile(MainFile, Arch);
+}
+
+ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainFile, const std::string &Arch) {
+  std::vector<clang::tooling::CompileCommand> Found = Commands.getCompileCommands(MainFile);
+  if (Found.empty())
+    return {std::nullopt, std::string("no compile command: ") + EstimatedNote};
+  const clang::tooling::CompileCommand &Command = Found.front();
+  CompileRequest Request;
+  Request.sourceFile = MainFile;
+  Request.command = resourceCompileCommand(Command.CommandLine, *Settings.cudaPath);
+  Request.directory = Command.Directory;
+  Request.archs = {Arch};
+  Request.cudaPath = *Settings.cudaPath;
+  Request.cacheDir = Settings.cacheDir;
+  CompileOutcome Outcome = compileForResources(Request);
+  if (!Outcome.ok) {
+    // Once per (file, arch): the caller memoizes the entry.
+    llvm::StringRef FirstLine = llvm::StringRef(Outcome.error).split('\n').first.trim();
+    Warnings << "occlint: warning: " << MainFile << ": no resource report for " << Arch << ": " << FirstLine
+             << "\n";
+    Warnings.flush();
+    return {std::nullopt, "device compile failed"};
+  }
+  // -maxrregcount of the build command: the spills check names it as a cause.
+  const std::optional<int> MaxRegisters =
+      translateCompileCommand(Command.CommandLine, Command.Directory).maxRegisterCount;
+  return {std::move(Outcome.report), "ptxas, " + Arch + (Outcome.fromCache ? ", cached" : ""), MaxRegisters};
+}
+
+} // namespace occlint

@@ -1,0 +1,75 @@
+// The resource reports the occlint binary gives the checks
+// (clang::tidy::occlint::ResourceReportSource): the --ptxas-log files when
+// given, else the device compile of the file with its own, untranslated
+// compile command (ResourceCompiler, cached on disk), else nothing, and the
+// checks estimate from the source. docs/resource-reports.md, "In a lint run".
+#pragma once
+
+#include "core/PtxasReport.h"
+#include "facts/ResourceReports.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <future>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace occlint {
+
+struct ToolResourceSettings {
+  std::optional<std::string> cudaPath; // the toolkit found; none: estimates only
+  bool noCompile = false;              // --no-compile: never run the compiler
+  std::string cacheDir;                // empty: ResultCache's default
+};
+
+class ToolResourceReports final : public clang::tidy::occlint::ResourceReportSource {
+public:
+  /// `Commands` is the user's database (compile_commands.json or `-- flags`),
+  /// not the translated one. `Verbose`, when given, gets one line per (file,
+  /// arch) saying where its report came from; `Warnings` gets the one-line
+  /// warnings about failed compiles.
+  ToolResourceReports(const clang::tooling::CompilationDatabase &Commands, ToolResourceSettings Settings,
+                      llvm::raw_ostream &Warnings, llvm::raw_ostream *Verbose = nullptr);
+
+  /// Reads and merges the --ptxas-log files; from then on every report comes
+  /// from them. Returns "" or the problem with a file (named in the message):
+  /// missing, unreadable, or with no ptxas report in it.
+  std::string loadPtxasLogs(const std::vector<std::string> &Paths);
+
+  /// Thread-safe (occlint --jobs): each (file, arch) is looked up once; a
+  /// second thread asking for it waits for the first.
+  clang::tidy::occlint::ResourceReportLookup reportFor(llvm::StringRef MainFile, llvm::StringRef Arch) override;
+
+private:
+  struct Entry {
+    std::optional<PtxasReport> report;
+    std::string source;
+    std::optional<int> maxRegisterCount; // -maxrregcount of the compile command
+  };
+  Entry lookUp(const std::string &MainFile, const std::string &Arch);
+  Entry compile(const std::string &MainFile, const std::string &Arch);
+
+  const clang::tooling::CompilationDatabase &Commands;
+  ToolResourceSettings Settings;
+  llvm::raw_ostream &Warnings;
+  llvm::raw_ostream *Verbose;
+  std::optional<PtxasReport> LogReport; // the merged --ptxas-log files
+  std::string LogSource;
+  std::mutex MemoLock;
+  std::map<std::pair<std::string, std::string>, std::shared_future<Entry>> Memo; // (file, arch)
+};
+
+/// The argv ResourceCompiler gets for a command whose argv[0] is not a
+/// compiler (a `-- flags` command line: FixedCompilationDatabase's
+/// "clang-tool"): the toolkit's nvcc with the flags (nvcc's filter keeps -I,
+/// -D, -U, -isystem, -include, -std, -O...; Clang's `-x cuda` becomes `-x cu`).
+/// Commands of nvcc or clang come back unchanged, launchers (ccache...) removed.
+std::vector<std::string> resourceCompileCommand(const std::vector<std::string> &CommandLine,
+                                                const std::string &Toolkit);
+
+} // namespace occlint

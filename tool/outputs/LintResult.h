@@ -1,0 +1,42 @@
+// What one lint run produced: clang-tidy's errors, the same as plain records
+// with lines and columns, and the facts of each translation unit. The lint
+// pipeline (lint/LintPipeline.h) fills it; the outputs (text, JSON, SARIF),
+// the report and the language server read it.
+#pragma once
+
+#include "outputs/DiagnosticRecords.h"
+#include "facts/FactsRecords.h"
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace occlint {
+
+struct LintResult {
+  /// ExitOk when the run happened; ExitUsageOrInput when the settings or the
+  /// inputs were wrong (`error` says why, one line, naming the file/option).
+  int setupExitCode = 0;
+  std::string error;
+
+  std::vector<clang::tidy::ClangTidyError> errors;       // sorted, repeats dropped
+  std::vector<DiagnosticRecord> diagnostics;             // the same, with lines and columns
+  std::vector<clang::tidy::occlint::TranslationUnitRecord> units;
+  size_t fileCount = 0;
+  bool sourceOnly = false;                               // no CUDA toolkit found
+
+  /// A context with the first file's options, for clang-tidy's handleErrors
+  /// (colours, fixes) and exportReplacements.
+  std::unique_ptr<clang::tidy::ClangTidyContext> context;
+  std::string firstFile;
+
+  bool compilerErrors() const; // clang-diagnostic-error: the file did not parse
+  bool checkErrors() const;    // a check's error, or a warning promoted by WarningsAsErrors
+  /// ExitOk, ExitFindings (errors from checks or promoted warnings) or
+  /// ExitUsageOrInput (the code did not parse).
+  int exitCode() const;
+};
+
+} // namespace occlint

@@ -1,0 +1,273 @@
+#include "report/ReportHtml.h"
+
+#include "report/HtmlEscape.h"
+#include "report/ReportSvg.h"
+
+namespace occlint {
+
+namespace {
+
+const char *const Style = R"(
+:root { color-scheme: light; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 24px; }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
+code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+.input { color: #57606a; margin: 0 0 12px; }
+.summary { display: flex; flex-wrap: wrap; gap: 8px; margin: 0; padding: 0; list-style: none; }
+.summary li { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: 4px 10px; }
+.summary b { font-size: 16px; }
+.note { color: #57606a; font-size: 13px; }
+table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
+table code, table .mono { font-size: 12px; }
+th, td { border-bottom: 1px solid #d8dee4; padding: 4px 6px; text-align: left; vertical-align: top; }
+th { position: sticky; top: 0; background: #eaeef2; white-space: nowrap; }
+tr.kernel td { background: #f3f6fb; border-top: 2px solid #afb8c1; }
+tr.kernel .kernel-name { font-weight: 600; }
+tr.launch td.location { padding-left: 18px; }
+td.num { text-align: right; white-space: nowrap; }
+td.wrap { white-space: normal; }
+td.limits { max-width: 220px; overflow-wrap: anywhere; }
+td.waves { min-width: 90px; }
+td.gpu { min-width: 96px; }
+td.occ a { display: block; }
+.estimated { color: #9a6700; font-style: italic; }
+.sub { color: #57606a; font-size: 12px; }
+td.occ { min-width: 92px; white-space: nowrap; }
+.bar { display: block; height: 4px; background: #eaeef2; border-radius: 2px; margin-top: 2px; }
+.bar > span { display: block; height: 4px; border-radius: 2px; background: #2da44e; }
+.bar.low > span { background: #cf222e; } .bar.mid > span { background: #d4a72c; }
+.cannot { color: #cf222e; font-weight: 600; }
+tr.findings-row td { border-top: none; padding-top: 0; }
+tr.kernel + tr.findings-row td { background: #f3f6fb; }
+ul.findings { margin: 0 0 2px 18px; padding-left: 16px; }
+ul.findings li { margin: 0 0 2px; }
+li.error code { color: #cf222e; } li.warning code { color: #9a6700; } li.remark code { color: #0969da; }
+figure.group { margin: 14px 0 22px; border: 1px solid #d0d7de; border-radius: 8px; padding: 10px 12px; }
+figure.group figcaption { margin-bottom: 6px; }
+.charts { display: flex; flex-wrap: wrap; gap: 8px; }
+.charts svg { background: #fff; flex: 1 1 0; min-width: 280px; max-width: 420px; height: auto; }
+ul.steps { margin: 6px 0 0; padding-left: 18px; font-size: 13px; }
+)";
+
+// After layout: how many charts there are, that each has a box, that the
+// marked points exist and that each launch's point sits on its curve.
+const char *const SelfCheck = R"(
+(function () {
+  var charts = document.querySelectorAll('svg.staircase');
+  var facts = { groups: document.querySelectorAll('figure.group').length, charts: charts.length,
+                chartsWithArea: 0, curves: 0, ownPoints: 0, nextPoints: 0, ownOnCurve: 0, launchRows: 0 };
+  facts.launchRows = document.querySelectorAll('tr.launch').length;
+  charts.forEach(function (svg) {
+    var box = svg.getBoundingClientRect();
+    if (box.width > 0 && box.height > 0) facts.chartsWithArea++;
+    var curve = svg.querySelector('path.curve');
+    if (curve && curve.getTotalLength() > 0) facts.curves++;
+    var own = svg.querySelector('circle.point-own');
+    if (own) {
+      facts.ownPoints++;
+      var p = svg.createSVGPoint();
+      p.x = own.cx.baseVal.value; p.y = own.cy.baseVal.value;
+      if (curve && (curve.isPointInStroke(p) || own.getAttribute('data-launches') === 'false')) facts.ownOnCurve++;
+    }
+    if (svg.querySelector('circle.point-next')) facts.nextPoints++;
+  });
+  document.documentElement.setAttribute('data-report-check', JSON.stringify(facts));
+})();
+)";
+
+class HtmlPage {
+public:
+  HtmlPage(const ReportModel &Model, llvm::raw_ostream &OS) : Model(Model), OS(OS) {}
+
+  void write() {
+    OS << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+       << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+       << "<title>occlint report</title>\n<style>" << Style << "</style>\n</head>\n<body>\n";
+    header();
+    table();
+    otherFindings();
+    staircases();
+    sources();
+    OS << "<script>" << SelfCheck << "</script>\n</body>\n</html>\n";
+  }
+
+private:
+  static std::string e(const std::string &Text) { return escapeHtml(Text); }
+  // A path that may break after its slashes.
+  static std::string path(const std::string &Text) {
+    std::string Out;
+    for (char C : escapeHtml(Text))
+      Out += C == '/' ? std::string("/<wbr>") : std::string(1, C);
+    return Out;
+  }
+
+  void header() {
+    OS << "<header>\n<h1>occlint report</h1>\n<p class=\"input\">" << e(Model.input);
+    if (!Model.baseDirectory.empty())
+      OS << " &mdash; paths relative to <code>" << e(Model.baseDirectory) << "</code>";
+    OS << "</p>\n<ul class=\"summary\">\n";
+    auto Item = [&](size_t Count, const std::string &One, const std::string &Many) {
+      OS << "<li><b>" << Count << "</b> " << e(Count == 1 ? One : Many) << "</li>\n";
+    };
+    Item(Model.files, "file", "files");
+    Item(Model.translationUnits, "translation unit", "translation units");
+    Item(Model.kernelCount, "kernel", "kernels");
+    Item(Model.launchCount, "launch", "launches");
+    for (const char *Severity : {"error", "warning", "remark"}) {
+      auto It = Model.findingsBySeverity.find(Severity);
+      const size_t Count = It == Model.findingsBySeverity.end() ? 0 : It->second;
+      Item(Count, Severity, std::string(Severity) + "s");
+    }
+    OS << "</ul>\n";
+    if (Model.sourceOnly)
+      OS << "<p class=\"note\">Source-only mode: no CUDA toolkit was found, so no kernel's registers are known; "
+            "occupancies are upper bounds (&le;).</p>\n";
+    OS << "</header>\n";
+  }
+
+  // The findings at a row's line, in a row of their own under it (a column
+  // would make the table too wide for the messages).
+  void findingsRow(const std::vector<ReportFinding> &Findings) {
+    if (Findings.empty())
+      return;
+    OS << "<tr class=\"findings-row\"><td colspan=\"" << Columns << "\"><ul class=\"findings\">";
+    for (const ReportFinding &F : Findings)
+      OS << "<li class=\"" << e(F.severity) << "\"><code>" << e(F.check) << "</code> " << e(F.message) << "</li>";
+    OS << "</ul></td></tr>\n";
+  }
+
+  void occupancyCell(const ReportLaunchRow &L) {
+    OS << "<td class=\"occ\">";
+    if (L.cannotLaunch) {
+      OS << "<span class=\"cannot\">" << e(L.occupancy) << "</span>";
+    } else if (L.occupancyValue) {
+      const double V = *L.occupancyValue;
+      OS << e(L.occupancy) << "<span class=\"bar"
+         << (V < 0.25  ? " low"
+             : V < 0.5 ? " mid"
+                       : "")
+         << "\"><span style=\"width:" << int(V * 100 + 0.5) << "%\"></span></span>";
+    } else {
+      OS << "<span class=\"sub\">" << e(L.occupancy) << "</span>";
+    }
+    if (L.staircase >= 0)
+      OS << "<a class=\"sub\" href=\"#" << e(Model.staircases[L.staircase].anchor) << "\">staircase</a>";
+    OS << "</td>";
+  }
+
+  void table() {
+    OS << "<section id=\"launches\">\n<h2>Kernels and launches</h2>\n";
+    if (Model.kernels.empty()) {
+      OS << "<p class=\"note\">No kernels or launches were found (the facts are recorded when a check on "
+            "launches or kernels is enabled).</p>\n</section>\n";
+      return;
+    }
+    OS << "<table>\n<thead><tr>"
+       << "<th>Location</th><th>Kernel / launch</th><th>Arch / GPU</th><th>Registers</th>"
+       << "<th>Shared memory<br><span class=\"sub\">static + dynamic</span></th><th>Spills</th>"
+       << "<th>Block</th><th>Grid</th><th>Occupancy</th><th>Limited by</th><th>Waves</th>"
+       << "</tr></thead>\n<tbody>\n";
+    for (const ReportKernelRow &K : Model.kernels) {
+      OS << "<tr class=\"kernel\"><td class=\"location mono\">" << path(K.location) << "</td>"
+         << "<td><span class=\"kernel-name mono\">" << e(K.kernel.empty() ? "(unknown kernel)" : K.kernel)
+         << "</span></td><td class=\"mono\">" << e(K.arch) << "</td>"
+         << "<td class=\"num wrap\" title=\"" << e(K.resourceSource) << "\">";
+      if (K.registersEstimated)
+        OS << "<span class=\"estimated\">" << e(K.registers) << "</span>";
+      else
+        OS << e(K.registers);
+      OS << "</td><td class=\"num\">" << e(K.sharedMemory) << "</td><td class=\"num\">" << e(K.spills) << "</td>"
+         << "<td></td><td></td><td></td><td></td><td></td></tr>\n";
+      findingsRow(K.findings);
+      for (const ReportLaunchRow &L : K.launches) {
+        OS << "<tr class=\"launch\" data-kernel=\"" << e(L.kernel) << "\"><td class=\"location mono\">"
+           << path(L.location) << "</td><td><span class=\"mono\">" << e(L.launchKind) << "</span>";
+        if (!L.caller.empty())
+          OS << " <span class=\"sub\">in " << e(L.caller) << "</span>";
+        OS << "</td><td class=\"gpu\" title=\"" << e(L.gpu) << "\">" << e(L.gpuName) << "<br><span class=\"sub\">"
+           << e(L.gpuDetail) << "</span></td><td></td>"
+           << "<td class=\"num\">" << e(L.sharedMemory) << "</td><td></td>"
+           << "<td class=\"num mono\">" << e(L.block) << "</td><td class=\"mono\">" << e(L.grid) << "</td>";
+        occupancyCell(L);
+        OS << "<td class=\"limits" << (L.cannotLaunch ? " cannot" : "") << "\"";
+        if (!L.limitsDetail.empty())
+          OS << " title=\"" << e(L.limitsDetail) << "\"";
+        OS << ">" << e(L.limits) << "</td><td class=\"waves\">" << e(L.waves) << "</td></tr>\n";
+        findingsRow(L.findings);
+      }
+    }
+    OS << "</tbody>\n</table>\n";
+    OS << "<p class=\"note\"><span class=\"estimated\">unknown (estimate)</span>: no ptxas report for the kernel "
+          "(source-only mode, --no-compile, or none in the --ptxas-log files); its occupancy is then an upper "
+          "bound, marked &le;. The findings at a kernel's or a launch's line are listed under its row.</p>\n"
+          "</section>\n";
+  }
+
+  void otherFindings() {
+    if (Model.otherFindings.empty())
+      return;
+    OS << "<section id=\"other-findings\">\n<h2>Other findings</h2>\n<table>\n<thead><tr><th>Location</th>"
+       << "<th>Severity</th><th>Check</th><th>Message</th></tr></thead>\n<tbody>\n";
+    for (const ReportFinding &F : Model.otherFindings)
+      OS << "<tr><td class=\"mono\">" << e(F.location) << "</td><td>" << e(F.severity) << "</td><td><code>"
+         << e(F.check) << "</code></td><td>" << e(F.message) << "</td></tr>\n";
+    OS << "</tbody>\n</table>\n</section>\n";
+  }
+
+  void staircases() {
+    OS << "<section id=\"staircases\">\n<h2>Occupancy staircases</h2>\n";
+    if (Model.staircases.empty()) {
+      OS << "<p class=\"note\">No launch has a computed occupancy (its block size and dynamic shared memory "
+            "must be constants and its kernel known).</p>\n</section>\n";
+      return;
+    }
+    OS << "<p class=\"note\">Each chart varies one resource of the launch and keeps the others as they are "
+          "(computed with occlint's occupancy engine for the GPU). Red dot: the launch; green ring: the next step "
+          "that raises its occupancy.</p>\n";
+    for (const ReportStaircaseGroup &G : Model.staircases) {
+      OS << "<figure class=\"group\" id=\"" << e(G.anchor) << "\">\n<figcaption><b class=\"mono\">" << e(G.kernel)
+         << "</b> on " << e(G.gpu) << " &mdash; " << e(G.configuration) << ": <b>" << e(G.occupancy) << "</b>";
+      if (!G.failure.empty())
+        OS << " <span class=\"cannot\">(" << e(G.failure) << ")</span>";
+      OS << "<br><span class=\"sub\">launched at ";
+      for (size_t I = 0; I < G.launchLocations.size(); ++I)
+        OS << (I ? ", " : "") << "<span class=\"mono\">" << e(G.launchLocations[I]) << "</span>";
+      OS << "</span></figcaption>\n<div class=\"charts\">\n";
+      for (const Staircase *S : {&G.charts.registers, &G.charts.blockSize, &G.charts.sharedMemory})
+        OS << staircaseSvg(*S);
+      OS << "</div>\n";
+      std::vector<std::string> Steps;
+      for (const Staircase *S : {&G.charts.registers, &G.charts.sharedMemory, &G.charts.blockSize})
+        if (S->nextStep && !S->nextStepText.empty())
+          Steps.push_back(S->nextStepText);
+      if (!Steps.empty()) {
+        OS << "<ul class=\"steps\">";
+        for (const std::string &Step : Steps)
+          OS << "<li>" << e(Step) << "</li>";
+        OS << "</ul>\n";
+      }
+      OS << "</figure>\n";
+    }
+    OS << "</section>\n";
+  }
+
+  void sources() {
+    if (Model.resourceSources.empty())
+      return;
+    OS << "<section id=\"resource-sources\">\n<h2>Where the resources come from</h2>\n<ul class=\"note\">\n";
+    for (const std::string &S : Model.resourceSources)
+      OS << "<li>" << e(S) << "</li>\n";
+    OS << "</ul>\n</section>\n";
+  }
+
+  static constexpr int Columns = 11;
+  const ReportModel &Model;
+  llvm::raw_ostream &OS;
+};
+
+} // namespace
+
+void writeReportHtml(const ReportModel &Model, llvm::raw_ostream &OS) { HtmlPage(Model, OS).write(); }
+
+} // namespace occlint
