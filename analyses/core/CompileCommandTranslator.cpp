@@ -1,25 +1,27 @@
-// nvcc compile command -> Clang CUDA command. The option names and which of
-// them take a value are nvcc 13.0's (`nvcc --help`); docs/compile-commands.md
-// has the table of what happens to each.
+// nvcc compile command -> Clang CUDA command: finding the compiler behind
+// launchers, reading a Clang command's archs, and translating nvcc's options
+// one by one. Its parts: the flag tables (NvccFlagTable.cpp), arch parsing
+// (NvccArchs.cpp), --options-file and @file reading (ResponseFiles.cpp) and
+// command-line text helpers (CommandLineText.cpp). docs/compile-commands.md
+// has the table of what happens to each option.
 #include "core/CompileCommandTranslator.h"
+
+#include "core/CommandLineText.h"
+#include "core/NvccArchs.h"
+#include "core/NvccFlagTable.h"
+#include "core/ResponseFiles.h"
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <sstream>
-#include <unordered_map>
+#include <cstddef>
+#include <exception>
 #include <utility>
 
 namespace occlint {
+
+using namespace translator_detail;
+
 namespace {
-
-// --options-file / @file nesting; deeper means a file that names itself.
-constexpr int kMaxOptionsFileDepth = 16;
-
-bool startsWith(std::string_view S, std::string_view P) { return S.substr(0, P.size()) == P; }
 
 std::string baseName(const std::string &Path) {
   size_t Slash = Path.find_last_of("/\\");
@@ -62,350 +64,6 @@ bool isClangName(const std::string &Name) {
   return false;
 }
 
-std::string trimQuotesAndBrackets(std::string S) {
-  std::string Out;
-  for (char C : S)
-    if (C != '"' && C != '\'' && C != '[' && C != ']' && C != ' ' && C != '\t')
-      Out += C;
-  return Out;
-}
-
-std::vector<std::string> splitList(const std::string &S, char Sep = ',') {
-  std::vector<std::string> Out;
-  std::string Cur;
-  for (char C : S) {
-    if (C == Sep) {
-      if (!Cur.empty())
-        Out.push_back(Cur);
-      Cur.clear();
-    } else {
-      Cur += C;
-    }
-  }
-  if (!Cur.empty())
-    Out.push_back(Cur);
-  return Out;
-}
-
-std::optional<int> parsePositiveInt(std::string_view S) {
-  int V = 0;
-  auto [Ptr, Ec] = std::from_chars(S.data(), S.data() + S.size(), V);
-  if (Ec != std::errc() || Ptr != S.data() + S.size() || V <= 0)
-    return std::nullopt;
-  return V;
-}
-
-// "sm_80", "compute_80", "lto_80" (also with a/f suffixes) -> "sm_80".
-std::optional<std::string> normalizeArch(const std::string &Raw) {
-  std::string V = trimQuotesAndBrackets(Raw);
-  for (std::string_view Prefix : {"sm_", "compute_", "lto_"}) {
-    if (!startsWith(V, Prefix))
-      continue;
-    std::string Rest = V.substr(Prefix.size());
-    if (Rest.empty() || !(Rest[0] >= '0' && Rest[0] <= '9'))
-      return std::nullopt;
-    if (!std::all_of(Rest.begin(), Rest.end(), [](unsigned char C) { return std::isalnum(C); }))
-      return std::nullopt;
-    return "sm_" + Rest;
-  }
-  return std::nullopt;
-}
-
-// -gencode's value: "arch=compute_80,code=sm_80", "arch=compute_90a,code=[sm_90a,compute_90a]",
-// 'arch=compute_80,code="sm_80,compute_80"'. The real archs it produces: those of
-// code= (compute_XX counted as sm_XX), else arch='s.
-std::optional<std::vector<std::string>> parseGencode(const std::string &Value) {
-  std::string Arch;
-  std::vector<std::string> Codes;
-  bool InCode = false;
-  for (const std::string &Item : splitList(trimQuotesAndBrackets(Value))) {
-    if (startsWith(Item, "arch=")) {
-      Arch = Item.substr(5);
-      InCode = false;
-    } else if (startsWith(Item, "code=")) {
-      InCode = true;
-      if (Item.size() > 5)
-        Codes.push_back(Item.substr(5));
-    } else if (InCode) {
-      Codes.push_back(Item);
-    }
-  }
-  std::vector<std::string> Out;
-  for (const std::string &C : Codes)
-    if (auto A = normalizeArch(C))
-      Out.push_back(*A);
-  if (Out.empty() && !Arch.empty())
-    if (auto A = normalizeArch(Arch))
-      Out.push_back(*A);
-  if (Out.empty())
-    return std::nullopt;
-  return Out;
-}
-
-// ---------------------------------------------------------------------------
-// Host compiler flags (-Xcompiler items, and unknown flags that
-// -forward-unknown-to-host-compiler sends to the host compiler).
-
-enum class HostKind { Pass, PassWithValue, Drop, DropWithValue };
-
-// GCC options that Clang 22 rejects as unknown arguments (an error, which would
-// stop the analysis). Found by trying them; not exhaustive.
-bool isGccOnlyFFlag(const std::string &F) {
-  static const char *const Exact[] = {
-      "-fno-gnu-unique", "-fconcepts", "-fext-numeric-literals", "-fno-ext-numeric-literals",
-      "-fnothrow-opt", "-fno-lifetime-dse", "-flifetime-dse", "-fconserve-stack",
-      "-fopenmp-simd", "-fno-canonical-system-headers", "-fimplicit-constexpr", "-fmodules-ts",
-      "-fno-keep-inline-dllexport", "-fstrict-volatile-bitfields",
-      "-fno-guess-branch-probability", "-fguess-branch-probability",
-      "-fno-tree-loop-distribute-patterns", "-fpredictive-commoning"};
-  for (const char *E : Exact)
-    if (F == E)
-      return true;
-  for (std::string_view P : {"-fabi-version=", "-fipa-", "-fno-ipa-", "-fsched-", "-fno-sched-",
-                             "-fvar-tracking", "-fno-var-tracking", "-fira-", "-fno-ira-"})
-    if (startsWith(F, P))
-      return true;
-  return false;
-}
-
-HostKind classifyHostFlag(const std::string &F) {
-  // Preprocessor and include flags, separate and joined.
-  for (std::string_view P : {"-D", "-U", "-I", "-isystem", "-include", "-iquote", "-idirafter",
-                             "-imacros", "-isysroot", "--sysroot"}) {
-    if (F == P)
-      return HostKind::PassWithValue;
-  }
-  for (std::string_view P : {"-D", "-U", "-I", "-isystem", "-include", "-iquote", "-idirafter",
-                             "-imacros", "-isysroot", "--sysroot="}) {
-    if (startsWith(F, P))
-      return HostKind::Pass;
-  }
-  if (startsWith(F, "-std=") || startsWith(F, "-stdlib=") || startsWith(F, "-O") ||
-      startsWith(F, "-g") || F == "-w" || F == "-pedantic" || F == "-ansi" || F == "-pthread" ||
-      F == "-nostdinc" || F == "-nostdinc++")
-    return HostKind::Pass;
-  if (startsWith(F, "-W")) {
-    // Linker/assembler/preprocessor pass-through, and warnings-as-errors (a
-    // warning GCC never gave would stop the analysis).
-    if (startsWith(F, "-Wl,") || startsWith(F, "-Wa,") || startsWith(F, "-Wp,") || F == "-Werror" ||
-        startsWith(F, "-Werror="))
-      return HostKind::Drop;
-    return HostKind::Pass;
-  }
-  if (startsWith(F, "-f") && F.size() > 2)
-    return isGccOnlyFFlag(F) ? HostKind::Drop : HostKind::Pass;
-  for (std::string_view P : {"-o", "-x", "-MF", "-MT", "-MQ", "-Xlinker", "-Xassembler",
-                             "-Xpreprocessor", "-Xclang", "-L", "-l"})
-    if (F == P)
-      return HostKind::DropWithValue;
-  // -m... (host target: -march, -mtune, -m64, -mavx2), -c, -shared, -pipe, ...
-  return HostKind::Drop;
-}
-
-// ---------------------------------------------------------------------------
-// nvcc's options.
-
-enum class Act {
-  Arch, Code, Gencode, MaxRReg, Rdc, DeviceC, Xcompiler, Xptxas,
-  Define, Undef, Include, SysInclude, PreInclude, Optimize, Lang, Std,
-  TemplBacktrace, TemplDepth, Ftz, DefaultStream, FastMath, NoExceptions,
-  Pass,        // passed to Clang spelled as OptInfo::Clang
-  DeviceDebug, // -G
-  NoteDrop,    // dropped, with OptInfo::Note
-  Drop,        // dropped and listed
-  Silent,      // dropped, not listed (output and dependency files)
-  OptionsFile, // only reached when expansion left it (cannot happen); silent
-};
-
-enum class Val {
-  None,
-  Any,   // the next argument, whatever it is
-  Bool,  // the next argument only if it is true/false
-  Level, // the next argument only if it looks like an optimization level (-O 3)
-  Kind,  // the next argument only if it does not start with '-' (-Werror <kind>)
-};
-
-struct OptInfo {
-  Act A;
-  Val V;
-  const char *Clang = nullptr; // Act::Pass
-  const char *Note = nullptr;  // Act::NoteDrop
-};
-
-const std::unordered_map<std::string, OptInfo> &nvccOptions() {
-  static const std::unordered_map<std::string, OptInfo> Table = [] {
-    std::unordered_map<std::string, OptInfo> T;
-    auto Add = [&T](std::initializer_list<const char *> Names, OptInfo Info) {
-      for (const char *N : Names)
-        T.emplace(N, Info);
-    };
-    // Target archs and registers.
-    Add({"gpu-architecture", "arch"}, {Act::Arch, Val::Any});
-    Add({"gpu-code", "code"}, {Act::Code, Val::Any});
-    Add({"generate-code", "gencode"}, {Act::Gencode, Val::Any});
-    Add({"maxrregcount"}, {Act::MaxRReg, Val::Any});
-    Add({"relocatable-device-code", "rdc"}, {Act::Rdc, Val::Bool});
-    Add({"device-c", "dc"}, {Act::DeviceC, Val::None});
-    Add({"device-debug", "G"}, {Act::DeviceDebug, Val::None});
-    // Other tools' options.
-    Add({"compiler-options", "Xcompiler"}, {Act::Xcompiler, Val::Any});
-    Add({"ptxas-options", "Xptxas"}, {Act::Xptxas, Val::Any});
-    Add({"linker-options", "Xlinker", "archive-options", "Xarchive", "nvlink-options", "Xnvlink",
-         "Xfatbin", "fatbin-options", "Xcudafe", "cudafe-options"},
-        {Act::Drop, Val::Any});
-    // Preprocessor, language, optimization.
-    Add({"define-macro", "D"}, {Act::Define, Val::Any});
-    Add({"undefine-macro", "U"}, {Act::Undef, Val::Any});
-    Add({"include-path", "I"}, {Act::Include, Val::Any});
-    Add({"system-include", "isystem"}, {Act::SysInclude, Val::Any});
-    Add({"pre-include", "include"}, {Act::PreInclude, Val::Any});
-    Add({"optimize", "O"}, {Act::Optimize, Val::Level});
-    Add({"x"}, {Act::Lang, Val::Any});
-    Add({"std"}, {Act::Std, Val::Any});
-    Add({"ftemplate-backtrace-limit"}, {Act::TemplBacktrace, Val::Any});
-    Add({"ftemplate-depth"}, {Act::TemplDepth, Val::Any});
-    Add({"ftz"}, {Act::Ftz, Val::Bool});
-    Add({"default-stream"}, {Act::DefaultStream, Val::Any});
-    Add({"use_fast_math"}, {Act::FastMath, Val::None});
-    Add({"no-exceptions", "noeh"}, {Act::NoExceptions, Val::None});
-    Add({"debug", "g"}, {Act::Pass, Val::None, "-g"});
-    Add({"disable-warnings", "w"}, {Act::Pass, Val::None, "-w"});
-    Add({"Wreorder"}, {Act::Pass, Val::None, "-Wreorder"});
-    Add({"Wno-deprecated-declarations"}, {Act::Pass, Val::None, "-Wno-deprecated-declarations"});
-    Add({"expt-relaxed-constexpr"},
-        {Act::NoteDrop, Val::None, nullptr,
-         "not needed, Clang lets host and device code call "
-         "constexpr functions of the other side by default"});
-    Add({"extended-lambda", "expt-extended-lambda"},
-        {Act::NoteDrop, Val::None, nullptr,
-         "not needed, Clang accepts __device__ and __host__ __device__ "
-         "lambdas by default"});
-    Add({"options-file", "optf"}, {Act::OptionsFile, Val::Any});
-    // Output and dependency files: Clang tooling sets its own (-fsyntax-only).
-    Add({"output-file", "o", "dependency-output", "MF", "dependency-target-name", "MT"},
-        {Act::Silent, Val::Any});
-    Add({"compile", "c", "generate-dependencies", "M", "generate-nonsystem-dependencies", "MM",
-         "generate-dependencies-with-compile", "MD", "generate-nonsystem-dependencies-with-compile",
-         "MMD", "generate-dependency-targets", "MP", "forward-unknown-to-host-compiler",
-         "forward-unknown-to-host-linker", "forward-unknown-opts"},
-        {Act::Silent, Val::None});
-    // Dropped, with a value.
-    Add({"library", "l", "library-path", "L", "output-directory", "odir", "compiler-bindir",
-         "ccbin", "archiver-binary", "arbin", "libdevice-directory", "ldir", "target-directory",
-         "target-dir", "optimization-info", "opt-info", "dopt", "Ofast-compile", "Ofc", "threads",
-         "t", "split-compile", "split-compile-extended", "fdevice-time-trace", "keep-dir", "time",
-         "run-args", "input-drive-prefix", "idp", "dependency-drive-prefix", "ddp", "drive-prefix",
-         "dp", "cudart", "cudadevrt", "machine", "m", "entries", "e", "host-linker-script", "hls",
-         "jump-table-density", "jtd", "frandom-seed", "sanitize", "compress-mode", "qpp-config",
-         "diag-error", "diag-suppress", "diag-warn"},
-        {Act::Drop, Val::Any});
-    Add({"prec-div", "prec-sqrt", "fmad", "static-global-template-stub",
-         "device-entity-has-hidden-visibility", "brief-diagnostics", "brief-diag",
-         "device-stack-protector"},
-        {Act::Drop, Val::Bool});
-    Add({"Werror"}, {Act::Drop, Val::Kind});
-    // Dropped, no value.
-    Add({"cuda", "cubin", "fatbin", "ptx", "optix-ir", "ltoir", "preprocess", "E", "device-w", "dw",
-         "device-link", "dlink", "link", "lib", "run", "objdir-as-tempdir", "objtemp",
-         "allow-unsupported-compiler", "use-local-env", "force-cl-env-setup", "profile", "pg",
-         "generate-line-info", "lineinfo", "dlink-time-opt", "dlto", "lto", "gen-opt-lto", "shared",
-         "no-host-device-initializer-list", "nohdinitlist", "no-host-device-move-forward",
-         "nohdmoveforward", "m64", "dont-use-profile", "noprof", "dryrun", "verbose", "v",
-         "fdevice-syntax-only", "keep", "save-temps", "clean-targets", "clean", "no-align-double",
-         "no-device-link", "nodlink", "extra-device-vectorization", "keep-device-functions",
-         "source-in-ptx", "src-in-ptx", "restrict", "Wdefault-stream-launch",
-         "Wmissing-launch-bounds", "Wext-lambda-captures-this", "Wno-deprecated-gpu-targets",
-         "resource-usage", "res-usage", "extensible-whole-program", "ewp", "no-compress",
-         "compile-as-tools-patch", "astoolspatch", "list-gpu-code", "code-ls", "list-gpu-arch",
-         "arch-ls", "display-error-number", "err-no", "no-display-error-number", "no-err-no",
-         "augment-host-linker-script", "aug-hls", "relocatable-link", "r", "relocatable-ptx",
-         "reloc-ptx", "jobserver", "help", "h", "version", "V"},
-        {Act::Drop, Val::None});
-    return T;
-  }();
-  return Table;
-}
-
-const OptInfo *lookupOption(const std::string &Name) {
-  const auto &T = nvccOptions();
-  auto It = T.find(Name);
-  return It == T.end() ? nullptr : &It->second;
-}
-
-bool isOptionsFileFlag(const std::string &Name) { return Name == "options-file" || Name == "optf"; }
-
-// ---------------------------------------------------------------------------
-// --options-file and @file expansion.
-
-struct Expander {
-  std::string Directory;
-  std::string Error;
-
-  void addError(const std::string &Msg) {
-    if (!Error.empty())
-      Error += "; ";
-    Error += Msg;
-  }
-
-  void readFile(const std::string &File, const std::string &What, int Depth,
-                std::vector<std::string> &Out) {
-    if (Depth >= kMaxOptionsFileDepth) {
-      addError(What + " '" + File + "' nested more than " + std::to_string(kMaxOptionsFileDepth) +
-               " levels deep (does it name itself?)");
-      return;
-    }
-    namespace fs = std::filesystem;
-    fs::path Path(File);
-    if (Path.is_relative() && !Directory.empty())
-      Path = fs::path(Directory) / Path;
-    std::error_code Ec;
-    if (!fs::is_regular_file(Path, Ec)) {
-      addError("cannot read " + What + " '" + File + "' (" + Path.string() + ")");
-      return;
-    }
-    std::ifstream In(Path, std::ios::binary);
-    std::stringstream SS;
-    if (In)
-      SS << In.rdbuf();
-    if (!In) {
-      addError("cannot read " + What + " '" + File + "' (" + Path.string() + ")");
-      return;
-    }
-    expand(splitCommandLine(SS.str()), Depth + 1, Out);
-  }
-
-  void expand(const std::vector<std::string> &In, int Depth, std::vector<std::string> &Out) {
-    for (size_t I = 0; I < In.size(); ++I) {
-      const std::string &Tok = In[I];
-      if (Tok.size() > 1 && Tok[0] == '@') {
-        readFile(Tok.substr(1), "response file", Depth, Out);
-        continue;
-      }
-      if (Tok.size() > 1 && Tok[0] == '-') {
-        std::string Body = Tok.substr(startsWith(Tok, "--") ? 2 : 1);
-        size_t Eq = Body.find('=');
-        if (isOptionsFileFlag(Body.substr(0, Eq))) {
-          std::string Value;
-          if (Eq != std::string::npos) {
-            Value = Body.substr(Eq + 1);
-          } else if (I + 1 < In.size()) {
-            Value = In[++I];
-          } else {
-            addError(Tok + " at the end of the command names no file");
-            continue;
-          }
-          for (const std::string &File : splitList(Value))
-            readFile(File, "options file", Depth, Out);
-          continue;
-        }
-      }
-      Out.push_back(Tok);
-    }
-  }
-};
-
-// ---------------------------------------------------------------------------
-
 struct PtxasState {
   bool PendingMaxRReg = false;
 };
@@ -429,22 +87,6 @@ void takePtxasItem(const std::string &Item, PtxasState &S, TranslatedCommand &R)
       else
         R.notes.push_back("ptxas option '" + Item + "' has no valid register count; ignored");
     }
-}
-
-void addArch(std::vector<std::string> &Archs, const std::string &A) {
-  if (std::find(Archs.begin(), Archs.end(), A) == Archs.end())
-    Archs.push_back(A);
-}
-
-// The arch as Clang 22 spells it: it has no family-specific targets (sm_100f),
-// the arch-specific one (sm_100a) offers a superset of their features.
-std::string clangArchName(const std::string &A, TranslatedCommand &R) {
-  if (A.size() > 4 && A.back() == 'f' && std::isdigit(static_cast<unsigned char>(A[A.size() - 2]))) {
-    std::string C = A.substr(0, A.size() - 1) + "a";
-    R.notes.push_back(A + ": Clang 22 has no family-specific targets; parsed as " + C);
-    return C;
-  }
-  return A;
 }
 
 TranslatedCommand translateClang(const std::vector<std::string> &Argv, size_t Compiler) {
@@ -846,61 +488,6 @@ private:
 };
 
 } // namespace
-
-std::vector<std::string> splitCommandLine(std::string_view S) {
-  std::vector<std::string> Out;
-  std::string Cur;
-  bool InWord = false;
-  auto IsSpace = [](char C) {
-    return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v';
-  };
-  for (size_t I = 0; I < S.size(); ++I) {
-    char C = S[I];
-    if (IsSpace(C)) {
-      if (InWord)
-        Out.push_back(std::move(Cur));
-      Cur.clear();
-      InWord = false;
-      continue;
-    }
-    if (C == '\\') {
-      if (I + 1 >= S.size()) {
-        Cur += C; // a trailing backslash stays
-        InWord = true;
-        continue;
-      }
-      ++I;
-      if (S[I] == '\n')
-        continue; // line continuation
-      Cur += S[I];
-      InWord = true;
-      continue;
-    }
-    InWord = true;
-    if (C == '\'') {
-      for (++I; I < S.size() && S[I] != '\''; ++I)
-        Cur += S[I];
-      continue;
-    }
-    if (C == '"') {
-      for (++I; I < S.size() && S[I] != '"'; ++I) {
-        if (S[I] == '\\' && I + 1 < S.size() &&
-            std::string_view("\"\\$`\n").find(S[I + 1]) != std::string_view::npos) {
-          ++I;
-          if (S[I] != '\n')
-            Cur += S[I];
-          continue;
-        }
-        Cur += S[I];
-      }
-      continue;
-    }
-    Cur += C;
-  }
-  if (InWord)
-    Out.push_back(std::move(Cur));
-  return Out;
-}
 
 bool isNvccCommand(const std::vector<std::string> &Argv) {
   size_t C = compilerIndex(Argv);

@@ -91,8 +91,9 @@ public:
   EvaluatedDim3 evaluateDim3(const Expr &E);
 
   /// What the evaluator remembers between calls (mutation analyses per
-  /// function body, values of variables); defined in ValueEvaluator.cpp and
-  /// shared by copies of this evaluator (all for the same ASTContext).
+  /// function body, values of variables); defined in
+  /// facts/ValueEvaluatorInternals.h and shared by copies of this evaluator
+  /// (all for the same ASTContext).
   struct Cache;
 
 private:

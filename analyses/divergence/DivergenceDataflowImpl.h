@@ -1,0 +1,110 @@
+// Internal to the divergence dataflow, not a public interface: the analysis
+// of one function body as one class, Dataflow, whose jobs are defined in
+//   DivergenceDataflow.cpp          the fixpoint driver over the CFG
+//   DivergenceTransfer.cpp          transfer functions of statements and expressions
+//   DivergenceControlDependence.cpp divergent control: which blocks only some
+//                                   threads reach, and the branch to blame
+//   DivergenceFindings.cpp          the findings: divergent branches, collectives
+//                                   reached under divergent control
+#pragma once
+
+#include "divergence/DivergenceAnalysis.h"
+#include "divergence/DivergenceCalls.h"
+
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::occlint::detail {
+
+using Env = llvm::DenseMap<const VarDecl *, ThreadValue>;
+
+/// How uniformly the threads reach a CFG block, and the branch to blame.
+struct Taint {
+  unsigned Group = 64;
+  int From = -1; // the CFG block whose branch is responsible
+  bool operator==(const Taint &O) const { return Group == O.Group && From == O.From; }
+};
+
+// Describing the branch to blame (DivergenceControlDependence.cpp).
+std::string sourceText(const Stmt *S, const ASTContext &Ctx);
+const Expr *branchCondition(const Stmt *S);
+
+class Dataflow {
+public:
+  Dataflow(const FunctionDecl &FD, DivergenceDriver &D, const std::vector<ThreadValue> &Params,
+           const ThreadValue &This, const DivergenceContext &Entry, bool Report);
+
+  FunctionSummary run();
+
+private:
+  const FunctionDecl &FD;
+  DivergenceDriver &D;
+  ASTContext &Ctx;
+  ThreadValue This;
+  DivergenceContext Entry;
+  bool Report;
+  bool Reporting = false;
+
+  std::unique_ptr<CFG> Cfg;
+  CFGPostDomTree PDT;
+  Env EntryEnv;
+  std::vector<std::optional<Env>> In, Out;
+  std::vector<std::optional<ThreadValue>> Conds;
+  std::vector<Taint> Taints;
+  std::vector<bool> Primary;
+  llvm::DenseMap<const VarDecl *, unsigned> DeclBlock;
+  ThreadValue Ret;
+  bool HasReturn = false;
+
+  // The block being processed.
+  Env *E = nullptr;
+  unsigned Cur = 0;
+  llvm::DenseMap<const Stmt *, ThreadValue> Cache;
+
+  // ---- the fixpoint (DivergenceDataflow.cpp) ----------------------------------
+  ThreadValue opaqueParams();
+  static bool mergeInto(std::optional<Env> &Dst, const Env &Src);
+  void flow();
+  void process(const CFGBlock &B, Env &Local);
+
+  // ---- transfer functions (DivergenceTransfer.cpp) ----------------------------
+  void processStmt(const Stmt *S);
+  const VarDecl *localVar(const Expr *Ex) const;
+  void setVar(const VarDecl *VD, ThreadValue V);
+  ThreadValue varValue(const VarDecl *VD);
+  void assign(const Expr *LHS, const ThreadValue &V);
+  ThreadValue eval(const Expr *Ex);
+  ThreadValue builtinVar(StringRef Var, StringRef Field);
+  ThreadValue load(const ThreadValue &Address);
+  ThreadValue evalUncached(const Expr *Ex);
+  ThreadValue evalDeclRef(const DeclRefExpr *DRE);
+  ThreadValue evalUnary(const UnaryOperator *UO);
+  static bool floating(const Expr *Ex);
+  ThreadValue arith(BinaryOperatorKind Op, const ThreadValue &L, const ThreadValue &R, bool Float);
+  ThreadValue evalBinary(const BinaryOperator *BO);
+  ThreadValue argValue(const Expr *A);
+  ThreadValue evalCall(const CallExpr *CE);
+  void processAsm(const GCCAsmStmt *Asm);
+
+  // ---- control dependence (DivergenceControlDependence.cpp) -------------------
+  const CFGBlock *ipdom(const CFGBlock *B);
+  void region(const CFGBlock *X, const CFGBlock *S, std::vector<bool> &In);
+  std::vector<Taint> computeTaints();
+  const CFGBlock *blockById(int Id);
+  const Stmt *branchStmt(const CFGBlock *X);
+  DivergenceContext contextAt(unsigned Block);
+
+  // ---- findings (DivergenceFindings.cpp) --------------------------------------
+  void recordCollective(const CallExpr *CE, const CallInfo &Info);
+  int64_t blockCost(const CFGBlock &B);
+  int64_t stmtCost(const Stmt *S);
+  void reportBranches();
+};
+
+} // namespace clang::tidy::occlint::detail

@@ -1,0 +1,137 @@
+// The findings of the divergence dataflow: barriers and warp collectives
+// reached under divergent control, and the branches that split warps with
+// an estimate of the work on either side.
+#include "divergence/DivergenceDataflowImpl.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <string>
+
+namespace clang::tidy::occlint::detail {
+
+void Dataflow::recordCollective(const CallExpr *CE, const CallInfo &Info) {
+  bool Barrier = Info.Role == CallRole::Barrier;
+  const bool Collective = Info.Role == CallRole::SyncWarp || Info.Role == CallRole::ShuffleIdx ||
+                          Info.Role == CallRole::Shuffle || Info.Role == CallRole::Vote ||
+                          Info.Role == CallRole::Match;
+  if (!Barrier && !Collective)
+    return;
+  if (Info.Group == 0)
+    return;
+  if (Collective && Info.MaskArg >= 0) {
+    // Only a full mask promises that all 32 lanes arrive.
+    if (unsigned(Info.MaskArg) >= CE->getNumArgs())
+      return; // __syncwarp() with its default argument is written without one
+    auto M = eval(CE->getArg(Info.MaskArg)).exact();
+    if (!M || (uint64_t(*M) & 0xffffffffu) != 0xffffffffu)
+      return;
+  }
+  DivergenceCollective C;
+  C.Call = CE;
+  C.Loc = CE->getBeginLoc();
+  C.Name = Info.Name;
+  C.Barrier = Barrier;
+  C.Needed = Info.Group;
+  C.Ctx = contextAt(Cur);
+  C.Kernel = D.Kernel;
+  if (C.Ctx.Group < C.Needed)
+    D.Out.addCollective(std::move(C));
+}
+
+// ---- branches that split warps -------------------------------------------------
+
+int64_t Dataflow::blockCost(const CFGBlock &B) {
+  llvm::SmallPtrSet<const Stmt *, 16> Inner;
+  std::vector<const Stmt *> Work;
+  for (const CFGElement &El : B)
+    if (auto S = El.getAs<CFGStmt>())
+      for (const Stmt *C : S->getStmt()->children())
+        Work.push_back(C);
+  while (!Work.empty()) { // every sub-expression of an element is counted with it
+    const Stmt *C = Work.back();
+    Work.pop_back();
+    if (!C || !Inner.insert(C).second)
+      continue;
+    for (const Stmt *D : C->children())
+      Work.push_back(D);
+  }
+  int64_t Cost = 0;
+  for (const CFGElement &El : B)
+    if (auto S = El.getAs<CFGStmt>(); S && !Inner.count(S->getStmt()))
+      Cost += stmtCost(S->getStmt());
+  return Cost;
+}
+
+int64_t Dataflow::stmtCost(const Stmt *S) {
+  if (!S)
+    return 0;
+  int64_t Cost = 0;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (!BO->isCommaOp() && !BO->isLogicalOp())
+      Cost = 1;
+  } else if (isa<ArraySubscriptExpr, CompoundAssignOperator>(S)) {
+    Cost = 1;
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    Cost = UO->isIncrementDecrementOp() || UO->getOpcode() == UO_Deref ? 1 : 0;
+  } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    Cost = 1;
+    if (const FunctionDecl *Def = analysableDefinition(CE->getDirectCallee(), Ctx))
+      Cost += D.cost(*Def);
+  }
+  for (const Stmt *C : S->children())
+    Cost += stmtCost(C);
+  return Cost;
+}
+
+void Dataflow::reportBranches() {
+  const unsigned N = Cfg->getNumBlockIDs();
+  std::vector<int64_t> Costs(N, 0);
+  for (const CFGBlock *B : *Cfg)
+    Costs[B->getBlockID()] = blockCost(*B);
+  for (const CFGBlock *X : *Cfg) {
+    const Stmt *S = X->getTerminatorStmt();
+    if (!S || X->succ_size() < 2 || !isa<IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt, ConditionalOperator>(S))
+      continue;
+    const Expr *CondExpr = branchCondition(S);
+    if (!CondExpr)
+      continue;
+    // The whole condition (`a && b` spans several blocks), in the values of this block.
+    Env Copy = Out[X->getBlockID()] ? *Out[X->getBlockID()] : Env();
+    Env *Saved = E;
+    E = &Copy;
+    Cache.clear();
+    const bool WasReporting = Reporting;
+    Reporting = false;
+    ThreadValue Cond = eval(CondExpr);
+    Reporting = WasReporting;
+    E = Saved;
+    if (isa<SwitchStmt>(S) ? Cond.laneConstant() : toBool(Cond).uniformGroup() >= 32)
+      continue;
+    DivergenceBranch Br;
+    Br.S = S;
+    Br.Loc = S->getBeginLoc();
+    Br.Loop = isa<ForStmt, WhileStmt, DoStmt>(S);
+    Br.What = Br.Loop ? "loop" : isa<SwitchStmt>(S) ? "switch" : isa<ConditionalOperator>(S) ? "conditional operator" : "branch";
+    Br.Cond = Cond;
+    Br.CondText = sourceText(CondExpr, Ctx);
+    Br.Kernel = D.Kernel;
+    unsigned Side = 0;
+    for (const CFGBlock *Succ : X->succs()) {
+      if (!Succ) {
+        ++Side;
+        continue;
+      }
+      std::vector<bool> In(N, false);
+      region(X, Succ, In);
+      int64_t W = 0;
+      for (unsigned I = 0; I < N; ++I)
+        if (In[I] && I != X->getBlockID())
+          W += Costs[I];
+      (Side == 0 ? Br.WorkTaken : Br.WorkOther) += W;
+      ++Side;
+    }
+    D.Out.addBranch(std::move(Br));
+  }
+}
+
+} // namespace clang::tidy::occlint::detail

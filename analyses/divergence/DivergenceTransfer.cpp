@@ -1,0 +1,493 @@
+// The transfer functions of the divergence dataflow: how each statement and
+// expression (assignments, operators, loads, calls, inline assembly) maps the
+// thread values of the local variables, with assignments under divergent
+// control tainted at the join.
+#include "divergence/DivergenceDataflowImpl.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <string>
+
+namespace clang::tidy::occlint::detail {
+
+namespace {
+
+/// A value that reaches a join from a branch only threads of groups of
+/// `Group` lanes agree on: with whole warps agreeing (Group >= 32) its lane
+/// pattern survives but it may differ between warps; otherwise it may differ
+/// in every lane.
+ThreadValue taint(const ThreadValue &V, unsigned Group) {
+  if (Group >= 64)
+    return V;
+  if (Group < 32)
+    return join(V, ThreadValue::top());
+  ThreadValue T = V;
+  if (T.Rest == RestKind::Const || T.Rest == RestKind::BlockUniform) {
+    T = add(V, ThreadValue::warpUniform(62)); // + an unknown per-warp term that keeps the alignment
+    T.Mono = V.Mono;
+  }
+  return T;
+}
+
+} // namespace
+
+void Dataflow::processStmt(const Stmt *S) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *Dcl : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(Dcl)) {
+        if (VD->hasGlobalStorage())
+          continue;
+        DeclBlock[VD] = Cur;
+        (*E)[VD] = VD->getInit() ? eval(VD->getInit()) : ThreadValue::uniform();
+      }
+    return;
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    ThreadValue V = RS->getRetValue() ? eval(RS->getRetValue()) : ThreadValue::uniform();
+    if (Taints[Cur].Group < 64) // threads return here at different points
+      V = taint(V, Taints[Cur].Group);
+    Ret = HasReturn ? join(Ret, V) : V;
+    HasReturn = true;
+    return;
+  }
+  if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+    processAsm(Asm);
+    return;
+  }
+  if (const auto *Ex = dyn_cast<Expr>(S))
+    eval(Ex);
+}
+
+// ---- variables -----------------------------------------------------------
+
+const VarDecl *Dataflow::localVar(const Expr *Ex) const {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Ex->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && !VD->hasGlobalStorage())
+      return VD;
+  return nullptr;
+}
+
+/// An assignment in the current block: under a thread-dependent branch the
+/// variable no longer holds one value for all threads once the paths join
+/// (unless it was declared under that branch too).
+void Dataflow::setVar(const VarDecl *VD, ThreadValue V) {
+  const unsigned G = Taints[Cur].Group;
+  if (G < 64) {
+    auto It = DeclBlock.find(VD);
+    const unsigned DeclGroup = It == DeclBlock.end() ? 64 : Taints[It->second].Group;
+    if (DeclGroup > G) {
+      const MonoCoord Mono = V.Mono;
+      V = taint(V, G);
+      // Under a boundary guard (a grid-stride loop's own condition) an
+      // index stays monotone: the guard still splits one warp only.
+      const int From = Taints[Cur].From;
+      if (From >= 0 && Conds[From] && toBool(*Conds[From]).Split == SplitKind::Boundary)
+        V.Mono = Mono;
+    }
+  }
+  (*E)[VD] = V;
+}
+
+ThreadValue Dataflow::varValue(const VarDecl *VD) {
+  if (auto It = E->find(VD); It != E->end())
+    return It->second;
+  return ThreadValue::uniform();
+}
+
+void Dataflow::assign(const Expr *LHS, const ThreadValue &V) {
+  LHS = LHS->IgnoreParenImpCasts();
+  if (const VarDecl *VD = localVar(LHS)) {
+    setVar(VD, V);
+    return;
+  }
+  // A field or element of a local aggregate: a weak update.
+  const Expr *Base = nullptr;
+  ThreadValue Stored = V;
+  if (const auto *ME = dyn_cast<MemberExpr>(LHS); ME && !ME->isArrow())
+    Base = ME->getBase();
+  else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(LHS)) {
+    Base = AS->getBase();
+    Stored = join(V, opaque({eval(AS->getIdx())}));
+  }
+  if (Base)
+    if (const VarDecl *VD = localVar(Base))
+      setVar(VD, join(varValue(VD), Stored));
+}
+
+// ---- expressions -----------------------------------------------------------
+
+ThreadValue Dataflow::eval(const Expr *Ex) {
+  if (!Ex)
+    return ThreadValue::uniform();
+  Ex = Ex->IgnoreParens();
+  if (auto It = Cache.find(Ex); It != Cache.end())
+    return It->second;
+  ThreadValue V = evalUncached(Ex);
+  Cache[Ex] = V;
+  return V;
+}
+
+ThreadValue Dataflow::builtinVar(StringRef Var, StringRef Field) {
+  const unsigned Dim = Field == "x" ? 0 : Field == "y" ? 1 : 2;
+  if (Var == "threadIdx")
+    return D.threadIdx(Dim);
+  if (Var == "blockDim")
+    return D.blockDim(Dim);
+  return ThreadValue::uniform(); // blockIdx, gridDim
+}
+
+ThreadValue Dataflow::load(const ThreadValue &Address) {
+  // Every lane reading the same address reads the same value.
+  if (Address.laneConstant())
+    return opaque({Address});
+  return ThreadValue::top();
+}
+
+ThreadValue Dataflow::evalUncached(const Expr *Ex) {
+  if (const auto *IL = dyn_cast<IntegerLiteral>(Ex))
+    return ThreadValue::constant(Ex->getType()->isUnsignedIntegerType()
+                                     ? int64_t(IL->getValue().getLimitedValue())
+                                     : IL->getValue().getSExtValue());
+  if (const auto *CL = dyn_cast<CharacterLiteral>(Ex))
+    return ThreadValue::constant(CL->getValue());
+  if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(Ex))
+    return ThreadValue::constant(BL->getValue());
+  if (isa<FloatingLiteral, StringLiteral, CXXNullPtrLiteralExpr, GNUNullExpr, LambdaExpr, CXXThisExpr>(Ex))
+    return isa<CXXThisExpr>(Ex) ? This : ThreadValue::uniform();
+  if (const auto *CE = dyn_cast<ConstantExpr>(Ex)) {
+    if (CE->hasAPValueResult() && CE->getAPValueResult().isInt())
+      return ThreadValue::constant(CE->getAPValueResult().getInt().getExtValue());
+    return eval(CE->getSubExpr());
+  }
+  if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(Ex))
+    return eval(S->getReplacement());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Ex))
+    return evalDeclRef(DRE);
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(Ex)) {
+    const Expr *BaseExpr = MP->getBaseExpr()->IgnoreParenImpCasts();
+    while (const auto *OV = dyn_cast<OpaqueValueExpr>(BaseExpr)) // threadIdx.x is a property access
+      BaseExpr = OV->getSourceExpr()->IgnoreParenImpCasts();
+    if (const auto *Base = dyn_cast<DeclRefExpr>(BaseExpr))
+      return builtinVar(Base->getDecl()->getName(), MP->getPropertyDecl()->getName());
+    return ThreadValue::uniform();
+  }
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(Ex))
+    return eval(PO->getSyntacticForm());
+  if (const auto *C = dyn_cast<CastExpr>(Ex)) {
+    ThreadValue V = eval(C->getSubExpr());
+    switch (C->getCastKind()) {
+    case CK_IntegralToBoolean:
+    case CK_FloatingToBoolean:
+    case CK_PointerToBoolean:
+    case CK_MemberPointerToBoolean:
+      return toBool(V);
+    default:
+      return V;
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(Ex))
+    return evalUnary(UO);
+  if (const auto *BO = dyn_cast<BinaryOperator>(Ex))
+    return evalBinary(BO);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(Ex))
+    return select(eval(CO->getCond()), eval(CO->getTrueExpr()), eval(CO->getFalseExpr()));
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Ex)) {
+    const ThreadValue Idx = eval(AS->getIdx());
+    if (const VarDecl *VD = localVar(AS->getBase()); VD && VD->getType()->isArrayType())
+      return opaque({varValue(VD), Idx}); // an element of a thread's own array
+    return load(opaque({eval(AS->getBase()), Idx}));
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(Ex)) {
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    if (const auto *Call = dyn_cast<CallExpr>(Base); Call && classifyCall(*Call).Role == CallRole::ThreadIndex)
+      return builtinVar("threadIdx", ME->getMemberDecl()->getName());
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Base))
+      if (const auto *Call = dyn_cast<CallExpr>(MTE->getSubExpr()->IgnoreParenImpCasts());
+          Call && classifyCall(*Call).Role == CallRole::ThreadIndex)
+        return builtinVar("threadIdx", ME->getMemberDecl()->getName());
+    const ThreadValue B = eval(ME->getBase());
+    return ME->isArrow() ? load(B) : B;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(Ex))
+    return evalCall(CE);
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(Ex)) {
+    std::vector<ThreadValue> Vs;
+    for (const Expr *A : CC->arguments())
+      Vs.push_back(eval(A));
+    return opaque(Vs);
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(Ex)) {
+    std::vector<ThreadValue> Vs;
+    for (const Expr *I : IL->inits())
+      Vs.push_back(eval(I));
+    return opaque(Vs);
+  }
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Ex))
+    return eval(M->getSubExpr());
+  if (const auto *EC = dyn_cast<ExprWithCleanups>(Ex))
+    return eval(EC->getSubExpr());
+  if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(Ex))
+    return eval(BT->getSubExpr());
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Ex))
+    return eval(DA->getExpr());
+  if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(Ex))
+    return eval(DI->getExpr());
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(Ex))
+    return OV->getSourceExpr() ? eval(OV->getSourceExpr()) : ThreadValue::uniform();
+  if (!Ex->isValueDependent() && Ex->getType()->isIntegralOrEnumerationType()) {
+    Expr::EvalResult R;
+    if (Ex->EvaluateAsInt(R, Ctx))
+      return ThreadValue::constant(R.Val.getInt().getExtValue());
+  }
+  std::vector<ThreadValue> Vs;
+  for (const Stmt *Child : Ex->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      Vs.push_back(eval(CE));
+  return opaque(Vs);
+}
+
+ThreadValue Dataflow::evalDeclRef(const DeclRefExpr *DRE) {
+  const ValueDecl *VD = DRE->getDecl();
+  if (const auto *EC = dyn_cast<EnumConstantDecl>(VD))
+    return ThreadValue::constant(EC->getInitVal().getExtValue());
+  const auto *Var = dyn_cast<VarDecl>(VD);
+  if (!Var)
+    return ThreadValue::uniform();
+  if (Var->getName() == "warpSize")
+    return ThreadValue::constant(32);
+  if (auto It = E->find(Var); It != E->end())
+    return It->second;
+  if (Var->getType()->isIntegralOrEnumerationType() && Var->getType().isConstQualified())
+    if (const APValue *V = Var->getInit() && !Var->getInit()->isValueDependent() ? Var->evaluateValue() : nullptr;
+        V && V->isInt())
+      return ThreadValue::constant(V->getInt().getExtValue());
+  return ThreadValue::uniform(); // a global, or a __shared__ scalar: one value for the block
+}
+
+ThreadValue Dataflow::evalUnary(const UnaryOperator *UO) {
+  const Expr *Sub = UO->getSubExpr();
+  switch (UO->getOpcode()) {
+  case UO_Minus:
+    return neg(eval(Sub));
+  case UO_Not:
+    return sub(neg(eval(Sub)), ThreadValue::constant(1));
+  case UO_LNot:
+    return logicalNot(eval(Sub));
+  case UO_Deref:
+    return load(eval(Sub));
+  case UO_AddrOf: {
+    const Expr *S = Sub->IgnoreParenImpCasts();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+      return opaque({eval(AS->getBase()), eval(AS->getIdx())});
+    if (localVar(S))
+      return ThreadValue::uniform(); // the same stack slot in every thread
+    return eval(Sub);
+  }
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec: {
+    const ThreadValue Old = eval(Sub);
+    const ThreadValue New = add(Old, ThreadValue::constant(UO->isIncrementOp() ? 1 : -1));
+    assign(Sub, New);
+    return UO->isPrefix() ? New : Old;
+  }
+  default:
+    return eval(Sub);
+  }
+}
+
+bool Dataflow::floating(const Expr *Ex) { return Ex->getType()->isFloatingType(); }
+
+ThreadValue Dataflow::arith(BinaryOperatorKind Op, const ThreadValue &L, const ThreadValue &R, bool Float) {
+  if (Float && Op != BO_Add && Op != BO_Sub)
+    return opaque({L, R});
+  switch (Op) {
+  case BO_Add: return add(L, R);
+  case BO_Sub: return sub(L, R);
+  case BO_Mul: return mul(L, R);
+  case BO_Div: return div(L, R);
+  case BO_Rem: return rem(L, R);
+  case BO_Shl: return shl(L, R);
+  case BO_Shr: return shr(L, R);
+  case BO_And: return bitAnd(L, R);
+  case BO_Or: return bitOr(L, R);
+  case BO_Xor: return bitXor(L, R);
+  default: return opaque({L, R});
+  }
+}
+
+ThreadValue Dataflow::evalBinary(const BinaryOperator *BO) {
+  const BinaryOperatorKind Op = BO->getOpcode();
+  if (Op == BO_Assign) {
+    ThreadValue V = eval(BO->getRHS());
+    assign(BO->getLHS(), V);
+    return V;
+  }
+  if (BO->isCompoundAssignmentOp()) {
+    ThreadValue V = arith(BinaryOperator::getOpForCompoundAssignment(Op), eval(BO->getLHS()), eval(BO->getRHS()),
+                          floating(BO->getLHS()));
+    assign(BO->getLHS(), V);
+    return V;
+  }
+  if (Op == BO_Comma) {
+    eval(BO->getLHS());
+    return eval(BO->getRHS());
+  }
+  const ThreadValue L = eval(BO->getLHS()), R = eval(BO->getRHS());
+  switch (Op) {
+  case BO_LAnd: return logicalAnd(L, R);
+  case BO_LOr: return logicalOr(L, R);
+  case BO_LT: return compare(CompareOp::LT, L, R);
+  case BO_LE: return compare(CompareOp::LE, L, R);
+  case BO_GT: return compare(CompareOp::GT, L, R);
+  case BO_GE: return compare(CompareOp::GE, L, R);
+  case BO_EQ: return compare(CompareOp::EQ, L, R);
+  case BO_NE: return compare(CompareOp::NE, L, R);
+  default: return arith(Op, L, R, floating(BO->getLHS()) || floating(BO->getRHS()));
+  }
+}
+
+/// An argument's value; `&x` of a local passes what the callee reads through it.
+ThreadValue Dataflow::argValue(const Expr *A) {
+  if (const auto *UO = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts()); UO && UO->getOpcode() == UO_AddrOf)
+    if (const VarDecl *VD = localVar(UO->getSubExpr()))
+      return varValue(VD);
+  return eval(A);
+}
+
+ThreadValue Dataflow::evalCall(const CallExpr *CE) {
+  const CallInfo Info = classifyCall(*CE);
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  std::vector<ThreadValue> Args;
+  for (const Expr *A : CE->arguments())
+    Args.push_back(argValue(A));
+  auto Arg = [&](unsigned I) { return I < Args.size() ? Args[I] : ThreadValue::uniform(); };
+  // Member calls on tiles take (value, lane); free intrinsics (mask, value, lane).
+  const bool Member = MC || isa<MemberExpr>(CE->getCallee()->IgnoreParenImpCasts());
+  const unsigned First = Member ? 0 : 1;
+
+  if (Reporting)
+    recordCollective(CE, Info);
+  switch (Info.Role) {
+  case CallRole::Barrier:
+  case CallRole::SyncWarp:
+  case CallRole::GroupUniform:
+    return ThreadValue::uniform();
+  case CallRole::ShuffleIdx: {
+    const ThreadValue V = Arg(First), Src = Arg(First + 1);
+    if (V.blockUniform())
+      return V;
+    if (Src.laneConstant() && Info.Group == 32)
+      return opaque({ThreadValue::warpUniform(), Src});
+    return ThreadValue::top();
+  }
+  case CallRole::Shuffle:
+    return Arg(First).laneConstant() ? Arg(First) : ThreadValue::top();
+  case CallRole::Vote:
+    if (Info.Group != 32)
+      return Arg(First).laneConstant() ? Arg(First) : ThreadValue::top();
+    return Arg(First).blockUniform() ? ThreadValue::uniform() : ThreadValue::warpUniform();
+  case CallRole::Match:
+    return Arg(First).laneConstant() && Info.Group == 32 ? ThreadValue::warpUniform() : ThreadValue::top();
+  case CallRole::ActiveMask:
+    return ThreadValue::warpUniform();
+  case CallRole::Atomic:
+    return ThreadValue::top();
+  case CallRole::ThreadRank:
+    if (Info.Group >= 64)
+      return ThreadValue::linearTid();
+    return rem(ThreadValue::laneId(), ThreadValue::constant(Info.Group));
+  case CallRole::MetaGroupRank:
+    return div(ThreadValue::linearTid(), ThreadValue::constant(Info.Group));
+  case CallRole::ThreadIndex:
+    return ThreadValue::top();
+  case CallRole::None:
+    break;
+  }
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (Callee && Callee->getIdentifier()) {
+    const StringRef Name = Callee->getName();
+    if (Name == "__nvvm_read_ptx_sreg_laneid")
+      return ThreadValue::laneId();
+    if (Name.starts_with("__nvvm_read_ptx_sreg_tid_"))
+      return D.threadIdx(Name.back() - 'x');
+    if (Name.starts_with("__nvvm_read_ptx_sreg_ntid_"))
+      return D.blockDim(Name.back() - 'x');
+  }
+  if (const FunctionDecl *Def = analysableDefinition(Callee, Ctx)) {
+    const ThreadValue Obj = MC ? eval(MC->getImplicitObjectArgument()) : ThreadValue::uniform();
+    std::vector<ThreadValue> Params = Args;
+    if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) && !Params.empty())
+      Params.erase(Params.begin()); // the object is the first argument of a member operator
+    DivergenceContext Here = contextAt(Cur);
+    Here.Calls.push_back(CE->getExprLoc());
+    FunctionSummary S = D.call(*Def, Params, Obj, Here, Reporting);
+    if (Params.size() == Args.size()) // locals passed by non-const reference
+      for (unsigned I = 0; I < S.OutParams.size() && I < CE->getNumArgs(); ++I)
+        if (S.OutParams[I])
+          if (const VarDecl *VD = localVar(CE->getArg(I)))
+            setVar(VD, *S.OutParams[I]);
+    return S.Ret;
+  }
+  // An unknown function: a function of its arguments (and of what they point to).
+  if (MC)
+    Args.push_back(eval(MC->getImplicitObjectArgument()));
+  ThreadValue Result = opaque(Args);
+  // Locals passed by address or by non-const reference may be written.
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const Expr *A = CE->getArg(I)->IgnoreParenImpCasts();
+    const VarDecl *VD = nullptr;
+    if (const auto *UO = dyn_cast<UnaryOperator>(A); UO && UO->getOpcode() == UO_AddrOf)
+      VD = localVar(UO->getSubExpr());
+    else if (Callee && I < Callee->getNumParams() && Callee->getParamDecl(I)->getType()->isReferenceType() &&
+             !Callee->getParamDecl(I)->getType().getNonReferenceType().isConstQualified())
+      VD = localVar(A);
+    if (VD)
+      setVar(VD, join(varValue(VD), Result));
+  }
+  return Result;
+}
+
+void Dataflow::processAsm(const GCCAsmStmt *Asm) {
+  const std::string Text = Asm->getAsmString();
+  ThreadValue V;
+  if (Text.find("%laneid") != std::string::npos)
+    V = ThreadValue::laneId();
+  else if (Text.find("%tid.x") != std::string::npos)
+    V = D.threadIdx(0);
+  else if (Text.find("%tid.y") != std::string::npos)
+    V = D.threadIdx(1);
+  else if (Text.find("%warpid") != std::string::npos)
+    V = ThreadValue::warpUniform();
+  else {
+    std::vector<ThreadValue> Ins;
+    for (unsigned I = 0; I < Asm->getNumInputs(); ++I)
+      Ins.push_back(eval(Asm->getInputExpr(I)));
+    V = opaque(Ins);
+  }
+  for (unsigned I = 0; I < Asm->getNumOutputs(); ++I)
+    assign(Asm->getOutputExpr(I), V);
+  if (Reporting && (Text.find("bar.sync") != std::string::npos || Text.find("barrier.sync") != std::string::npos ||
+                    Text.find("bar.red") != std::string::npos)) {
+    DivergenceCollective C;
+    C.AsmStmt = Asm;
+    C.Loc = Asm->getBeginLoc();
+    C.Name = "'bar.sync' (inline assembly)";
+    C.Barrier = true;
+    // `bar.sync id, count` waits for `count` threads only (warp-specialised
+    // code): it needs whole warps, not the whole block.
+    const size_t At = Text.find("bar");
+    const size_t End = Text.find_first_of(";\n", At);
+    C.Needed = Text.substr(At, End == std::string::npos ? std::string::npos : End - At).find(',') != std::string::npos
+                   ? 32
+                   : 64;
+    C.Ctx = contextAt(Cur);
+    C.Kernel = D.Kernel;
+    if (C.Ctx.Group < C.Needed)
+      D.Out.addCollective(std::move(C));
+  }
+}
+
+} // namespace clang::tidy::occlint::detail

@@ -1,0 +1,226 @@
+// Arithmetic on thread values: the affine forms (per-lane table + aligned
+// Rest) under + - * / % shifts and bitwise operations with constants.
+#include "divergence/ThreadVariance.h"
+#include "divergence/ThreadVarianceImpl.h"
+
+#include <algorithm>
+#include <bit>
+#include <numeric>
+
+namespace clang::tidy::occlint {
+
+using namespace detail;
+
+namespace {
+
+bool isPow2(int64_t V) { return V > 0 && (V & (V - 1)) == 0; }
+unsigned log2of(int64_t V) { return std::countr_zero(uint64_t(V)); }
+
+/// Alignment of a lane-constant value as a whole (its Rest and its lane part).
+unsigned wholeAlign(const ThreadValue &V) { return std::min(V.Align, tz(V.Lane[0])); }
+
+} // namespace
+
+ThreadValue neg(const ThreadValue &A) {
+  if (A.Split != SplitKind::None)
+    return opaque({A});
+  ThreadValue R = A;
+  R.Lane = mapTable(A.Lane, [](int64_t X) { return -X; });
+  return normalize(R);
+}
+
+ThreadValue add(const ThreadValue &A, const ThreadValue &B) {
+  if (A.Split != SplitKind::None || B.Split != SplitKind::None)
+    return opaque({A, B});
+  ThreadValue R;
+  for (unsigned L = 0; L < Lanes; ++L)
+    R.Lane[L] = A.Lane[L] + B.Lane[L];
+  R.Rest = maxKind(A.Rest, B.Rest);
+  R.Align = std::min(A.Align, B.Align);
+  R.Assumed = A.Assumed || B.Assumed;
+  // A monotone index plus something uniform stays monotone.
+  if (A.Mono != MonoCoord::None && B.blockUniform())
+    R.Mono = A.Mono;
+  else if (B.Mono != MonoCoord::None && A.blockUniform())
+    R.Mono = B.Mono;
+  return normalize(R);
+}
+
+ThreadValue sub(const ThreadValue &A, const ThreadValue &B) { return add(A, neg(B)); }
+
+ThreadValue mul(const ThreadValue &A, const ThreadValue &B) {
+  if (A.Split != SplitKind::None || B.Split != SplitKind::None)
+    return opaque({A, B});
+  if (!B.exact() && A.exact())
+    return mul(B, A);
+  const bool Assumed = A.Assumed || B.Assumed;
+  if (auto K = B.exact()) {
+    if (*K == 0)
+      return withAssumed(ThreadValue::constant(0), Assumed);
+    ThreadValue R = A;
+    R.Lane = mapTable(A.Lane, [&](int64_t X) { return X * *K; });
+    R.Align = std::min(A.Align + tz(*K), 62u);
+    R.Assumed = Assumed;
+    return normalize(R);
+  }
+  ThreadValue R;
+  if (A.laneConstant() && B.laneConstant()) {
+    R = kindOnly(maxKind(A.Rest, B.Rest), Assumed);
+    R.Align = std::min(wholeAlign(A) + wholeAlign(B), 62u);
+  } else if (B.laneConstant()) {
+    R = withAssumed(ThreadValue::top(), Assumed);
+    R.Align = wholeAlign(B);
+  } else if (A.laneConstant()) {
+    R = withAssumed(ThreadValue::top(), Assumed);
+    R.Align = wholeAlign(A);
+  } else {
+    return withAssumed(ThreadValue::top(), Assumed);
+  }
+  if (A.Mono != MonoCoord::None && B.blockUniform())
+    R.Mono = A.Mono;
+  else if (B.Mono != MonoCoord::None && A.blockUniform())
+    R.Mono = B.Mono;
+  return normalize(R);
+}
+
+ThreadValue div(const ThreadValue &A, const ThreadValue &B) {
+  if (A.Split != SplitKind::None || B.Split != SplitKind::None)
+    return opaque({A, B});
+  const bool Assumed = A.Assumed || B.Assumed;
+  auto K = B.exact();
+  if (!K || *K <= 0) {
+    ThreadValue R = opaque({A, B});
+    if (A.Mono != MonoCoord::None && B.blockUniform())
+      R.Mono = A.Mono;
+    return R;
+  }
+  ThreadValue R = A;
+  R.Assumed = Assumed;
+  if (A.Rest == RestKind::Const) {
+    R.Lane = mapTable(A.Lane, [&](int64_t X) { return floorDiv(X, *K); });
+    return normalize(R);
+  }
+  if (A.Rest == RestKind::PerLane) {
+    R = withAssumed(ThreadValue::top(), Assumed);
+    R.Mono = A.Mono; // division by a positive constant is monotone
+    return R;
+  }
+  // Rest is uniform per warp with alignment 2^Align.
+  if (isPow2(*K) && log2of(*K) <= A.Align) {
+    R.Lane = mapTable(A.Lane, [&](int64_t X) { return floorDiv(X, *K); });
+    R.Align = A.Align - log2of(*K);
+    return normalize(R);
+  }
+  // Does any possible residue of Rest make two lanes of a warp fall into
+  // different quotients? Rest mod K runs over the multiples of gcd(2^Align, K).
+  const int64_t Step = std::gcd(pow2(A.Align), *K);
+  bool Agree = true;
+  if (*K / Step > 4096) {
+    Agree = false;
+  } else {
+    for (int64_t Res = 0; Res < *K && Agree; Res += Step) {
+      const int64_t Q = floorDiv(A.Lane[0] + Res, *K);
+      for (unsigned L = 1; L < Lanes && Agree; ++L)
+        Agree = floorDiv(A.Lane[L] + Res, *K) == Q;
+    }
+  }
+  R = Agree ? kindOnly(A.Rest, Assumed) : withAssumed(ThreadValue::top(), Assumed);
+  R.Mono = A.Mono;
+  return normalize(R);
+}
+
+ThreadValue rem(const ThreadValue &A, const ThreadValue &B) {
+  if (A.Split != SplitKind::None || B.Split != SplitKind::None)
+    return opaque({A, B});
+  const bool Assumed = A.Assumed || B.Assumed;
+  if (A.laneConstant())
+    return A.exact() && B.exact() && *B.exact() != 0 ? ThreadValue::constant(floorMod(*A.exact(), *B.exact()))
+                                                       : opaque({A, B});
+  auto K = B.exact();
+  if (K && *K > 0) {
+    if (A.Rest == RestKind::Const || (isPow2(*K) && log2of(*K) <= A.Align))
+      return withAssumed(
+          ThreadValue::table(mapTable(A.Lane, [&](int64_t X) { return floorMod(X, *K); }), RestKind::Const, 0),
+          Assumed);
+    const unsigned G = std::min(A.Align, tz(*K));
+    return withAssumed(ThreadValue::table(A.Lane, RestKind::PerLane, G), Assumed);
+  }
+  if (B.laneConstant()) {
+    // x % m with m a multiple of 2^b keeps x's low b bits.
+    const unsigned G = std::min(A.Align, wholeAlign(B));
+    return withAssumed(ThreadValue::table(A.Lane, RestKind::PerLane, G), Assumed);
+  }
+  return opaque({A, B});
+}
+
+ThreadValue shl(const ThreadValue &A, const ThreadValue &B) {
+  if (auto S = B.exact(); S && *S >= 0 && *S < 62)
+    return mul(A, ThreadValue::constant(int64_t(1) << *S));
+  return opaque({A, B});
+}
+
+ThreadValue shr(const ThreadValue &A, const ThreadValue &B) {
+  if (auto S = B.exact(); S && *S >= 0 && *S < 62)
+    return div(A, ThreadValue::constant(int64_t(1) << *S));
+  return div(A, B);
+}
+
+namespace {
+
+enum class BitOp { And, Or, Xor };
+
+int64_t applyBits(BitOp Op, int64_t X, int64_t M) {
+  switch (Op) {
+  case BitOp::And: return X & M;
+  case BitOp::Or: return X | M;
+  case BitOp::Xor: return X ^ M;
+  }
+  return X;
+}
+
+ThreadValue bitwise(BitOp Op, const ThreadValue &A, const ThreadValue &B) {
+  if (!B.exact() && A.exact())
+    return bitwise(Op, B, A);
+  const bool Assumed = A.Assumed || B.Assumed;
+  auto M = B.exact();
+  if (!M || A.laneConstant() || A.Split != SplitKind::None)
+    return opaque({A, B});
+  if (A.Rest == RestKind::Const)
+    return withAssumed(
+        ThreadValue::table(mapTable(A.Lane, [&](int64_t X) { return applyBits(Op, X, *M); }), RestKind::Const, 0),
+        Assumed);
+  const int64_t Low = pow2(A.Align);
+  // A mask within the aligned low bits sees only the lane part.
+  if (*M >= 0 && *M < Low && A.Rest != RestKind::PerLane) {
+    if (Op == BitOp::And)
+      return withAssumed(ThreadValue::table(mapTable(A.Lane, [&](int64_t X) { return X & *M; }), RestKind::Const, 0),
+                         Assumed);
+    ThreadValue R = A;
+    R.Mono = MonoCoord::None;
+    R.Lane = mapTable(A.Lane, [&](int64_t X) {
+      const int64_t L = floorMod(X, Low);
+      return X - L + applyBits(Op, L, *M);
+    });
+    R.Assumed = Assumed;
+    return normalize(R);
+  }
+  // x & ~(2^k - 1) with 2^k <= 2^Align rounds the lane part only.
+  if (Op == BitOp::And && *M < 0 && isPow2(-*M) && log2of(-*M) <= A.Align && A.Rest != RestKind::PerLane) {
+    ThreadValue R = A;
+    R.Lane = mapTable(A.Lane, [&](int64_t X) { return X & *M; });
+    R.Assumed = Assumed;
+    return normalize(R);
+  }
+  // Otherwise only the low Align bits stay known.
+  ThreadValue R = ThreadValue::table(mapTable(A.Lane, [&](int64_t X) { return applyBits(Op, floorMod(X, Low), *M); }),
+                                     RestKind::PerLane, A.Align);
+  return withAssumed(R, Assumed);
+}
+
+} // namespace
+
+ThreadValue bitAnd(const ThreadValue &A, const ThreadValue &B) { return bitwise(BitOp::And, A, B); }
+ThreadValue bitOr(const ThreadValue &A, const ThreadValue &B) { return bitwise(BitOp::Or, A, B); }
+ThreadValue bitXor(const ThreadValue &A, const ThreadValue &B) { return bitwise(BitOp::Xor, A, B); }
+
+} // namespace clang::tidy::occlint

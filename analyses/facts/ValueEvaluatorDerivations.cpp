@@ -1,0 +1,214 @@
+// Where a value comes from: the definitions the evaluator reads (variables
+// with one reaching definition, enumerators), the macros a value expands
+// from, and how an expression is spelled; each becomes a derivation step
+// ("'threads' is defined here as 256") the checks turn into notes.
+#include "facts/ValueEvaluatorInternals.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/PrettyPrinter.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace clang::tidy::occlint {
+
+namespace value_evaluator_detail {
+
+void appendUnique(std::vector<ValueDerivation> &To, const std::vector<ValueDerivation> &From) {
+  for (const ValueDerivation &D : From) {
+    bool Seen = std::any_of(To.begin(), To.end(), [&](const ValueDerivation &T) {
+      return T.loc == D.loc && T.text == D.text;
+    });
+    if (!Seen)
+      To.push_back(D);
+  }
+}
+
+std::vector<ValueDerivation> mergeDerivations(const std::vector<ValueDerivation> &A,
+                                              const std::vector<ValueDerivation> &B) {
+  std::vector<ValueDerivation> Out;
+  appendUnique(Out, A);
+  appendUnique(Out, B);
+  return Out;
+}
+
+} // namespace value_evaluator_detail
+
+namespace {
+
+std::string normalizeWhitespace(StringRef Text) {
+  std::string Out;
+  bool PendingSpace = false;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    bool LineContinuation = C == '\\' && I + 1 < Text.size() && (Text[I + 1] == '\n' || Text[I + 1] == '\r');
+    if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\v' || C == '\f' || LineContinuation) {
+      PendingSpace = !Out.empty();
+      continue;
+    }
+    if (PendingSpace)
+      Out.push_back(' ');
+    PendingSpace = false;
+    Out.push_back(C);
+  }
+  return Out;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// Spellings and macros.
+
+std::string ValueEvaluatorImpl::spellingOf(const Expr *E) const {
+  if (!E)
+    return "";
+  SourceRange SR = E->getSourceRange();
+  if (SR.isInvalid())
+    return "";
+  CharSourceRange CR = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(SR), SM, LO);
+  if (CR.isInvalid())
+    CR = SM.getExpansionRange(SR);
+  bool Invalid = false;
+  StringRef Text = Lexer::getSourceText(CR, SM, LO, &Invalid);
+  if (!Invalid && !Text.empty())
+    return normalizeWhitespace(Text);
+  std::string Printed;
+  llvm::raw_string_ostream OS(Printed);
+  E->printPretty(OS, nullptr, PrintingPolicy(LO));
+  return normalizeWhitespace(OS.str());
+}
+
+// "'BLOCK' expands to 100" for every macro whose whole expansion is E (also
+// through macro arguments: CEIL_DIV(n, BLOCK)), outermost first.
+void ValueEvaluatorImpl::addMacroNotes(const Expr *E, IVal &V) const {
+  if (!V.informative())
+    return;
+  SourceLocation Begin = E->getBeginLoc(), End = E->getEndLoc();
+  if (!Begin.isMacroID() || !End.isMacroID())
+    return;
+  std::vector<ValueDerivation> Notes;
+  std::string Desc = describe(V);
+  std::vector<std::pair<SourceLocation, SourceLocation>> Work{{Begin, End}};
+  for (unsigned Guard = 0; !Work.empty() && Guard < 64; ++Guard) {
+    auto [B, En] = Work.back();
+    Work.pop_back();
+    if (!B.isMacroID() || !En.isMacroID())
+      continue;
+    SourceLocation BUp, EUp;
+    if (!SM.isAtStartOfImmediateMacroExpansion(B, &BUp))
+      continue;
+    unsigned Len = Lexer::MeasureTokenLength(SM.getSpellingLoc(En), SM, LO);
+    if (Len == 0 || !SM.isAtEndOfImmediateMacroExpansion(En.getLocWithOffset(Len), &EUp))
+      continue;
+    bool ArgB = SM.isMacroArgExpansion(B), ArgEn = SM.isMacroArgExpansion(En);
+    if (ArgB != ArgEn)
+      continue;
+    if (!ArgB) {
+      // The whole body of one macro expansion.
+      if (SM.getFileID(B) != SM.getFileID(En))
+        continue;
+      StringRef Name = Lexer::getImmediateMacroName(B, SM, LO);
+      if (!Name.empty()) {
+        // A macro from the command line (-DNAME=4) has no place in a file:
+        // the note goes to where it is used instead, and says so.
+        const SourceLocation Defined = SM.getSpellingLoc(B);
+        if (SM.getFilename(Defined).empty() || SM.isWrittenInBuiltinFile(Defined) ||
+            SM.isWrittenInCommandLineFile(Defined))
+          Notes.push_back({SM.getExpansionLoc(B), "'" + Name.str() + "' expands to " + Desc +
+                                                      " (defined on the command line)"});
+        else
+          Notes.push_back({Defined, "'" + Name.str() + "' expands to " + Desc});
+      }
+      Work.push_back({BUp, EUp});
+      continue;
+    }
+    // One whole macro argument: it may be the whole body of the macro it is
+    // passed to, and its tokens may come from a macro expanded inside it.
+    if (BUp != EUp)
+      continue;
+    Work.push_back({SM.getImmediateSpellingLoc(B), SM.getImmediateSpellingLoc(En)});
+    Work.push_back({BUp, EUp});
+  }
+  if (Notes.empty())
+    return;
+  std::reverse(Notes.begin(), Notes.end());
+  V.derivation = mergeDerivations(Notes, V.derivation);
+}
+
+// ---------------------------------------------------------------------------
+// Variables.
+
+bool ValueEvaluatorImpl::isMutated(const VarDecl &VD) {
+  auto Known = C.mutated.find(&VD);
+  if (Known != C.mutated.end())
+    return Known->second;
+  bool Result = true;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (Body) {
+    auto &A = C.analyzers[Body];
+    if (!A)
+      A = std::make_unique<ExprMutationAnalyzer>(*Body, Ctx);
+    Result = A->isMutated(&VD);
+  }
+  C.mutated[&VD] = Result;
+  return Result;
+}
+
+// One reaching definition: its initializer is its value wherever it is read.
+bool ValueEvaluatorImpl::hasStableValue(const VarDecl &VD) {
+  if (isa<ParmVarDecl>(VD) || VD.getType()->isReferenceType() ||
+      VD.getType().isVolatileQualified())
+    return false;
+  if (VD.isConstexpr() || VD.getType().isConstQualified())
+    return true;
+  if (VD.isLocalVarDecl())
+    return !isMutated(VD);
+  return false; // a modifiable global or static member
+}
+
+IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType) {
+  std::string Name = VD.getName().str();
+  const VarDecl *Def = &VD;
+  const Expr *Init = VD.getAnyInitializer(Def);
+  if (!Init || !Def || !hasStableValue(VD))
+    return unknownOf(UseType, Name);
+  auto Cached = C.intVars.find(Def);
+  if (Cached != C.intVars.end())
+    return Cached->second;
+  if (Active.size() >= MaxVarDepth || !Active.insert(Def).second) {
+    ++Truncations;
+    return unknownOf(UseType, Name);
+  }
+  unsigned TruncationsBefore = Truncations;
+  IVal Value = evalInt(Init);
+  Active.erase(Def);
+  IVal Out = Value;
+  std::vector<ValueDerivation> Own{
+      {Def->getLocation(), "'" + Name + "' is defined here as " + describe(Value)}};
+  Out.derivation = mergeDerivations(Own, Value.derivation);
+  if (Truncations == TruncationsBefore)
+    C.intVars[Def] = Out;
+  return Out;
+}
+
+IVal ValueEvaluatorImpl::evalDeclRef(const DeclRefExpr *E) {
+  const ValueDecl *D = E->getDecl();
+  if (const auto *ECD = dyn_cast<EnumConstantDecl>(D)) {
+    const llvm::APSInt &V = ECD->getInitVal();
+    if ((V.isSigned() && V.getSignificantBits() > 64) || (!V.isSigned() && V.getActiveBits() > 64))
+      return unknownOf(E->getType());
+    IVal R = exactOf(V.isSigned() ? static_cast<i128>(V.getSExtValue())
+                                  : static_cast<i128>(V.getZExtValue()));
+    R.derivation.push_back({ECD->getLocation(), "'" + ECD->getName().str() +
+                                                    "' is defined here as " + describe(R)});
+    return R;
+  }
+  if (const auto *VD = dyn_cast<VarDecl>(D))
+    return evalVar(*VD, E->getType());
+  return unknownOf(E->getType(), D->getName().str());
+}
+
+} // namespace clang::tidy::occlint

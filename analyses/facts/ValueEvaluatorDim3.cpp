@@ -1,0 +1,293 @@
+// Reading dim3 values (a launch's grid and block): dim3(x, y, z), an integer
+// converted to dim3, braced initializers, dim3 variables with one reaching
+// definition, constant dim3s, and the x/y/z members of a dim3 value.
+#include "facts/ValueEvaluatorInternals.h"
+
+#include "clang/AST/APValue.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <array>
+#include <optional>
+#include <utility>
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+std::string describeDim3(const IDim3 &D) {
+  return "dim3(" + describe(D.c[0]) + ", " + describe(D.c[1]) + ", " + describe(D.c[2]) + ")";
+}
+
+/// The index (0, 1, 2) of a field named x, y or z of a dim3-like record (one
+/// with integer fields x, y and z).
+std::optional<unsigned> componentIndex(const FieldDecl &F) {
+  const RecordDecl *RD = F.getParent();
+  if (!RD || !F.getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  unsigned Found = 0;
+  for (const FieldDecl *G : RD->fields())
+    if (G->getName() == "x" || G->getName() == "y" || G->getName() == "z")
+      ++Found;
+  if (Found != 3)
+    return std::nullopt;
+  StringRef N = F.getName();
+  if (N == "x")
+    return 0;
+  if (N == "y")
+    return 1;
+  if (N == "z")
+    return 2;
+  return std::nullopt;
+}
+
+/// The fields x, y, z of a dim3-like record, or none.
+std::optional<std::array<const FieldDecl *, 3>> dim3Fields(const RecordDecl *RD) {
+  if (!RD)
+    return std::nullopt;
+  std::array<const FieldDecl *, 3> Out{nullptr, nullptr, nullptr};
+  for (const FieldDecl *F : RD->fields())
+    if (auto I = componentIndex(*F))
+      Out[*I] = F;
+  if (!Out[0] || !Out[1] || !Out[2])
+    return std::nullopt;
+  return Out;
+}
+
+} // namespace
+
+// b.x of a dim3 value.
+IVal ValueEvaluatorImpl::evalMember(const MemberExpr *E) {
+  QualType T = E->getType();
+  const auto *F = dyn_cast<FieldDecl>(E->getMemberDecl());
+  if (!F || E->isArrow())
+    return unknownOf(T);
+  std::optional<unsigned> Index = componentIndex(*F);
+  if (!Index || !dim3Fields(F->getParent()))
+    return unknownOf(T);
+  IDim3 D = evalDim3(E->getBase());
+  return castTo(D.c[*Index], T);
+}
+
+IDim3 ValueEvaluatorImpl::unknownDim3(const std::string &Spelling) const {
+  IDim3 D;
+  static const char *Names[3] = {".x", ".y", ".z"};
+  for (unsigned I = 0; I < 3; ++I)
+    D.c[I] = unknownOf(Ctx.UnsignedIntTy, Spelling.empty() ? "" : Spelling + Names[I]);
+  return D;
+}
+
+static const Expr *stripDim3Wrappers(const Expr *E) {
+  while (true) {
+    if (const auto *P = dyn_cast<ParenExpr>(E))
+      E = P->getSubExpr();
+    else if (const auto *F = dyn_cast<FullExpr>(E))
+      E = F->getSubExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CastExpr>(E);
+             C && (C->getCastKind() == CK_NoOp || C->getCastKind() == CK_ConstructorConversion ||
+                   C->getCastKind() == CK_LValueToRValue))
+      E = C->getSubExpr();
+    else
+      return E;
+  }
+}
+
+IDim3 ValueEvaluatorImpl::evalDim3(const Expr *E) {
+  if (!E)
+    return unknownDim3("");
+  std::string Spelling = spellingOf(E);
+  if (E->isValueDependent() || E->isTypeDependent() || E->containsErrors())
+    return unknownDim3(Spelling);
+  if (Depth >= MaxDepth || Steps >= MaxSteps) {
+    ++Truncations;
+    return unknownDim3(Spelling);
+  }
+  const Expr *Inner = stripDim3Wrappers(E);
+  if (Inner->getType()->isIntegralOrEnumerationType()) {
+    IDim3 D;
+    D.c[0] = castTo(evalInt(Inner), Ctx.UnsignedIntTy);
+    D.c[1] = D.c[2] = exactOf(1);
+    return D;
+  }
+  ++Depth;
+  ++Steps;
+  std::optional<IDim3> D;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Inner))
+    D = evalConstruct(CE);
+  else if (const auto *IL = dyn_cast<InitListExpr>(Inner))
+    D = evalInitList(IL);
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(Inner))
+    D = evalDim3Var(DRE, Spelling);
+  --Depth;
+  if (!D || !D->exact())
+    if (std::optional<IDim3> Folded = foldDim3(Inner)) {
+      for (unsigned I = 0; I < 3; ++I)
+        if (D)
+          Folded->c[I].derivation = D->c[I].derivation;
+      D = std::move(Folded);
+    }
+  if (!D)
+    return unknownDim3(Spelling);
+  return *D;
+}
+
+std::optional<IDim3> ValueEvaluatorImpl::evalConstruct(const CXXConstructExpr *E) {
+  const CXXConstructorDecl *Ctor = E->getConstructor();
+  if (!Ctor)
+    return std::nullopt;
+  if (Ctor->isCopyOrMoveConstructor() && E->getNumArgs() >= 1)
+    return evalDim3(E->getArg(0));
+  auto Fields = dim3Fields(Ctor->getParent());
+  if (!Fields)
+    return std::nullopt;
+  // Which argument each of x, y, z is: from the constructor's member
+  // initializers (x(vx), ...), else by position for a type named dim3.
+  std::array<std::optional<unsigned>, 3> ArgOf;
+  std::array<const Expr *, 3> ConstInit{nullptr, nullptr, nullptr};
+  bool Mapped = false;
+  const FunctionDecl *DefFD = nullptr;
+  if (Ctor->isDefined(DefFD))
+    if (const auto *Def = dyn_cast<CXXConstructorDecl>(DefFD)) {
+      Mapped = true;
+      for (unsigned I = 0; I < 3; ++I) {
+        const CXXCtorInitializer *Found = nullptr;
+        for (const CXXCtorInitializer *Init : Def->inits())
+          if (Init->isMemberInitializer() && Init->getMember() == (*Fields)[I])
+            Found = Init;
+        const Expr *InitE = Found ? Found->getInit() : nullptr;
+        if (!InitE) {
+          Mapped = false;
+          break;
+        }
+        const Expr *Stripped = InitE->IgnoreParenImpCasts();
+        if (const auto *Ref = dyn_cast<DeclRefExpr>(Stripped))
+          if (const auto *Parm = dyn_cast<ParmVarDecl>(Ref->getDecl())) {
+            ArgOf[I] = Parm->getFunctionScopeIndex();
+            continue;
+          }
+        if (fold(InitE)) {
+          ConstInit[I] = InitE;
+          continue;
+        }
+        Mapped = false;
+        break;
+      }
+    }
+  if (!Mapped) {
+    if (Ctor->getParent()->getName() != "dim3" || E->getNumArgs() > 3)
+      return std::nullopt;
+    for (unsigned I = 0; I < 3; ++I) {
+      ArgOf[I] = I;
+      ConstInit[I] = nullptr;
+    }
+  }
+  IDim3 D;
+  for (unsigned I = 0; I < 3; ++I) {
+    QualType FT = (*Fields)[I]->getType();
+    if (ConstInit[I]) {
+      D.c[I] = castTo(exactOf(*fold(ConstInit[I])), FT);
+      continue;
+    }
+    unsigned A = *ArgOf[I];
+    if (A >= E->getNumArgs()) {
+      if (Mapped)
+        return std::nullopt;
+      D.c[I] = exactOf(1); // dim3's defaults
+      continue;
+    }
+    const Expr *Arg = E->getArg(A);
+    if (!Arg->getType()->isIntegralOrEnumerationType())
+      return std::nullopt;
+    D.c[I] = castTo(evalInt(Arg), FT);
+  }
+  return D;
+}
+
+std::optional<IDim3> ValueEvaluatorImpl::evalInitList(const InitListExpr *E) {
+  const InitListExpr *Semantic = E->isSemanticForm() ? E : E->getSemanticForm();
+  if (!Semantic)
+    return std::nullopt;
+  const auto *RD = Semantic->getType()->getAsRecordDecl();
+  auto Fields = dim3Fields(RD);
+  if (!Fields)
+    return std::nullopt;
+  IDim3 D;
+  for (unsigned I = 0; I < 3; ++I) {
+    unsigned Index = (*Fields)[I]->getFieldIndex();
+    if (Index >= Semantic->getNumInits())
+      return std::nullopt;
+    D.c[I] = castTo(evalInt(Semantic->getInit(Index)), (*Fields)[I]->getType());
+  }
+  return D;
+}
+
+std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
+                                                     const std::string &Spelling) {
+  const auto *VD = dyn_cast<VarDecl>(E->getDecl());
+  if (!VD)
+    return std::nullopt;
+  const VarDecl *Def = VD;
+  const Expr *Init = VD->getAnyInitializer(Def);
+  IDim3 Out;
+  if (!Init || !Def || !hasStableValue(*VD))
+    return unknownDim3(Spelling);
+  auto Cached = C.dim3Vars.find(Def);
+  if (Cached != C.dim3Vars.end()) {
+    Out = Cached->second;
+  } else {
+    if (Active.size() >= MaxVarDepth || !Active.insert(Def).second) {
+      ++Truncations;
+      return unknownDim3(Spelling);
+    }
+    unsigned TruncationsBefore = Truncations;
+    IDim3 Value = evalDim3(Init);
+    Active.erase(Def);
+    std::vector<ValueDerivation> Own{
+        {Def->getLocation(), "'" + VD->getName().str() + "' is defined here as " + describeDim3(Value)}};
+    Out = Value;
+    for (IVal &V : Out.c)
+      V.derivation = mergeDerivations(Own, V.derivation);
+    if (Truncations == TruncationsBefore)
+      C.dim3Vars[Def] = Out;
+  }
+  static const char *Names[3] = {".x", ".y", ".z"};
+  for (unsigned I = 0; I < 3; ++I)
+    if (!Out.c[I].exact() && !Spelling.empty())
+      Out.c[I].spelling = Spelling + Names[I];
+  return Out;
+}
+
+// A constant dim3 (e.g. returned by a constexpr function).
+std::optional<IDim3> ValueEvaluatorImpl::foldDim3(const Expr *E) const {
+  if (E->isValueDependent() || E->isTypeDependent() || E->containsErrors())
+    return std::nullopt;
+  const auto *RD = E->getType()->getAsCXXRecordDecl();
+  auto Fields = dim3Fields(RD);
+  if (!Fields)
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsRValue(R, Ctx) || !R.Val.isStruct())
+    return std::nullopt;
+  IDim3 D;
+  for (unsigned I = 0; I < 3; ++I) {
+    unsigned Index = (*Fields)[I]->getFieldIndex();
+    if (Index >= R.Val.getStructNumFields())
+      return std::nullopt;
+    const APValue &F = R.Val.getStructField(Index);
+    if (!F.isInt())
+      return std::nullopt;
+    const llvm::APSInt &V = F.getInt();
+    if (V.getActiveBits() > 63)
+      return std::nullopt;
+    D.c[I] = exactOf(V.isSigned() ? static_cast<i128>(V.getSExtValue())
+                                  : static_cast<i128>(V.getZExtValue()));
+  }
+  return D;
+}
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,151 @@
+// The value evaluator's private vocabulary, shared by its ValueEvaluator*.cpp
+// files and by nothing else: the internal interval value (IVal, IDim3), the
+// cache kept between evaluations, and ValueEvaluatorImpl, one top-level
+// evaluation, whose member functions are defined across those files.
+//
+// Internally every integer is an interval [lo, hi] in 128-bit arithmetic that
+// is always sound: an unknown value is the whole range of its type. Each bound
+// also says whether it is "known", i.e. worth reporting: a bound that only
+// comes from the type (0 for an unsigned parameter, INT_MAX for an int) is not
+// reported, so an unknown parameter stays "unknown" (with its spelling) rather
+// than "0 to 4294967295", while min(n, 40) still reads "at most 40".
+#pragma once
+
+#include "facts/ValueEvaluator.h"
+
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::occlint {
+
+namespace value_evaluator_detail {
+
+using i128 = __int128;
+
+// Magnitudes beyond every 64-bit type: the range of a value with no integer
+// type, and the marker of an overflowed bound.
+inline constexpr i128 Universe = static_cast<i128>(1) << 64;
+inline constexpr i128 Huge = static_cast<i128>(1) << 100;
+
+/// An integer value inside the evaluator.
+struct IVal {
+  i128 lo = -Universe, hi = Universe; // sound bounds, always lo <= hi
+  bool loKnown = false, hiKnown = false;
+  std::string spelling;
+  std::vector<ValueDerivation> derivation;
+
+  bool exact() const { return lo == hi; }
+  bool informative() const { return exact() || loKnown || hiKnown; }
+};
+
+struct IDim3 {
+  std::array<IVal, 3> c;
+  bool exact() const { return c[0].exact() && c[1].exact() && c[2].exact(); }
+};
+
+struct TypeRange {
+  bool valid = false;
+  bool isSigned = false;
+  unsigned width = 0;
+  i128 min = -Universe, max = Universe;
+};
+
+/// Appends each step of From that To does not hold yet (ValueEvaluatorDerivations.cpp).
+void appendUnique(std::vector<ValueDerivation> &To, const std::vector<ValueDerivation> &From);
+/// A's steps, then B's, without duplicates (ValueEvaluatorDerivations.cpp).
+std::vector<ValueDerivation> mergeDerivations(const std::vector<ValueDerivation> &A,
+                                              const std::vector<ValueDerivation> &B);
+/// The public form of an internal value (ValueEvaluator.cpp).
+EvaluatedValue toPublic(const IVal &V);
+/// toPublic(V).describe() (ValueEvaluator.cpp).
+std::string describe(const IVal &V);
+
+} // namespace value_evaluator_detail
+
+using value_evaluator_detail::appendUnique;
+using value_evaluator_detail::describe;
+using value_evaluator_detail::Huge;
+using value_evaluator_detail::i128;
+using value_evaluator_detail::IDim3;
+using value_evaluator_detail::IVal;
+using value_evaluator_detail::mergeDerivations;
+using value_evaluator_detail::toPublic;
+using value_evaluator_detail::TypeRange;
+using value_evaluator_detail::Universe;
+
+struct ValueEvaluator::Cache {
+  llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> analyzers;
+  llvm::DenseMap<const VarDecl *, bool> mutated;
+  llvm::DenseMap<const VarDecl *, IVal> intVars;
+  llvm::DenseMap<const VarDecl *, IDim3> dim3Vars;
+};
+
+/// One top-level evaluation: the recursion guards live here.
+class ValueEvaluatorImpl {
+public:
+  ValueEvaluatorImpl(ASTContext &Ctx, ValueEvaluator::Cache &C)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), C(C) {}
+
+  IVal evalInt(const Expr *E);
+  IDim3 evalDim3(const Expr *E);
+  IVal castTo(IVal V, QualType Dest);
+
+private:
+  // Limits: nested expressions, nested variables, and the total work of one
+  // top-level evaluation (a chain of variables each read twice is otherwise
+  // exponential when a cut-off stops its values from being cached).
+  static constexpr unsigned MaxDepth = 200;
+  static constexpr unsigned MaxVarDepth = 24;
+  static constexpr unsigned MaxSteps = 20000;
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  ValueEvaluator::Cache &C;
+  unsigned Depth = 0;
+  unsigned Steps = 0;
+  unsigned Truncations = 0; // results cut short by a guard: not cached
+  llvm::SmallPtrSet<const VarDecl *, 8> Active;
+
+  TypeRange rangeOf(QualType T) const;
+  IVal unknownOf(QualType T, std::string Spelling = "") const;
+  IVal exactOf(i128 V) const {
+    IVal R;
+    R.lo = R.hi = V;
+    R.loKnown = R.hiKnown = true;
+    return R;
+  }
+  IVal normalize(IVal V, QualType T) const;
+  std::optional<i128> fold(const Expr *E) const;
+  std::string spellingOf(const Expr *E) const;
+  void addMacroNotes(const Expr *E, IVal &V) const;
+  bool isMutated(const VarDecl &VD);
+  bool hasStableValue(const VarDecl &VD);
+
+  IVal evalIntNode(const Expr *E);
+  IVal evalIntCast(const CastExpr *E);
+  IVal evalDeclRef(const DeclRefExpr *E);
+  IVal evalVar(const VarDecl &VD, QualType UseType);
+  IVal evalUnary(const UnaryOperator *E);
+  IVal evalBinary(const BinaryOperator *E);
+  IVal evalConditional(const AbstractConditionalOperator *E);
+  IVal evalCall(const CallExpr *E);
+  IVal evalMember(const MemberExpr *E);
+  IVal arith(BinaryOperatorKind Op, const IVal &A, const IVal &B, QualType LHSType);
+
+  std::optional<IDim3> evalConstruct(const CXXConstructExpr *E);
+  std::optional<IDim3> evalInitList(const InitListExpr *E);
+  std::optional<IDim3> evalDim3Var(const DeclRefExpr *E, const std::string &Spelling);
+  std::optional<IDim3> foldDim3(const Expr *E) const;
+  IDim3 unknownDim3(const std::string &Spelling) const;
+};
+
+} // namespace clang::tidy::occlint
