@@ -1,4 +1,4 @@
-// Test input for cuda-divergence-barrier (analyses/tidy/DivergenceBarrierCheck.cpp, on the DivergenceCheck base).
+// Test input for cuda-divergence-barrier (analyses/checks/DivergenceBarrierCheck.cpp, on the DivergenceCheck base).
 // RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-barrier
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>

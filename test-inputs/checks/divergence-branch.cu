@@ -1,4 +1,4 @@
-// Test input for cuda-divergence-branch (analyses/tidy/DivergenceBranchCheck.cpp).
+// Test input for cuda-divergence-branch (analyses/checks/DivergenceBranchCheck.cpp).
 // RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-branch
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>

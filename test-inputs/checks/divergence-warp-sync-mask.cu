@@ -1,4 +1,4 @@
-// Test input for cuda-divergence-warp-sync-mask (analyses/tidy/DivergenceWarpSyncMaskCheck.cpp).
+// Test input for cuda-divergence-warp-sync-mask (analyses/checks/DivergenceWarpSyncMaskCheck.cpp).
 // RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-warp-sync-mask
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>

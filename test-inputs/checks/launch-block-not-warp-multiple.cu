@@ -1,4 +1,4 @@
-// Test input for cuda-launch-block-not-warp-multiple (analyses/tidy/BlockNotWarpMultipleCheck.cpp).
+// Test input for cuda-launch-block-not-warp-multiple (analyses/checks/BlockNotWarpMultipleCheck.cpp).
 // RUN-ARGS: --gpu=sm_90 --checks=-*,cuda-launch-block-not-warp-multiple
 #include <cuda_runtime.h>
 

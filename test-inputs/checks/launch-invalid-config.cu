@@ -1,4 +1,4 @@
-// Test input for cuda-launch-invalid-config (analyses/tidy/InvalidConfigCheck.cpp), with a
+// Test input for cuda-launch-invalid-config (analyses/checks/InvalidConfigCheck.cpp), with a
 // real ptxas report for sm_90 (ptxas/launch-invalid-config.sm_90.log): 'heavy' uses 133
 // registers per thread, 'copy' few.
 // RUN-ARGS: --gpu=H100 --checks=-*,cuda-launch-invalid-config --ptxas-log=%S/ptxas/launch-invalid-config.sm_90.log

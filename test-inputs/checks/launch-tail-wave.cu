@@ -1,4 +1,4 @@
-// Test input for cuda-launch-tail-wave (analyses/tidy/TailWaveCheck.cpp), with a real
+// Test input for cuda-launch-tail-wave (analyses/checks/TailWaveCheck.cpp), with a real
 // ptxas report (ptxas/launch-tail-wave.sm_90.log): 'scale' uses few registers, so two
 // 1024-thread blocks fit per SM; on an H200 (132 SMs) a wave is 264 blocks.
 // RUN-ARGS: --gpu=H200 --checks=-*,cuda-launch-tail-wave --ptxas-log=%S/ptxas/launch-tail-wave.sm_90.log

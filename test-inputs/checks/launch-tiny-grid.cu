@@ -1,4 +1,4 @@
-// Test input for cuda-launch-tiny-grid (analyses/tidy/TinyGridCheck.cpp).
+// Test input for cuda-launch-tiny-grid (analyses/checks/TinyGridCheck.cpp).
 // H200: 132 SMs. The seeds' example: 40 blocks leave 92 SMs idle (Nsight Compute: 69.7 %).
 // RUN-ARGS: --gpu=H200 --checks=-*,cuda-launch-tiny-grid
 #include <cuda_runtime.h>

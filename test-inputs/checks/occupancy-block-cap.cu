@@ -1,4 +1,4 @@
-// Test input for cuda-occupancy-block-cap (analyses/tidy/BlockCapCheck.cpp), without a
+// Test input for cuda-occupancy-block-cap (analyses/checks/BlockCapCheck.cpp), without a
 // ptxas report (registers unknown: the note says what is assumed). The seeds' examples:
 // 32-thread blocks on sm_90 -> 32 blocks x 1 warp = 50 %; on an A100 the same.
 // RUN-ARGS: --gpu=H100 --checks=-*,cuda-occupancy-block-cap

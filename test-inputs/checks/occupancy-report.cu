@@ -1,4 +1,4 @@
-// Test input for cuda-occupancy-report (analyses/tidy/OccupancyReportCheck.cpp, on the OcclintCheck base and its shared facts): a remark
+// Test input for cuda-occupancy-report (analyses/checks/OccupancyReportCheck.cpp, on the OcclintCheck base and its shared facts): a remark
 // with the predicted occupancy of every launch, here for each way of launching a kernel.
 // Off by default in occlint; enabled by name. No ptxas report: registers unknown, so the
 // predictions are upper bounds and say so.

@@ -1,4 +1,4 @@
-// Test input for cuda-occupancy-spills (analyses/tidy/SpillsCheck.cpp), with a
+// Test input for cuda-occupancy-spills (analyses/checks/SpillsCheck.cpp), with a
 // real ptxas report for sm_90 (ptxas/occupancy-spills.sm_90.log, regenerated
 // by ptxas/regenerate.sh).
 // RUN-ARGS: --gpu=H100 --checks=-*,cuda-occupancy-spills --ptxas-log=%S/ptxas/occupancy-spills.sm_90.log

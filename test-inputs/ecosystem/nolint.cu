@@ -1,4 +1,4 @@
-// NOLINT comments on occlint's findings (tests/tool/EcosystemTest.cpp, docs/integrations.md).
+// NOLINT comments on occlint's findings (tests/tool/lint/EcosystemTest.cpp, docs/integrations.md).
 // occlint and clang-tidy-22 --load must print exactly the `expect-*` diagnostics.
 // `silenced-warning`/`silenced-error`/`silenced-note` mark a finding that a NOLINT comment
 // hides: the test also runs a copy with every NOLINT spelled out of existence
