@@ -4,6 +4,8 @@
 #include "ArgParser.h"
 #include "core/CompileCommandTranslator.h"
 #include "ExitCodes.h"
+#include "UserTrust.h"
+#include "core/ProgramAllowlist.h"
 #include "core/GpuDatabase.h"
 #include "core/PtxasReport.h"
 #include "core/ResourceCompiler.h"
@@ -27,6 +29,8 @@ static const char *const ResourcesHelp = R"(usage: occlint resources FILE.cu [op
                        (default: sm_90, or the archs named by -arch/--cuda-gpu-arch in the flags)
   --cuda-path DIR      CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda)
   --compiler PATH      compiler for FILE.cu (default: the toolkit's nvcc)
+  --allow-compiler GLOB  also allow this program to run, e.g. an -ccbin in the flags
+                       (realpath glob; repeatable; docs/security.md)
   --no-cache           always recompile
   --format text|json   output format (default text)
 )";
@@ -95,7 +99,7 @@ static std::string readWholeFile(const ArgParser &Args, const std::string &Path)
 }
 
 int runResourcesCommand(int Argc, const char **Argv) {
-  ArgParser Args("resources", {"ptxas-log", "gpu", "cuda-path", "compiler", "format"}, {"help", "no-cache"});
+  ArgParser Args("resources", {"ptxas-log", "gpu", "cuda-path", "compiler", "format", "allow-compiler"}, {"help", "no-cache"});
   Args.parse(Argc, Argv);
   if (Args.has("help")) {
     std::cout << ResourcesHelp;
@@ -131,6 +135,20 @@ int runResourcesCommand(int Argc, const char **Argv) {
     Request.cudaPath = Args.value("cuda-path").value_or("");
     std::optional<std::string> Toolkit = findCudaToolkit(Request.cudaPath);
     std::string Compiler = Args.value("compiler").value_or(Toolkit ? *Toolkit + "/bin/nvcc" : "nvcc");
+    // What may run: the toolkit, the system host compilers, what the user
+    // allowed, and the --compiler the user named here (docs/security.md).
+    std::string TrustError;
+    const UserTrust Trust = readUserTrust(TrustError);
+    if (!TrustError.empty())
+      Args.fail(TrustError);
+    ProgramAllowlist Allowed = ProgramAllowlist::defaults(Toolkit.value_or(""));
+    for (const std::string &Glob : Trust.allowCompilers)
+      Allowed.allow(Glob);
+    for (const std::string &Glob : Args.values("allow-compiler"))
+      Allowed.allow(Glob);
+    if (Args.has("compiler"))
+      Allowed.allow(locateProgram(Compiler));
+    setProcessAllowlist(std::move(Allowed));
     Request.command.push_back(Compiler);
     Request.command.insert(Request.command.end(), Flags.begin(), Flags.end());
     Request.command.push_back(Request.sourceFile);

@@ -1,6 +1,8 @@
 #include "core/ResourceCompiler.h"
 
+#include "core/ProgramAllowlist.h"
 #include "core/ResultCache.h"
+#include "core/UnsafeFlags.h"
 #include "core/Subprocess.h"
 
 #include <algorithm>
@@ -52,15 +54,54 @@ struct Filtered {
   std::vector<std::string> flags;       // carried over to the device compile
   std::vector<std::string> ptxasExtra;  // clang -Xcuda-ptxas values
   bool hasCudaPath = false;
+  std::string hostCompiler;             // nvcc's -ccbin/--compiler-bindir value, as written
+  std::vector<std::string> unsafe;      // flags dropped because they would run or load other code
 };
 
-Filtered filterNvcc(const std::vector<std::string> &cmd) {
+std::string absolutePath(const std::string &p, const std::string &dir);
+
+/// Options whose value is a path: made absolute against the command's
+/// directory, since the compiler runs in occlint's temporary directory.
+bool takesPath(std::string_view name) {
+  static const std::vector<std::string_view> paths = {
+      "-I", "--include-path", "-isystem", "--system-include", "-include", "--pre-include",
+      "-iquote", "-idirafter", "-imacros", "--cuda-path"};
+  return std::find(paths.begin(), paths.end(), name) != paths.end();
+}
+
+/// Appends option `a` (matched as `name`) and, when separate, its value, the
+/// path made absolute when the option takes one.
+void keep(Filtered &f, const std::string &a, std::string_view name, Match m, const std::vector<std::string> &cmd,
+          size_t &i, const std::string &dir) {
+  if (m == Match::Alone) {
+    f.flags.push_back(a);
+    if (i + 1 < cmd.size())
+      f.flags.push_back(takesPath(name) ? absolutePath(cmd[++i], dir) : cmd[++i]);
+    return;
+  }
+  if (!takesPath(name)) {
+    f.flags.push_back(a);
+    return;
+  }
+  size_t valueAt = name.size() + (a[name.size()] == '=' ? 1 : 0);
+  f.flags.push_back(a.substr(0, valueAt) + absolutePath(a.substr(valueAt), dir));
+}
+
+/// -Xcompiler/--compiler-options values that make the host compiler run or
+/// load other code (nvcc's filter drops every -Xcompiler; these are named).
+bool unsafeHostFlag(std::string_view v) {
+  for (std::string_view p : {"-fplugin", "-B", "-wrapper", "-specs", "--specs", "-fpass-plugin"})
+    if (startsWith(v, p)) return true;
+  return false;
+}
+
+Filtered filterNvcc(const std::vector<std::string> &cmd, const std::string &dir) {
   // Options kept with their value: (name, joined form allowed).
   static const std::vector<std::pair<std::string_view, bool>> keepValue = {
       {"-I", true}, {"--include-path", false}, {"-isystem", true}, {"--system-include", false},
       {"-D", true}, {"--define-macro", false}, {"-U", true}, {"--undefine-macro", false},
       {"-include", false}, {"--pre-include", false}, {"-std", false}, {"--std", false},
-      {"-ccbin", false}, {"--compiler-bindir", false}, {"-Xptxas", false},
+      {"-Xptxas", false},
       {"--ptxas-options", false}, {"-maxrregcount", false}, {"--maxrregcount", false},
       {"-x", false}, {"--x", false}, {"-rdc", false}, {"--relocatable-device-code", false},
       {"-ftz", false}, {"--ftz", false}, {"-prec-div", false}, {"--prec-div", false},
@@ -86,8 +127,30 @@ Filtered filterNvcc(const std::vector<std::string> &cmd) {
     if (a.empty() || a[0] != '-') continue; // inputs: the source goes last, on its own
     if (a == "-dc" || a == "--device-c") { f.flags.push_back("-rdc=true"); continue; }
     bool done = false;
+    for (std::string_view name : {"-ccbin", "--compiler-bindir"}) {
+      Match m = matchOpt(a, name, false);
+      if (m == Match::Alone && i + 1 < cmd.size()) f.hostCompiler = cmd[++i];
+      if (m == Match::WithValue) f.hostCompiler = a.substr(name.size() + 1);
+      if (m != Match::No) { done = true; break; }
+    }
+    if (done) continue;
+    if (a == "--run" || a == "-run" || matchOpt(a, "--run-args", false) != Match::No ||
+        matchOpt(a, "-run-args", false) != Match::No) {
+      f.unsafe.push_back(a);
+      if (matchOpt(a, "--run-args", false) == Match::Alone || matchOpt(a, "-run-args", false) == Match::Alone) ++i;
+      continue;
+    }
     for (auto name : dropValue) {
       Match m = matchOpt(a, name, false);
+      if ((name == "-Xcompiler" || name == "--compiler-options") && m != Match::No) {
+        std::string v = m == Match::Alone ? (i + 1 < cmd.size() ? cmd[i + 1] : "") : a.substr(name.size() + 1);
+        for (size_t b = 0, e; b <= v.size(); b = e + 1) {
+          e = v.find(',', b);
+          if (e == std::string::npos) e = v.size();
+          if (unsafeHostFlag(std::string_view(v).substr(b, e - b)))
+            f.unsafe.push_back(std::string(name) + " " + v.substr(b, e - b));
+        }
+      }
       if (m == Match::Alone) ++i;
       if (m != Match::No) { done = true; break; }
     }
@@ -95,8 +158,7 @@ Filtered filterNvcc(const std::vector<std::string> &cmd) {
     for (auto &[name, joined] : keepValue) {
       Match m = matchOpt(a, name, joined);
       if (m == Match::No) continue;
-      f.flags.push_back(a);
-      if (m == Match::Alone && i + 1 < cmd.size()) f.flags.push_back(cmd[++i]);
+      keep(f, a, name, m, cmd, i, dir);
       done = true;
       break;
     }
@@ -108,7 +170,9 @@ Filtered filterNvcc(const std::vector<std::string> &cmd) {
   return f;
 }
 
-Filtered filterClang(const std::vector<std::string> &cmd) {
+Filtered filterClang(const std::vector<std::string> &command, const std::string &dir) {
+  std::vector<std::string> cmd = command;
+  std::vector<std::string> unsafe = dropUnsafeClangFlags(cmd);
   static const std::vector<std::pair<std::string_view, bool>> keepValue = {
       {"-I", true}, {"-isystem", true}, {"-iquote", true}, {"-idirafter", true}, {"-D", true},
       {"-U", true}, {"-include", true}, {"-imacros", true}, {"--cuda-path", false},
@@ -120,6 +184,7 @@ Filtered filterClang(const std::vector<std::string> &cmd) {
       "-fcolor-diagnostics", "-fdiagnostics", "-fsanitize", "-fprofile", "-fcoverage",
       "-fno-color-diagnostics", "-fdebug", "-fmodules", "-fpch", "-fcrash"};
   Filtered f;
+  f.unsafe = std::move(unsafe);
   for (size_t i = 1; i < cmd.size(); ++i) {
     const std::string &a = cmd[i];
     if (a.empty() || a[0] != '-') continue;
@@ -138,8 +203,7 @@ Filtered filterClang(const std::vector<std::string> &cmd) {
       Match m = matchOpt(a, name, joined);
       if (m == Match::No) continue;
       if (name == "--cuda-path") f.hasCudaPath = true;
-      f.flags.push_back(a);
-      if (m == Match::Alone && i + 1 < cmd.size()) f.flags.push_back(cmd[++i]);
+      keep(f, a, name, m, cmd, i, dir);
       done = true;
       break;
     }
@@ -266,21 +330,37 @@ std::optional<std::string> findCudaToolkit(const std::string &explicitPath) {
 
 std::vector<std::string> deviceCompileArgv(const CompileRequest &request, CompilerKind kind,
                                            const std::string &compiler, const std::string &toolkit,
-                                           const std::string &arch, const std::string &output) {
+                                           const std::string &arch, const std::string &output,
+                                           const std::string &hostCompiler) {
   std::vector<std::string> argv{compiler};
+  const std::string source = absolutePath(request.sourceFile, request.directory);
   if (kind == CompilerKind::Nvcc) {
-    Filtered f = filterNvcc(request.command);
+    Filtered f = filterNvcc(request.command, request.directory);
+    if (!hostCompiler.empty()) argv.insert(argv.end(), {"-ccbin", hostCompiler});
     argv.insert(argv.end(), f.flags.begin(), f.flags.end());
-    argv.insert(argv.end(), {"--cubin", "-Xptxas", "-v", "-arch=" + arch, "-o", output,
-                             request.sourceFile});
+    argv.insert(argv.end(), {"--cubin", "-Xptxas", "-v", "-arch=" + arch, "-o", output, source});
   } else {
-    Filtered f = filterClang(request.command);
+    Filtered f = filterClang(request.command, request.directory);
     argv.insert(argv.end(), f.flags.begin(), f.flags.end());
     if (!f.hasCudaPath) argv.push_back("--cuda-path=" + toolkit);
     argv.insert(argv.end(), {"-Wno-unknown-cuda-version", "-x", "cuda", "--cuda-device-only",
-                             "--cuda-gpu-arch=" + arch, "-S", "-o", output, request.sourceFile});
+                             "--cuda-gpu-arch=" + arch, "-S", "-o", output, source});
   }
   return argv;
+}
+
+static std::string resolveHostCompiler(const std::string &written, const std::string &directory,
+                                std::string &refused) {
+  refused.clear();
+  const ProgramAllowlist allowed = processAllowlist();
+  std::string candidate = written.empty() ? "gcc" : locateProgram(written, directory);
+  std::error_code ec;
+  if (!written.empty() && fs::is_directory(candidate, ec)) candidate += "/gcc"; // nvcc's -ccbin DIR
+  std::string why;
+  if (auto real = allowed.resolve(candidate, &why)) return *real;
+  if (!written.empty()) refused = locateProgram(candidate, directory);
+  if (auto real = allowed.resolve("/usr/bin/g++", &why)) return *real;
+  return {};
 }
 
 CompileOutcome compileForResources(const CompileRequest &request) {
@@ -316,10 +396,15 @@ CompileOutcome compileForResources(const CompileRequest &request) {
         return outcome;
       }
     } else if (kind == CompilerKind::Nvcc && request.command[0].find('/') != std::string::npos) {
+      // The nvcc the command names, if the user allowed it (a checkout can
+      // ship a bin/nvcc with a bin/ptxas beside it); else the default toolkit's.
       std::string nv = absolutePath(request.command[0], request.directory);
       toolkit = findCudaToolkit(fs::path(nv).parent_path().parent_path().string());
-      if (toolkit && isFile(nv)) compiler = nv;
-      else toolkit.reset();
+      if (toolkit && isFile(nv) && processAllowlist().resolve(nv)) compiler = nv;
+      else {
+        if (isFile(nv) && !processAllowlist().resolve(nv)) outcome.refusedPrograms.push_back(nv);
+        toolkit.reset();
+      }
     }
     if (!toolkit) toolkit = findCudaToolkit("");
     if (!toolkit) {
@@ -337,9 +422,24 @@ CompileOutcome compileForResources(const CompileRequest &request) {
         return outcome;
       }
     } else {
-      compiler = request.command[0].find('/') != std::string::npos
-                     ? absolutePath(request.command[0], request.directory)
-                     : request.command[0]; // found in PATH by runSubprocess
+      compiler = locateProgram(request.command[0], request.directory);
+      std::string why;
+      if (!processAllowlist().resolve(compiler, &why)) {
+        outcome.refusedPrograms.push_back(compiler.empty() ? request.command[0] : compiler);
+        outcome.error = "refused to run " + why;
+        return outcome;
+      }
+    }
+    // nvcc's host compiler: always explicit, realpath-resolved and allowed.
+    std::string hostCompiler;
+    if (kind == CompilerKind::Nvcc) {
+      std::string refusedHost;
+      hostCompiler = resolveHostCompiler(filterNvcc(request.command, request.directory).hostCompiler,
+                                         request.directory, refusedHost);
+      if (!refusedHost.empty()) {
+        outcome.refusedPrograms.push_back(refusedHost);
+        outcome.hostCompilerSubstituted = true;
+      }
     }
 
     std::string err;
@@ -358,11 +458,20 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       outcome.error = "cannot read " + source;
       return outcome;
     }
-    Filtered filtered = kind == CompilerKind::Nvcc ? filterNvcc(request.command)
-                                                   : filterClang(request.command);
+    Filtered filtered = kind == CompilerKind::Nvcc ? filterNvcc(request.command, request.directory)
+                                                   : filterClang(request.command, request.directory);
+    outcome.droppedUnsafeFlags = filtered.unsafe;
     ResultCache cache(request.cacheDir);
+    // Every run starts in a directory of ours: nothing is found through, or
+    // written into, the checkout (the command's relative paths were made
+    // absolute against its directory).
+    TempDir workDir;
+    if (workDir.path.empty()) {
+      outcome.error = "cannot create a temporary directory";
+      return outcome;
+    }
     SubprocessOptions run;
-    run.workingDirectory = request.directory;
+    run.workingDirectory = workDir.path;
     run.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(request.timeout);
 
     bool allCached = true;
@@ -370,7 +479,7 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       std::string key = "occlint-resources 1\n";
       key += (kind == CompilerKind::Nvcc ? "nvcc\n" : "clang\n") + compiler + "\n" + identity +
              "\n" + arch + "\n" + request.directory + "\n" + source + "\n" +
-             hashHex(*sourceHash) + "\n";
+             hashHex(*sourceHash) + "\n" + hostCompiler + "\n";
       for (const auto &f : filtered.flags) key += f + "\n";
       key += "ptxas:";
       for (const auto &f : filtered.ptxasExtra) key += " " + f;
@@ -393,7 +502,7 @@ CompileOutcome compileForResources(const CompileRequest &request) {
         return outcome;
       }
       std::string out = tmp.path + (kind == CompilerKind::Nvcc ? "/device.cubin" : "/device.ptx");
-      auto argv = deviceCompileArgv(request, kind, compiler, *toolkit, arch, out);
+      auto argv = deviceCompileArgv(request, kind, compiler, *toolkit, arch, out, hostCompiler);
       auto r = runSubprocess(argv, run);
       std::string log = r.out + r.err;
       if (!r.ok()) {
@@ -417,7 +526,8 @@ CompileOutcome compileForResources(const CompileRequest &request) {
 
       if (request.useCache) {
         // The dependency list: one -M run with the same flags and arch.
-        std::vector<std::string> margv = deviceCompileArgv(request, kind, compiler, *toolkit, arch, "-");
+        std::vector<std::string> margv =
+            deviceCompileArgv(request, kind, compiler, *toolkit, arch, "-", hostCompiler);
         // Replace the output mode: drop "--cubin ... -o <out>" / "-S -o <out>", ask for -M.
         std::vector<std::string> dep{compiler};
         for (size_t i = 1; i < margv.size(); ++i) {
@@ -425,7 +535,7 @@ CompileOutcome compileForResources(const CompileRequest &request) {
           if (a == "--cubin" || a == "-S") continue;
           if (a == "-o") { ++i; continue; }
           if (a == "-Xptxas" && i + 1 < margv.size() && margv[i + 1] == "-v") { ++i; continue; }
-          if (a == request.sourceFile) dep.push_back("-M");
+          if (a == source) dep.push_back("-M");
           dep.push_back(a);
         }
         auto d = runSubprocess(dep, run);

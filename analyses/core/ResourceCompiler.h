@@ -16,7 +16,7 @@ namespace occlint {
 struct CompileRequest {
   std::string sourceFile;                // as in compile_commands.json ("file")
   std::vector<std::string> command;      // argv of the nvcc or clang++ command ("arguments")
-  std::string directory;                 // its working directory ("directory"); empty = ours
+  std::string directory;                 // the directory its relative paths are from ("directory"); empty = ours
   std::vector<std::string> archs;        // "sm_90", "sm_90a"...; one compile per arch
   std::string cudaPath;                  // toolkit; empty = $CUDA_PATH, else /usr/local/cuda
   std::chrono::seconds timeout{120};     // per compiler run
@@ -29,6 +29,15 @@ struct CompileOutcome {
   PtxasReport report;       // every function of every requested arch; sourceFile = request's
   std::string error;        // when !ok: what failed, with the compiler's stderr (trimmed)
   bool fromCache = false;   // true when every arch came from the cache (no compiler ran)
+  /// Programs the command named that the allowlist refused (realpath or as
+  /// located): the compiler, or nvcc's -ccbin host compiler.
+  std::vector<std::string> refusedPrograms;
+  /// nvcc's -ccbin was refused and /usr/bin/g++ used instead: register
+  /// counts can differ from the build's.
+  bool hostCompilerSubstituted = false;
+  /// Flags of the command that would make a compiler run or load other code
+  /// (-Xcompiler -fplugin=..., -fplugin=, --run...): never passed on.
+  std::vector<std::string> droppedUnsafeFlags;
 };
 
 /// Runs the compiler (or reads the cache). Never throws.
@@ -55,10 +64,13 @@ enum class CompilerKind { Nvcc, Clang, Unknown };
 CompilerKind compilerKindOf(const std::string &argv0);
 
 /// The device-only argv for one arch (exposed for tests and docs): for nvcc
-/// the single command; for clang the PTX compile (ptxas runs after it).
-/// `kept` receives the flags carried over from the build command.
+/// the single command (with `-ccbin hostCompiler` when one is given); for
+/// clang the PTX compile (ptxas runs after it). Paths of the build command
+/// (the source, -I, -isystem, -include...) are made absolute against its
+/// directory: the compiler runs in a temporary directory of occlint's.
 std::vector<std::string> deviceCompileArgv(const CompileRequest &request, CompilerKind kind,
                                            const std::string &compiler, const std::string &toolkit,
-                                           const std::string &arch, const std::string &output);
+                                           const std::string &arch, const std::string &output,
+                                           const std::string &hostCompiler = {});
 
 } // namespace occlint

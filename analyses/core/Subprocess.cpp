@@ -1,5 +1,7 @@
 #include "core/Subprocess.h"
 
+#include "core/ProgramAllowlist.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -7,6 +9,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -36,6 +39,7 @@ struct Fd {
 uint64_t subprocessSpawnCount() { return gSpawnCount.load(); }
 
 std::string SubprocessResult::describe() const {
+  if (refused) return "refused: " + error;
   if (!started) return "could not start: " + error;
   if (timedOut) return "timed out" + (error.empty() ? std::string() : " (" + error + ")");
   if (termSignal != 0) return "killed by signal " + std::to_string(termSignal) + " (" +
@@ -48,6 +52,18 @@ SubprocessResult runSubprocess(const std::vector<std::string> &argv,
   SubprocessResult result;
   if (argv.empty() || argv[0].empty()) {
     result.error = "empty command";
+    return result;
+  }
+  const std::string located = locateProgram(argv[0]);
+  if (located.empty() || ::access(located.c_str(), F_OK) != 0) {
+    result.error = "'" + argv[0] + "': " + std::strerror(ENOENT);
+    return result;
+  }
+  std::string why;
+  std::optional<std::string> program = processAllowlist().resolve(located, &why);
+  if (!program) {
+    result.refused = true;
+    result.error = why;
     return result;
   }
   int outPipe[2], errPipe[2];
@@ -88,7 +104,7 @@ SubprocessResult runSubprocess(const std::vector<std::string> &argv,
   cargv.push_back(nullptr);
 
   pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, cargv[0], &actions, &attr, cargv.data(), environ);
+  int rc = ::posix_spawn(&pid, program->c_str(), &actions, &attr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) {

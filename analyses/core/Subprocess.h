@@ -1,5 +1,7 @@
 // Running a program from an argv vector -- never through a shell -- with its
-// stdout and stderr captured and an optional timeout. POSIX only.
+// stdout and stderr captured and an optional timeout. POSIX only. This is the
+// one place occlint starts a process, and it starts only the programs of the
+// process's allowlist (core/ProgramAllowlist.h, docs/security.md).
 #pragma once
 
 #include <chrono>
@@ -22,6 +24,7 @@ struct SubprocessOptions {
 
 struct SubprocessResult {
   bool started = false;    // false: could not start it (missing binary, ...): see error
+  bool refused = false;    // not started: the program is not on the allowlist (see error)
   bool timedOut = false;   // killed because the timeout expired
   int exitCode = -1;       // exit status when it exited normally
   int termSignal = 0;      // the signal that ended it, if one did
@@ -32,8 +35,10 @@ struct SubprocessResult {
   std::string describe() const;
 };
 
-/// Runs argv[0] (searched in PATH when it has no '/') with argv as its
-/// arguments and our environment. Both pipes are read with poll(), so large
+/// Runs argv[0] (searched in $PATH's absolute entries when it has no '/';
+/// a relative path is taken from our working directory) with argv as its
+/// arguments and our environment, if processAllowlist() allows the file it
+/// resolves to: that realpath is what runs (argv[0] is passed as given). Both pipes are read with poll(), so large
 /// outputs do not deadlock. Never throws.
 SubprocessResult runSubprocess(const std::vector<std::string> &argv,
                                const SubprocessOptions &options = {});

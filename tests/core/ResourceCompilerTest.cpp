@@ -63,7 +63,16 @@ TEST(ResourceCompiler, NvccArgvKeepsWhatMattersAndDropsOutputs) {
   std::vector<std::string> want = {"/cuda/bin/nvcc", "-DFOO=1", "-I/inc", "-isystem", "/sys",
                                    "-std=c++17", "-O3", "--expt-relaxed-constexpr", "-Xptxas", "-O2",
                                    "-maxrregcount=64", "--cubin", "-Xptxas", "-v", "-arch=sm_90",
-                                   "-o", "/tmp/o.cubin", "src/a.cu"};
+                                   "-o", "/tmp/o.cubin", (fs::current_path() / "src/a.cu").string()};
+  EXPECT_EQ(argv, want);
+  // The compiler runs in a temporary directory: relative paths are made
+  // absolute against the command's directory; a host compiler goes first.
+  rq.directory = "/src/proj";
+  rq.command = {"nvcc", "-Iinc", "-isystem", "sys", "-include", "pre.h", "-c", "a.cu"};
+  rq.sourceFile = "a.cu";
+  argv = deviceCompileArgv(rq, CompilerKind::Nvcc, "/cuda/bin/nvcc", "/cuda", "sm_90", "/tmp/o.cubin", "/usr/bin/g++");
+  want = {"/cuda/bin/nvcc", "-ccbin", "/usr/bin/g++", "-I/src/proj/inc", "-isystem", "/src/proj/sys", "-include",
+          "/src/proj/pre.h", "--cubin", "-Xptxas", "-v", "-arch=sm_90", "-o", "/tmp/o.cubin", "/src/proj/a.cu"};
   EXPECT_EQ(argv, want);
 }
 
@@ -74,10 +83,11 @@ TEST(ResourceCompiler, ClangArgvIsADeviceOnlyPtxCompile) {
                 "-std=c++20", "-ffast-math", "-fcolor-diagnostics", "-Wall", "-c", "a.cu",
                 "-o", "a.o", "-MD", "-MF", "a.d", "-Xcuda-ptxas", "-O3"};
   auto argv = deviceCompileArgv(rq, CompilerKind::Clang, "clang++", "/cuda", "sm_90", "/tmp/o.ptx");
-  std::vector<std::string> want = {"clang++", "-DX", "-I", "inc", "-O2", "-std=c++20", "-ffast-math",
+  const std::string cwd = fs::current_path().string();
+  std::vector<std::string> want = {"clang++", "-DX", "-I", cwd + "/inc", "-O2", "-std=c++20", "-ffast-math",
                                    "--cuda-path=/cuda", "-Wno-unknown-cuda-version", "-x", "cuda",
                                    "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-S", "-o",
-                                   "/tmp/o.ptx", "a.cu"};
+                                   "/tmp/o.ptx", cwd + "/a.cu"};
   EXPECT_EQ(argv, want);
 }
 

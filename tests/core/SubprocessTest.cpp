@@ -1,5 +1,7 @@
 #include "core/Subprocess.h"
 
+#include "core/ProgramAllowlist.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -7,7 +9,22 @@
 using namespace occlint;
 using Clock = std::chrono::steady_clock;
 
-TEST(Subprocess, CapturesStdoutWithoutAShell) {
+namespace {
+// These tests run system tools (echo, sh, sleep...), which occlint itself
+// never runs: the process's allowlist gets them for this test only.
+class Subprocess : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ProgramAllowlist List = ProgramAllowlist::defaults("");
+    List.allow("/usr/bin/*");
+    List.allow("/bin/*");
+    setProcessAllowlist(List);
+  }
+  void TearDown() override { setProcessAllowlist(ProgramAllowlist::defaults("")); }
+};
+} // namespace
+
+TEST_F(Subprocess, CapturesStdoutWithoutAShell) {
   auto r = runSubprocess({"echo", "hello world", "$HOME;ls", "*"});
   ASSERT_TRUE(r.started) << r.error;
   EXPECT_TRUE(r.ok());
@@ -15,7 +32,7 @@ TEST(Subprocess, CapturesStdoutWithoutAShell) {
   EXPECT_EQ(r.err, "");
 }
 
-TEST(Subprocess, NonzeroExitAndStderr) {
+TEST_F(Subprocess, NonzeroExitAndStderr) {
   auto r = runSubprocess({"sh", "-c", "echo oops >&2; exit 3"});
   ASSERT_TRUE(r.started);
   EXPECT_FALSE(r.ok());
@@ -24,7 +41,7 @@ TEST(Subprocess, NonzeroExitAndStderr) {
   EXPECT_EQ(r.describe(), "exit status 3");
 }
 
-TEST(Subprocess, MissingBinary) {
+TEST_F(Subprocess, MissingBinary) {
   auto before = subprocessSpawnCount();
   auto r = runSubprocess({"/nonexistent/occlint-no-such-tool", "x"});
   EXPECT_FALSE(r.started);
@@ -34,7 +51,7 @@ TEST(Subprocess, MissingBinary) {
   EXPECT_FALSE(runSubprocess({}).started);
 }
 
-TEST(Subprocess, TimeoutKillsTheChild) {
+TEST_F(Subprocess, TimeoutKillsTheChild) {
   auto t0 = Clock::now();
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(1);
@@ -47,7 +64,7 @@ TEST(Subprocess, TimeoutKillsTheChild) {
   EXPECT_GE(took, std::chrono::milliseconds(900));
 }
 
-TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
+TEST_F(Subprocess, TimeoutKillsTheWholeProcessGroup) {
   // The grandchild holds the pipes open: only a group kill ends this in time.
   auto t0 = Clock::now();
   SubprocessOptions o;
@@ -57,7 +74,7 @@ TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
   EXPECT_LT(Clock::now() - t0, std::chrono::milliseconds(3000));
 }
 
-TEST(Subprocess, LargeOutputOnBothStreams) {
+TEST_F(Subprocess, LargeOutputOnBothStreams) {
   auto r = runSubprocess(
       {"sh", "-c", "head -c 3000000 /dev/zero; head -c 2500000 /dev/zero >&2; echo done >&2"});
   ASSERT_TRUE(r.ok()) << r.describe();
@@ -65,7 +82,7 @@ TEST(Subprocess, LargeOutputOnBothStreams) {
   EXPECT_EQ(r.err.size(), 2500005u);
 }
 
-TEST(Subprocess, OutputCapIsHonouredWithoutBlocking) {
+TEST_F(Subprocess, OutputCapIsHonouredWithoutBlocking) {
   SubprocessOptions o;
   o.maxOutputBytes = 1000;
   auto r = runSubprocess({"head", "-c", "2000000", "/dev/zero"}, o);
@@ -73,7 +90,7 @@ TEST(Subprocess, OutputCapIsHonouredWithoutBlocking) {
   EXPECT_EQ(r.out.size(), 1000u);
 }
 
-TEST(Subprocess, WorkingDirectory) {
+TEST_F(Subprocess, WorkingDirectory) {
   SubprocessOptions o;
   o.workingDirectory = "/";
   auto r = runSubprocess({"pwd"}, o);

@@ -1,6 +1,7 @@
 #include "lint/CudaCompilationDatabase.h"
 
 #include "core/CompileCommandTranslator.h"
+#include "core/UnsafeFlags.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -61,9 +62,14 @@ CudaCompilationDatabase::expand(const clang::tooling::CompileCommand &Command, b
   // Clang and other compilers' commands go through unchanged; the translator
   // still reads their archs (--cuda-gpu-arch=, --offload-arch=).
   TranslatedCommand Translated = translateCompileCommand(Command.CommandLine, Command.Directory);
-  const std::vector<std::string> &ClangArgs = Translated.isNvcc ? Translated.clangArgs : Command.CommandLine;
+  std::vector<std::string> ClangArgs = Translated.isNvcc ? Translated.clangArgs : Command.CommandLine;
   if (!Translated.error.empty() && Report)
     llvm::errs() << "occlint: warning: " << Command.Filename << ": " << Translated.error << "\n";
+  // Plugins and the like would run code from the checkout inside occlint.
+  for (const std::string &Flag : dropUnsafeClangFlags(ClangArgs))
+    if (Report)
+      llvm::errs() << "occlint: note: " << Command.Filename << ": dropped '" << Flag
+                   << "' from its compile command: it would load or run other code (docs/security.md)\n";
 
   llvm::SmallString<256> Path(Command.Filename);
   if (llvm::sys::path::is_relative(Path) && !Command.Directory.empty()) {

@@ -108,6 +108,13 @@ resources from it instead of compiling. Repeatable.)"),
 static cl::opt<bool> NoCompile("no-compile", cl::desc(R"(Never run the device compiler for resource reports:
 the checks estimate resources from the source.)"),
                                cl::init(false), cl::cat(OcclintCategory));
+static cl::list<std::string> AllowCompilers("allow-compiler", cl::desc(R"(Also allow occlint to run this program (a glob,
+matched against the realpath; repeatable). By default
+it runs only the CUDA toolkit's programs and
+/usr/bin/{gcc,g++,cc,c++,clang,clang++}[-N]: a compile
+database or .clang-tidy never widens that
+(docs/security.md).)"),
+                                            cl::cat(OcclintCategory));
 static cl::opt<bool> Verbose("verbose", cl::desc(R"(Per file and arch: the Clang command line, the flags
 the nvcc translation dropped and its notes, where the
 resource report came from; skipped included .cu files.)"),
@@ -185,8 +192,10 @@ static LintSettings settingsFromCommandLine(const std::string &Color) {
   S.quiet = Quiet;
   S.gpus = std::vector<std::string>(Gpus.begin(), Gpus.end());
   S.cudaPath = CudaPathOption;
+  S.trustedCudaPath = CudaPathOption;
   S.ptxasLogs = std::vector<std::string>(PtxasLogs.begin(), PtxasLogs.end());
   S.noCompile = NoCompile;
+  S.allowCompilers = std::vector<std::string>(AllowCompilers.begin(), AllowCompilers.end());
   S.verbose = Verbose;
   S.jobs = Jobs > 0 ? Jobs : std::max(1u, std::thread::hardware_concurrency());
   // The progress line goes where the findings do not (stderr), and only

@@ -1,9 +1,12 @@
 #include "lint/LintPipeline.h"
 
 #include "lint/CheckOptionValidation.h"
+#include "lint/CheckoutExtraArgs.h"
 #include "lint/CudaCompilationDatabase.h"
 #include "ExitCodes.h"
+#include "UserTrust.h"
 #include "core/GpuDatabase.h"
+#include "core/ProgramAllowlist.h"
 #include "lint/IncludedTranslationUnits.h"
 #include "lint/LintRun.h"
 #include "core/ResourceCompiler.h"
@@ -83,7 +86,9 @@ std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const LintSettin
   if (!Provider)
     return nullptr;
   // Diagnostics of .cu files linted inside their includer come from that parse.
-  return showDiagnosticsInFiles(std::move(Provider), Settings.showDiagnosticsIn);
+  Provider = showDiagnosticsInFiles(std::move(Provider), Settings.showDiagnosticsIn);
+  // A checkout's .clang-tidy may not load plugins through ExtraArgs.
+  return dropUnsafeCheckoutExtraArgs(std::move(Provider), Settings.configFile.value_or(""));
 }
 
 // A translation unit is CUDA when its file ends in .cu or its command says -x cu / -x cuda.
@@ -160,6 +165,18 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   if (!Parse.cudaPath && !Settings.cudaPath.empty())
     return Fail("--cuda-path: no CUDA toolkit at '" + Settings.cudaPath + "' (no bin/ptxas there)");
   Parse.builtinHeaders = builtinCudaHeadersDir(Argv0);
+  // The programs this run may start: the toolkit, the system host compilers
+  // and what the user (never the checkout) allowed. docs/security.md.
+  std::string TrustError;
+  const UserTrust Trust = readUserTrust(TrustError);
+  if (!TrustError.empty())
+    return Fail(TrustError);
+  ProgramAllowlist Allowed = ProgramAllowlist::defaults(findCudaToolkit(Settings.trustedCudaPath).value_or(""));
+  for (const std::string &Glob : Trust.allowCompilers)
+    Allowed.allow(Glob);
+  for (const std::string &Glob : Settings.allowCompilers)
+    Allowed.allow(Glob);
+  setProcessAllowlist(std::move(Allowed));
   Result.sourceOnly = !Parse.cudaPath;
   if (Result.sourceOnly && !Settings.quiet)
     Log << "occlint: note: no CUDA toolkit found (--cuda-path, CUDA_PATH, /usr/local/cuda); "
@@ -197,6 +214,7 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   ToolResourceSettings ResourceSettings;
   ResourceSettings.cudaPath = Parse.cudaPath;
   ResourceSettings.noCompile = Settings.noCompile;
+  ResourceSettings.cacheOnly = !Settings.startProcesses;
   ToolResourceReports Reports(Database, ResourceSettings, Log, Settings.verbose ? &Log : nullptr);
   if (std::string LogError = Reports.loadPtxasLogs(Settings.ptxasLogs); !LogError.empty())
     return Fail("--ptxas-log: " + LogError);

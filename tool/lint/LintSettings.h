@@ -27,6 +27,17 @@ struct LintSettings {
   std::vector<std::string> ptxasLogs;
   bool noCompile = false;
   bool verbose = false;
+  /// --allow-compiler globs from the user's command line (the user config
+  /// file and $OCCLINT_ALLOW_COMPILER are read by runLint itself).
+  std::vector<std::string> allowCompilers;
+  /// The toolkit whose programs are allowed, as the user named it (""
+  /// = $CUDA_PATH or /usr/local/cuda). The lint and report commands set it to
+  /// --cuda-path; the language server to its own --cuda-path only, since
+  /// initializationOptions can come from a workspace's settings.
+  std::string trustedCudaPath;
+  /// false: start no process at all (the language server in a workspace the
+  /// user has not trusted): resources from the cache, else estimated.
+  bool startProcesses = true;
   unsigned jobs = 1;
   bool progress = false;                 // the progress line (caller decides: terminal and not --quiet)
 

@@ -1,6 +1,7 @@
 #include "lint/ToolResourceReports.h"
 
 #include "core/CompileCommandTranslator.h"
+#include "core/ProgramAllowlist.h"
 #include "core/ResourceCompiler.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -105,6 +106,16 @@ ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFi
     return {std::nullopt, std::string("--no-compile: ") + EstimatedNote};
   if (!Settings.cudaPath)
     return {std::nullopt, std::string("no CUDA toolkit: ") + EstimatedNote};
+  if (Settings.cacheOnly) {
+    // The latest report a trusted run (or the build) left for this file, still current.
+    if (std::optional<std::string> Log = latestCachedPtxasLog(MainFile, Arch, Settings.cacheDir)) {
+      PtxasReport Report = parsePtxasLog(*Log);
+      for (FunctionResources &F : Report.functions)
+        F.sourceFile = MainFile;
+      return {std::move(Report), "ptxas, " + Arch + ", cached (untrusted workspace: no compiler run)"};
+    }
+    return {std::nullopt, std::string("untrusted workspace, nothing cached: ") + EstimatedNote};
+  }
   return compile(MainFile, Arch);
 }
 
@@ -121,6 +132,16 @@ ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainF
   Request.cudaPath = *Settings.cudaPath;
   Request.cacheDir = Settings.cacheDir;
   CompileOutcome Outcome = compileForResources(Request);
+  for (const std::string &Program : Outcome.refusedPrograms)
+    noteOnce("refused " + Program,
+             "occlint: note: did not run " + Program + ", named by the compile command of " + MainFile +
+                 ": it is not an allowed program (a checkout's compile database is data, not a program to run;"
+                 " docs/security.md); to trust it, pass " + ProgramAllowlist::allowLineFor(Program) +
+                 (Outcome.hostCompilerSubstituted ? "; /usr/bin/g++ used as nvcc's host compiler instead" : ""));
+  for (const std::string &Flag : Outcome.droppedUnsafeFlags)
+    noteOnce("dropped " + Flag,
+             "occlint: note: dropped '" + Flag + "' from the device compile of " + MainFile +
+                 ": it would make the compiler run or load other code (docs/security.md)");
   if (!Outcome.ok) {
     // Once per (file, arch): the caller memoizes the entry.
     llvm::StringRef FirstLine = llvm::StringRef(Outcome.error).split('\n').first.trim();
@@ -132,7 +153,18 @@ ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainF
   // -maxrregcount of the build command: the spills check names it as a cause.
   const std::optional<int> MaxRegisters =
       translateCompileCommand(Command.CommandLine, Command.Directory).maxRegisterCount;
-  return {std::move(Outcome.report), "ptxas, " + Arch + (Outcome.fromCache ? ", cached" : ""), MaxRegisters};
+  return {std::move(Outcome.report),
+          "ptxas, " + Arch + (Outcome.fromCache ? ", cached" : "") +
+              (Outcome.hostCompilerSubstituted ? ", host compiler substituted (register counts can differ)" : ""),
+          MaxRegisters};
+}
+
+void ToolResourceReports::noteOnce(const std::string &Key, const std::string &Line) {
+  std::lock_guard<std::mutex> Guard(NotedLock);
+  if (!Noted.insert(Key).second)
+    return;
+  Warnings << Line << "\n";
+  Warnings.flush();
 }
 
 } // namespace occlint

@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,7 @@ struct ToolResourceSettings {
   std::optional<std::string> cudaPath; // the toolkit found; none: estimates only
   bool noCompile = false;              // --no-compile: never run the compiler
   std::string cacheDir;                // empty: ResultCache's default
+  bool cacheOnly = false;              // start no process: the cache's latest report, else estimates
 };
 
 class ToolResourceReports final : public clang::tidy::occlint::ResourceReportSource {
@@ -60,6 +62,10 @@ private:
   llvm::raw_ostream *Verbose;
   std::optional<PtxasReport> LogReport; // the merged --ptxas-log files
   std::string LogSource;
+  /// Says once per run what the allowlist refused or what was dropped.
+  void noteOnce(const std::string &Key, const std::string &Line);
+  std::mutex NotedLock;
+  std::set<std::string> Noted;
   std::mutex MemoLock;
   std::map<std::pair<std::string, std::string>, std::shared_future<Entry>> Memo; // (file, arch)
 };

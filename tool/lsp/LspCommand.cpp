@@ -38,11 +38,22 @@ Options:
   --cuda-path DIR  CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda).
   --checks GLOBS   The checks, as occlint --checks.
   --no-compile     Never run the device compiler: resources estimated from source.
+  --allow-compiler GLOB
+                   Also allow this program to run (realpath glob; repeatable).
+  --trust-workspace
+                   Trust every workspace this server opens: it may run the
+                   CUDA toolkit and the allowed compilers for resource reports.
+                   Without it (or the workspace under a trusted-workspaces
+                   entry of the user config file), the server starts no
+                   process: resources come from occlint's cache or are
+                   estimated (docs/security.md). Pass it from the user's own
+                   editor configuration, never from a workspace's.
   --stdio          Accepted and ignored (stdio is the only transport).
   --help           This text.
 
 initializationOptions {"compilationDatabasePath", "gpu", "cudaPath",
-"noCompile", "checks"} override the options above.
+"noCompile", "checks"} override the options above; nothing there can allow a
+program or trust a workspace.
 
 Exit codes: 0 after shutdown and exit, 1 on exit (or end of input) without
 shutdown, 2 for a bad command line.
@@ -58,9 +69,12 @@ static lsp::ServerOptions serverOptionsFromCommandLine(const ArgParser &Args, co
     Settings.gpus.push_back(Gpu);
   }
   Settings.cudaPath = Args.value("cuda-path").value_or("");
+  Settings.trustedCudaPath = Settings.cudaPath;
   if (!Settings.cudaPath.empty() && !findCudaToolkit(Settings.cudaPath))
     Args.fail("--cuda-path: no CUDA toolkit at '" + Settings.cudaPath + "' (no bin/ptxas there)");
   Settings.noCompile = Args.has("no-compile");
+  Settings.allowCompilers = Args.values("allow-compiler");
+  Options.trustAllWorkspaces = Args.has("trust-workspace");
   if (Args.has("checks"))
     Settings.checks = *Args.value("checks");
   if (std::optional<std::string> Directory = Args.value("p")) {
@@ -79,7 +93,8 @@ static lsp::ServerOptions serverOptionsFromCommandLine(const ArgParser &Args, co
 }
 
 int runLspCommand(int Argc, const char **Argv) {
-  ArgParser Args("lsp", {"p", "gpu", "cuda-path", "checks"}, {"no-compile", "stdio", "help"});
+  ArgParser Args("lsp", {"p", "gpu", "cuda-path", "checks", "allow-compiler"},
+                 {"no-compile", "trust-workspace", "stdio", "help"});
   Args.parse(Argc, Argv);
   if (Args.has("help")) {
     std::cout << LspHelp;

@@ -1,5 +1,7 @@
 #include "lsp/LspServer.h"
 
+#include "UserTrust.h"
+
 #include "outputs/CheckCatalog.h"
 #include "FileUris.h"
 #include "lint/LintPipeline.h"
@@ -298,6 +300,14 @@ void Server::checkAndPublish(const std::string &Path, const std::string &Uri) {
     FallbackShown = true;
   }
   LintSettings Settings = Options.settings;
+  Settings.startProcesses = trusted(Path);
+  if (!Settings.startProcesses)
+    showMessageOnce(Info, "this workspace is not trusted, so occlint runs no compiler for it: resource reports come "
+                          "from occlint's cache or are estimated from the source. To trust it, add its directory to "
+                          "trusted-workspaces in " + (userConfigPath().empty() ? std::string("~/.config/occlint/config.yaml")
+                                                                                : userConfigPath()) +
+                          ", or pass --trust-workspace to `occlint lsp` in your editor's user settings "
+                          "(docs/security.md).");
   Settings.quiet = true; // no progress line or summary: stderr is a log here
   Settings.progress = false;
   Settings.verbose = false;
@@ -367,6 +377,16 @@ void Server::notify(const std::string &Method, json Params) {
 }
 
 void Server::log(const std::string &Message) { llvm::errs() << "occlint lsp: " << Message << "\n"; }
+
+bool Server::trusted(const std::string &Path) {
+  if (Options.trustAllWorkspaces)
+    return true;
+  std::string Error;
+  const UserTrust Trust = readUserTrust(Error); // read each time: the user may have just trusted it
+  if (!Error.empty())
+    log(Error);
+  return isUnderTrustedRoot(llvm::sys::path::parent_path(Path).str(), Trust.trustedWorkspaces);
+}
 
 void Server::showMessageOnce(int Type, const std::string &Message) {
   if (!Shown.insert(Message).second)

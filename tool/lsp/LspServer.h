@@ -28,6 +28,11 @@ struct ServerOptions {
   std::string buildDirectory; // -p: where compile_commands.json is ("" = search)
   std::string argv0;          // finds the built-in CUDA headers
   std::string version;        // serverInfo.version
+  /// `occlint lsp --trust-workspace` (the user's editor configuration):
+  /// every workspace may run the allowed compilers. Otherwise only those
+  /// under a trusted-workspaces entry of the user config file may; the others
+  /// start no process at all (docs/security.md).
+  bool trustAllWorkspaces = false;
 };
 
 class Server {
@@ -47,6 +52,8 @@ public:
   int exitCode() const { return ShutdownRequested ? 0 : 1; }
 
 private:
+  /// May this file's checks start processes (its workspace trusted by the user)?
+  bool trusted(const std::string &Path);
   void handleRequest(const nlohmann::json &Id, const std::string &Method, const nlohmann::json &Params);
   void handleNotification(const std::string &Method, const nlohmann::json &Params);
 

@@ -42,6 +42,8 @@ waves and findings, and each launch's occupancy staircases (docs/report.md).
   --cuda-path DIR      CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda)
   --ptxas-log FILE     build log with ptxas -v output; repeatable
   --no-compile         never run the device compiler: registers unknown
+  --allow-compiler GLOB  also allow this program to run (realpath glob;
+                       repeatable; docs/security.md)
   --checks GLOBS       checks to run, as clang-tidy's --checks
   --config-file FILE   read the configuration from this file
   --jobs N             files analysed in parallel (default: CPU cores)
@@ -193,8 +195,10 @@ LintSettings settingsFrom(const ArgParser &Args) {
   S.quiet = Args.has("quiet");
   S.gpus = Args.values("gpu");
   S.cudaPath = Args.value("cuda-path").value_or("");
+  S.trustedCudaPath = S.cudaPath;
   S.ptxasLogs = Args.values("ptxas-log");
   S.noCompile = Args.has("no-compile");
+  S.allowCompilers = Args.values("allow-compiler");
   const int64_t Jobs = Args.integer("jobs", 1, 1024).value_or(0);
   S.jobs = Jobs > 0 ? unsigned(Jobs) : std::max(1u, std::thread::hardware_concurrency());
   S.progress = !S.quiet && ProgressLine::stderrIsTerminal();
@@ -208,7 +212,8 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
   std::vector<const char *> Argv;
   for (const std::string &A : Normalized)
     Argv.push_back(A.c_str());
-  ArgParser Args("report", {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown"},
+  ArgParser Args("report", {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown",
+                           "allow-compiler"},
                  {"no-compile", "quiet", "help"});
   Args.parse(int(Argv.size()), Argv.data());
   if (Args.has("help")) {
