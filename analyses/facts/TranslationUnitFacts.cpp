@@ -188,9 +188,15 @@ void TranslationUnitFacts::collect(ASTContext &Ctx) {
 
 void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Options) {
   const SourceManager &SM = Ctx.getSourceManager();
+  // Absolute, against the parse's working directory (the compile command's):
+  // a relative name would miss the compile database's entry, and its report
+  // would come from a command inferred from a neighbour's.
   std::string MainFile;
-  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
-    MainFile = Main->getName().str();
+  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID())) {
+    llvm::SmallString<256> Path(Main->getName());
+    SM.getFileManager().makeAbsolutePath(Path);
+    MainFile = std::string(Path);
+  }
   if (ResourceReportSource *Installed = getResourceReportSource(); Installed && !arch.empty()) {
     ResourceReportLookup Lookup = Installed->reportFor(MainFile, arch);
     ReportView = Lookup.report;
