@@ -166,6 +166,13 @@ int runResourcesCommand(int Argc, const char **Argv) {
     if (Request.archs.empty())
       Request.archs.push_back("sm_90");
     CompileOutcome Outcome = compileForResources(Request);
+    for (const std::string &Program : Outcome.refusedPrograms)
+      std::cerr << "occlint resources: note: did not run " << Program << ": it is not an allowed program"
+                << (Outcome.hostCompilerSubstituted ? " (/usr/bin/g++ used as nvcc's host compiler instead)" : "")
+                << "; to trust it, pass " << ProgramAllowlist::allowLineFor(Program) << " (docs/security.md)\n";
+    for (const std::string &Flag : Outcome.droppedUnsafeFlags)
+      std::cerr << "occlint resources: note: dropped '" << Flag
+                << "': it would make the compiler run or load other code (docs/security.md)\n";
     if (!Outcome.ok) {
       std::cerr << "occlint resources: " << Request.sourceFile << ": " << Outcome.error << "\n";
       return ExitUsageOrInput;

@@ -301,7 +301,8 @@ void Server::checkAndPublish(const std::string &Path, const std::string &Uri) {
   }
   LintSettings Settings = Options.settings;
   Settings.startProcesses = trusted(Path);
-  if (!Settings.startProcesses)
+  // Said only where trust would change something: noCompile runs nothing anyway.
+  if (!Settings.startProcesses && !Settings.noCompile)
     showMessageOnce(Info, "this workspace is not trusted, so occlint runs no compiler for it: resource reports come "
                           "from occlint's cache or are estimated from the source. To trust it, add its directory to "
                           "trusted-workspaces in " + (userConfigPath().empty() ? std::string("~/.config/occlint/config.yaml")
