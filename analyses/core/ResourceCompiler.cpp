@@ -280,6 +280,9 @@ std::optional<std::string> toolVersion(const std::string &binary, std::string *e
   }
   SubprocessOptions opt;
   opt.timeout = std::chrono::seconds(30);
+  std::error_code ec;
+  opt.workingDirectory = fs::temp_directory_path(ec).string(); // never the checkout occlint runs in
+  if (ec) opt.workingDirectory = "/tmp";
   auto r = runSubprocess({binary, "--version"}, opt);
   if (!r.ok()) {
     if (error) *error = "cannot get the version of " + binary + ": " + r.describe() +
