@@ -13,6 +13,10 @@ public:
 
 protected:
   void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
+
+private:
+  void noteResize(const LaunchSite &Site, const IntegerLiteral &Literal, uint64_t Threads, uint64_t Lanes,
+                  const TranslationUnitFacts &Facts, ASTContext &Ctx, SourceLocation Loc);
 };
 
 } // namespace clang::tidy::occlint

@@ -9,8 +9,8 @@ constexpr dim3 kTile(16, 16);
 #define BLOCK_100 100 // expect-note {{'BLOCK_100' expands to 100}}
 
 void positives(float *p) {
-  fill<<<10, 100>>>(p); // expect-warning {{block of 100 threads is not a multiple of the warp size (32): 28 of the 128 lanes in its 4 warps are masked off (estimated loss 21.88%)}} [cuda-launch-block-not-warp-multiple]
-  fill<<<10, 1>>>(p); // expect-warning {{block of 1 thread is not a multiple of the warp size (32): 31 of the 32 lanes in its 1 warp are masked off (estimated loss 96.88%)}} [cuda-launch-block-not-warp-multiple]
+  fill<<<10, 100>>>(p); // expect-warning {{block of 100 threads is not a multiple of the warp size (32): 28 of the 128 lanes in its 4 warps are masked off (estimated loss 21.88%)}} [cuda-launch-block-not-warp-multiple] expect-note {{rounding the block up to 128 threads launches 28 more threads per block: the kernel must ignore them and the grid must be recomputed; no fix-it: 'fill' accesses 'p[threadIdx.x]', whose index is not blockIdx.x * blockDim.x + threadIdx.x}}
+  fill<<<10, 1>>>(p); // expect-warning {{block of 1 thread is not a multiple of the warp size (32): 31 of the 32 lanes in its 1 warp are masked off (estimated loss 96.88%)}} [cuda-launch-block-not-warp-multiple] expect-note {{rounding the block up to 32 threads launches 31 more threads per block: the kernel must ignore them and the grid must be recomputed; no fix-it: 'fill' accesses 'p[threadIdx.x]'}}
   fill<<<10, dim3(10, 10)>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
   fill<<<10, kBlock + 4>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
   fill<<<10, dim3(7, 3, 2)>>>(p); // expect-warning {{block of 42 threads is not a multiple of the warp size (32): 22 of the 64 lanes in its 2 warps}} [cuda-launch-block-not-warp-multiple]
@@ -26,3 +26,4 @@ void negatives(float *p, int runtimeBlock) {
   fill<<<10, runtimeBlock>>>(p); // not known: never guessed
   fill<<<100, 1024>>>(p);
 }
+

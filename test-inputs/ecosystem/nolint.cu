@@ -12,26 +12,26 @@ __global__ void fill(float *p) { p[threadIdx.x] = 1.0f; }
 // Grids of 264 blocks: two per SM on an H100 (132 SMs), so only the block
 // size is wrong in the launches below.
 void onTheLaunchLine(float *p) {
-  fill<<<264, 100>>>(p); // expect-warning {{block of 100 threads is not a multiple of the warp size}} [cuda-launch-block-not-warp-multiple]
-  fill<<<264, 100>>>(p); // NOLINT silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
-  fill<<<264, 100>>>(p); // NOLINT(cuda-launch-block-not-warp-multiple) silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
-  fill<<<264, 100>>>(p); // NOLINT(cuda-launch-*) silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+  fill<<<264, 100>>>(p); // expect-warning {{block of 100 threads is not a multiple of the warp size}} [cuda-launch-block-not-warp-multiple] expect-note {{rounding the block up to 128 threads launches 28 more threads per block}}
+  fill<<<264, 100>>>(p); // NOLINT silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] silenced-note {{rounding the block up to 128 threads launches 28 more threads per block}}
+  fill<<<264, 100>>>(p); // NOLINT(cuda-launch-block-not-warp-multiple) silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] silenced-note {{rounding the block up to 128 threads launches 28 more threads per block}}
+  fill<<<264, 100>>>(p); // NOLINT(cuda-launch-*) silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] silenced-note {{rounding the block up to 128 threads launches 28 more threads per block}}
   // A NOLINT naming another check silences nothing here.
-  fill<<<264, 100>>>(p); // NOLINT(cuda-launch-tiny-grid) expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+  fill<<<264, 100>>>(p); // NOLINT(cuda-launch-tiny-grid) expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{rounding the block up to 128 threads launches 28 more threads per block}}
   // Two findings on one line: the NOLINT names one, the other stays.
-  fill<<<10, 100>>>(p); // NOLINT(cuda-launch-block-not-warp-multiple) silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-warning {{grid of 10 blocks}} [cuda-launch-tiny-grid]
-  fill<<<10, 100>>>(p); // NOLINT(cuda-launch-block-not-warp-multiple, cuda-launch-tiny-grid) silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] silenced-warning {{grid of 10 blocks}} [cuda-launch-tiny-grid]
+  fill<<<10, 100>>>(p); // NOLINT(cuda-launch-block-not-warp-multiple) silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-warning {{grid of 10 blocks}} [cuda-launch-tiny-grid] silenced-note {{rounding the block up to 128 threads launches 28 more threads per block}}
+  fill<<<10, 100>>>(p); // NOLINT(cuda-launch-block-not-warp-multiple, cuda-launch-tiny-grid) silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] silenced-warning {{grid of 10 blocks}} [cuda-launch-tiny-grid] silenced-note {{rounding the block up to 128 threads launches 28 more threads per block}}
 }
 
 void onTheLineBefore(float *p) {
   // NOLINTNEXTLINE(cuda-launch-block-not-warp-multiple)
-  fill<<<264, 100>>>(p); // silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
-  fill<<<264, 100>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+  fill<<<264, 100>>>(p); // silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] silenced-note {{rounding the block up to 128 threads launches 28 more threads per block}}
+  fill<<<264, 100>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{rounding the block up to 128 threads launches 28 more threads per block}}
 }
 
 // NOLINTBEGIN(cuda-launch-block-not-warp-multiple)
 void inARegion(float *p) {
-  fill<<<264, 100>>>(p); // silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+  fill<<<264, 100>>>(p); // silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] silenced-note {{rounding the block up to 128 threads launches 28 more threads per block}}
   fill<<<264, dim3(10, 10)>>>(p); // silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
   fill<<<10, 128>>>(p); // expect-warning {{grid of 10 blocks}} [cuda-launch-tiny-grid]
 }
@@ -42,7 +42,7 @@ void inARegion(float *p) {
 // block argument.
 void overSeveralLines(float *p) {
   fill<<<10, // expect-warning {{grid of 10 blocks}} [cuda-launch-tiny-grid]
-         100>>>(p); // NOLINT silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+         100>>>(p); // NOLINT silenced-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] silenced-note {{rounding the block up to 128 threads launches 28 more threads per block}}
 }
 
 // Launches written in macros are reported at the macro's use, so the NOLINT
@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(64) bounded(float *p) { p[threadIdx.x] = 0; } 
 
 void kernelsDeclaredWithNolint(const float *in, float *out, int n) {
   forcedByMaxnreg<<<792, 256>>>(in, out, n); // 6 blocks per SM: whole waves
-  forcedByMaxnreg<<<792, 100>>>(in, out, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+  forcedByMaxnreg<<<792, 100>>>(in, out, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{rounding the block up to 128 threads launches 28 more threads per block}}
 }
 
 // clang-tidy never suppresses a diagnostic at error level, and

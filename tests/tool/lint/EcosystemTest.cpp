@@ -265,10 +265,23 @@ TEST(EcosystemNolint, SilencedWarningsDoNotCountAsErrors) {
 // ---------------------------------------------------------------------------
 // Fixes
 
-const char FixInput[] = "__global__ void k(float *p) { p[threadIdx.x] = 1.0f; }\n"
-                        "void launch(float *p, int g) {\n"
-                        "  k<<<g, 100>>>(p);\n"
+// Issue 12: the block-size fix-it is on a note, and only where the change is
+// proven safe: a kernel that guards its accesses, a grid computed from the
+// block. The fix rewrites both.
+const char FixInput[] = "__global__ void k(float *p, int n) {\n"
+                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "  if (i < n)\n"
+                        "    p[i] = 1.0f;\n"
+                        "}\n"
+                        "void launch(float *p, int n) {\n"
+                        "  k<<<(n + 99) / 100, 100>>>(p, n);\n"
                         "}\n";
+
+std::string fixedInput() {
+  std::string Fixed = FixInput;
+  Fixed.replace(Fixed.find("(n + 99) / 100, 100"), std::string("(n + 99) / 100, 100").size(), "(n + 127) / 128, 128");
+  return Fixed;
+}
 
 CommandResult lint(const fs::path &File, const std::string &Extra = "") {
   return runCommand(shellQuote(OCCLINT_BINARY) + " --quiet --no-compile" + Extra + " " + shellQuote(File.string()) +
@@ -307,12 +320,12 @@ TEST(EcosystemFixes, ExportedFixesApplyWithClangApplyReplacements) {
   const std::string Yaml = readFile(Fixes / "launch.yaml");
   EXPECT_NE(Yaml.find("DiagnosticName:  cuda-launch-block-not-warp-multiple"), std::string::npos) << Yaml;
   EXPECT_NE(Yaml.find("ReplacementText: '128'"), std::string::npos) << Yaml;
+  EXPECT_NE(Yaml.find("ReplacementText: '(n + 127) / 128'"), std::string::npos) << Yaml;
 
+  // clang-apply-replacements applies a note's fix when the warning has none.
   CommandResult Applied = runCommand(shellQuote(Apply) + " " + shellQuote(Fixes.string()));
   EXPECT_EQ(Applied.exitCode, 0) << Applied.output;
-  std::string Expected = FixInput;
-  Expected.replace(Expected.find("100"), 3, "128");
-  EXPECT_EQ(readFile(File), Expected);
+  EXPECT_EQ(readFile(File), fixedInput());
   expectCompiles(File);
   R = lint(File);
   EXPECT_EQ(R.exitCode, 0) << R.output;
@@ -324,11 +337,14 @@ TEST(EcosystemFixes, FixAppliesInPlace) {
   ASSERT_FALSE(Dir.path().empty());
   const fs::path File = Dir.path() / "launch.cu";
   writeFile(File, FixInput);
+  // The fix-it is on a note (issue 12): --fix alone leaves the file alone,
+  // --fix-notes applies it.
   CommandResult R = lint(File, " --fix");
   EXPECT_EQ(R.exitCode, 0) << R.output;
-  std::string Expected = FixInput;
-  Expected.replace(Expected.find("100"), 3, "128");
-  EXPECT_EQ(readFile(File), Expected) << R.output;
+  EXPECT_EQ(readFile(File), FixInput) << R.output;
+  R = lint(File, " --fix --fix-notes");
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_EQ(readFile(File), fixedInput()) << R.output;
   expectCompiles(File);
   R = lint(File);
   EXPECT_EQ(R.output.find("warning"), std::string::npos) << R.output;

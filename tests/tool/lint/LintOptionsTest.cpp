@@ -118,18 +118,23 @@ TEST(LintOptions, DumpConfigShowsCheckOptionsAndReadsBack) {
 TEST(LintOptions, FixErrorsAppliesFixesDespiteCompilerErrors) {
   ScratchDir Dir;
   const fs::path File = Dir.path() / "broken.cu";
-  const std::string Source = "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n"
-                             "void run(float *p) { k<<<1024, 100>>>(p); }\n"
+  // A launch whose block-size fix-it is safe, on the warning's note (issue 12).
+  const std::string Source = "__global__ void k(float *p, int n) {\n"
+                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (i < n) p[i] = 0;\n"
+                             "}\n"
+                             "void run(float *p, int n) { k<<<(n + 99) / 100, 100>>>(p, n); }\n"
                              "int broken() { return undeclared_name; }\n";
   writeFile(File, Source);
   const std::string Checks = "--checks=-*,cuda-launch-block-not-warp-multiple ";
-  CommandResult Fix = runOcclint(Checks + "--fix " + shellQuote(File.string()) + " -- -x cuda", true);
+  CommandResult Fix = runOcclint(Checks + "--fix --fix-notes " + shellQuote(File.string()) + " -- -x cuda", true);
   EXPECT_EQ(Fix.exitCode, 2) << Fix.output; // the compiler error
   EXPECT_NE(Fix.output.find("fixes not applied: the code has compiler errors"), std::string::npos) << Fix.output;
   EXPECT_EQ(readFile(File), Source);
-  CommandResult FixErrors = runOcclint(Checks + "--fix-errors " + shellQuote(File.string()) + " -- -x cuda", true);
+  CommandResult FixErrors =
+      runOcclint(Checks + "--fix-errors --fix-notes " + shellQuote(File.string()) + " -- -x cuda", true);
   EXPECT_EQ(FixErrors.exitCode, 2) << FixErrors.output;
-  EXPECT_NE(readFile(File).find("k<<<1024, 128>>>(p)"), std::string::npos) << readFile(File);
+  EXPECT_NE(readFile(File).find("k<<<(n + 127) / 128, 128>>>(p, n)"), std::string::npos) << readFile(File);
 }
 
 TEST(LintOptions, BadFormatAndOutputCombinationsAreUsageErrors) {

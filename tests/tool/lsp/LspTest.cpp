@@ -132,9 +132,11 @@ TEST(Lsp, DiagnosticsQuickFixAndSaveAsAnEditorWould) {
   ScratchDir Dir;
   // The test input with non-ASCII characters before the fixable launch on its
   // line ("ö", "ß": 2 bytes, 1 UTF-16 unit; "𝄞": 4 bytes, 2 units), in a
-  // directory whose name needs percent-encoding.
-  std::string Source = readFile(Checks / "launch-block-not-warp-multiple.cu");
-  const std::string Launch = "  fill<<<10, 100>>>(p);";
+  // directory whose name needs percent-encoding. The fixable launch is one
+  // the block-resize rule proves safe (issue 12): its quick fix comes from the
+  // warning's note and rewrites the grid and the block.
+  std::string Source = readFile(Checks / "launch-block-resize.cu");
+  const std::string Launch = "  guarded<<<(n + 99) / 100, 100>>>(d, n);";
   const size_t LaunchAt = Source.find(Launch);
   ASSERT_NE(LaunchAt, std::string::npos);
   Source.replace(LaunchAt, 2, "  /* Gr\xC3\xB6\xC3\x9F" "e \xF0\x9D\x84\x9E */ ");
@@ -169,11 +171,28 @@ TEST(Lsp, DiagnosticsQuickFixAndSaveAsAnEditorWould) {
   const json &Diagnostics = Published["params"]["diagnostics"];
   EXPECT_EQ(compareWithExpectations(Diagnostics, Expected, Uri), "") << Diagnostics.dump(2);
 
+  // An unsafe launch (`unguarded` writes d[idx] with no guard): its note
+  // explains, and there is no quick fix.
+  ASSERT_NE(Source.find("  unguarded<<<n / 100, 100>>>(d);"), std::string::npos);
+  const unsigned UnsafeLine =
+      unsigned(std::count(Source.begin(), Source.begin() + Source.find("  unguarded<<<n / 100, 100>>>(d);"), '\n'));
+  auto Unsafe = std::find_if(Diagnostics.begin(), Diagnostics.end(),
+                             [&](const json &D) { return D["range"]["start"]["line"] == UnsafeLine; });
+  ASSERT_NE(Unsafe, Diagnostics.end()) << Diagnostics.dump(2);
+  const json NoActions = Server.request("textDocument/codeAction",
+                                        {{"textDocument", {{"uri", Uri}}},
+                                         {"range", (*Unsafe)["range"]},
+                                         {"context", {{"diagnostics", json::array({*Unsafe})}}}});
+  ASSERT_TRUE(NoActions["result"].is_array()) << NoActions.dump(2);
+  EXPECT_EQ(NoActions["result"].size(), 0u) << NoActions.dump(2);
+
   // The fixable launch: its range in UTF-16 units, after the comment.
   const unsigned LaunchLine = unsigned(std::count(Source.begin(), Source.begin() + LaunchAt, '\n'));
   const size_t LineStart = Source.rfind('\n', LaunchAt) + 1;
   const size_t Block = Source.find("100>>>", LaunchAt);
   const unsigned BlockColumn = utf16Length(Source.substr(LineStart, Block - LineStart));
+  const size_t Grid = Source.find("(n + 99) / 100", LaunchAt);
+  const unsigned GridColumn = utf16Length(Source.substr(LineStart, Grid - LineStart));
   auto Fixable = std::find_if(Diagnostics.begin(), Diagnostics.end(),
                               [&](const json &D) { return D["range"]["start"]["line"] == LaunchLine; });
   ASSERT_NE(Fixable, Diagnostics.end()) << Diagnostics.dump(2);
@@ -189,18 +208,33 @@ TEST(Lsp, DiagnosticsQuickFixAndSaveAsAnEditorWould) {
   const json &Action = Actions["result"][0];
   EXPECT_EQ(Action["kind"], "quickfix");
   EXPECT_EQ(Action["diagnostics"], json::array({*Fixable}));
+  // A note's fix: offered, not preferred (it is what --fix-notes applies, not --fix).
+  EXPECT_FALSE(Action.contains("isPreferred")) << Action.dump(2);
+  EXPECT_TRUE(contains(Action["title"], "rounding the block up to 128 threads")) << Action["title"];
   ASSERT_TRUE(Action["edit"]["changes"].contains(Uri)) << Action.dump(2);
   const json &Edits = Action["edit"]["changes"][Uri];
-  ASSERT_EQ(Edits.size(), 1u) << Action.dump(2);
-  EXPECT_EQ(Edits[0]["range"], (*Fixable)["range"]);
-  EXPECT_EQ(Edits[0]["newText"], "128");
+  ASSERT_EQ(Edits.size(), 2u) << Action.dump(2);
+  auto EditWith = [&](const std::string &Text) {
+    auto It = std::find_if(Edits.begin(), Edits.end(), [&](const json &E) { return E["newText"] == Text; });
+    return It == Edits.end() ? json() : *It;
+  };
+  const json BlockEdit = EditWith("128"), GridEdit = EditWith("(n + 127) / 128");
+  ASSERT_FALSE(BlockEdit.is_null()) << Action.dump(2);
+  ASSERT_FALSE(GridEdit.is_null()) << Action.dump(2);
+  EXPECT_EQ(BlockEdit["range"], (*Fixable)["range"]);
+  EXPECT_EQ(GridEdit["range"]["start"]["line"], LaunchLine);
+  EXPECT_EQ(GridEdit["range"]["start"]["character"], GridColumn);
+  EXPECT_EQ(GridEdit["range"]["end"]["character"], GridColumn + 14);
 
-  // Apply the edit as the editor would, save, and the finding is gone.
-  const size_t EditBegin = offsetOf(Source, Edits[0]["range"]["start"]);
-  const size_t EditEnd = offsetOf(Source, Edits[0]["range"]["end"]);
+  // Apply the edits as the editor would (the later one first), save, and the
+  // finding is gone.
   std::string Fixed = Source;
-  Fixed.replace(EditBegin, EditEnd - EditBegin, Edits[0]["newText"].get<std::string>());
-  ASSERT_TRUE(contains(Fixed, "*/ fill<<<10, 128>>>(p);")) << Fixed.substr(LineStart, 80);
+  for (const json &Edit : {BlockEdit, GridEdit}) {
+    const size_t EditBegin = offsetOf(Source, Edit["range"]["start"]);
+    const size_t EditEnd = offsetOf(Source, Edit["range"]["end"]);
+    Fixed.replace(EditBegin, EditEnd - EditBegin, Edit["newText"].get<std::string>());
+  }
+  ASSERT_TRUE(contains(Fixed, "*/ guarded<<<(n + 127) / 128, 128>>>(d, n);")) << Fixed.substr(LineStart, 80);
   Dir.write("caf\xC3\xA9 kernels/block.cu", Fixed);
   Server.notify("textDocument/didSave", {{"textDocument", {{"uri", Uri}}}});
   const json AfterSave = Server.waitForDiagnostics(Uri);
