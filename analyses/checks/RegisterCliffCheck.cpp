@@ -1,5 +1,11 @@
 #include "checks/RegisterCliffCheck.h"
 
+#include "checks/LaunchBoundsFix.h"
+
+#include "clang/Basic/SourceManager.h"
+
+#include <map>
+
 namespace clang::tidy::occlint {
 
 RegisterCliffCheck::RegisterCliffCheck(StringRef Name, ClangTidyContext *Context)
@@ -10,21 +16,11 @@ void RegisterCliffCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "Margin", Margin);
 }
 
-// The note's fix-it writes __launch_bounds__ before the kernel's name, only
-// where that is one unambiguous edit: a plain kernel (a template's attribute
-// would serve every instantiation), without launch bounds or __maxnreg__ of
-// its own, whose name is written in the file (not produced by a macro).
-static bool canInsertLaunchBounds(const KernelInfo &Kernel, ASTContext &Ctx) {
-  const FunctionDecl &FD = *Kernel.decl;
-  if (FD.isTemplateInstantiation() || FD.getPrimaryTemplate() || FD.isFunctionTemplateSpecialization() ||
-      Kernel.launchBoundsMaxThreads || Kernel.maxRegisters)
-    return false;
-  const SourceLocation Name = FD.getLocation();
-  return Name.isFileID() && !Ctx.getSourceManager().isInSystemHeader(Name);
-}
-
 void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
   remarkMissingResources(Facts, Ctx, "register counts near a step");
+  // The kernels whose __launch_bounds__ fix-it a note already carries, and
+  // where: a second insertion before the same name would be applied too.
+  std::map<const FunctionDecl *, std::pair<std::string, SourceLocation>> Offered;
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None ||
         !L.resources->registersKnown())
@@ -46,16 +42,30 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
         << Threads << percent(R.occupancy) << percent(Step->occupancy) << int(Step->newValue)
         << L.site->range;
     noteResources(L);
+    // The fix-it is on the note (applied by --fix-notes, never by --fix), and
+    // only where no launch can exceed the attribute (checks/LaunchBoundsFix.h).
+    const std::string Attribute =
+        "__launch_bounds__(" + std::to_string(Threads) + ", " + std::to_string(Step->blocksPerSM) + ")";
+    std::string Blocker = launchBoundsFixBlocker(*L.kernel, Threads, Facts, Ctx);
+    const FunctionDecl *Canonical = L.kernel->decl->getCanonicalDecl();
+    if (auto Earlier = Offered.find(Canonical); Blocker.empty() && Earlier != Offered.end())
+      Blocker = "the note for the launch at line " +
+                std::to_string(Ctx.getSourceManager().getExpansionLineNumber(Earlier->second.second)) +
+                " carries the fix-it (" + Earlier->second.first + ")";
+    else if (Blocker.empty())
+      Offered[Canonical] = {Attribute, L.site->loc};
     auto Note = diag(L.kernel->decl->getLocation(),
                      "to cap the registers: __launch_bounds__(%0, %1), __maxnreg__(%2) or -maxrregcount=%2; if "
                      "the code needs more, ptxas spills to local memory (kernels forced from 80 and 128 to 64 "
-                     "registers ran 5.5x and 14.8x slower on an H200)",
+                     "registers ran 5.5x and 14.8x slower on an H200); %3",
                      DiagnosticIDs::Note)
-                << Threads << Step->blocksPerSM << int(Step->newValue);
-    if (canInsertLaunchBounds(*L.kernel, Ctx))
-      Note << FixItHint::CreateInsertion(L.kernel->decl->getLocation(),
-                                         "__launch_bounds__(" + std::to_string(Threads) + ", " +
-                                             std::to_string(Step->blocksPerSM) + ") ");
+                << Threads << Step->blocksPerSM << int(Step->newValue)
+                << (Blocker.empty() ? "the fix-it inserts " + Attribute + ": '" + L.kernel->displayName +
+                                          "' is internal to this file and no launch of it has more than " +
+                                          std::to_string(Threads) + " threads"
+                                    : "no fix-it: " + Blocker);
+    if (Blocker.empty())
+      Note << FixItHint::CreateInsertion(L.kernel->decl->getLocation(), Attribute + " ");
     noteDerivation(L.site->block.derivation());
   }
 }

@@ -186,6 +186,17 @@ void TranslationUnitFacts::collect(ASTContext &Ctx) {
   }
 }
 
+// The names a kernel's entry may have in a ptxas report: its mangled name
+// and, for a static kernel, the same without the Itanium ABI's internal-
+// linkage marker, which nvcc drops (clang's `_ZL10accumulatePKfPfi` is
+// `_Z10accumulatePKfPfi` in nvcc's report).
+static std::vector<std::string> reportNamesOf(const std::string &Mangled) {
+  std::vector<std::string> Names{Mangled};
+  if (Mangled.rfind("_ZL", 0) == 0)
+    Names.push_back("_Z" + Mangled.substr(3));
+  return Names;
+}
+
 void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Options) {
   const SourceManager &SM = Ctx.getSourceManager();
   // Absolute, against the parse's working directory (the compile command's):
@@ -216,9 +227,13 @@ void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Op
     KernelResourceFacts Facts;
     const ::occlint::FunctionResources *Found = nullptr;
     if (ReportView)
-      for (const ::occlint::FunctionResources *F : ReportView->findAll(Kernel->mangledName, arch))
-        if (!Found || (F->isEntry && !Found->isEntry))
-          Found = F;
+      for (const std::string &Name : reportNamesOf(Kernel->mangledName)) {
+        for (const ::occlint::FunctionResources *F : ReportView->findAll(Name, arch))
+          if (!Found || (F->isEntry && !Found->isEntry))
+            Found = F;
+        if (Found)
+          break;
+      }
     Facts.model.launchBoundsMaxThreads =
         Kernel->launchBoundsMaxThreads ? std::optional<int>(int(*Kernel->launchBoundsMaxThreads)) : std::nullopt;
     Facts.model.launchBoundsMinBlocks =

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <tuple>
@@ -58,6 +59,36 @@ public:
 private:
   clang::tooling::CompileCommand Command;
 };
+
+// Fix-its of different findings that edit the same place: clang-tidy would
+// apply them all, one after the other (two archs' notes each inserting
+// __launch_bounds__ before one kernel give the attribute twice). In the
+// findings' order, a fix-it (a warning's own or a note's) that overlaps one
+// kept before it, or inserts at the same offset, is dropped: each place is
+// edited once.
+void dropCollidingFixes(std::vector<clang::tidy::ClangTidyError> &Errors) {
+  std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> Taken; // file -> [begin, end) edited
+  auto Collide = [](unsigned B1, unsigned E1, unsigned B2, unsigned E2) {
+    return B1 == B2 || (B1 < E2 && B2 < E1) || (B1 == E1 && B2 < B1 && B1 < E2) || (B2 == E2 && B1 < B2 && B2 < E1);
+  };
+  auto Keep = [&](llvm::StringMap<clang::tooling::Replacements> &Fix) {
+    for (const auto &File : Fix)
+      for (const clang::tooling::Replacement &R : File.getValue())
+        for (const auto &[Begin, End] : Taken[File.getKey().str()])
+          if (Collide(R.getOffset(), R.getOffset() + R.getLength(), Begin, End)) {
+            Fix.clear();
+            return;
+          }
+    for (const auto &File : Fix)
+      for (const clang::tooling::Replacement &R : File.getValue())
+        Taken[File.getKey().str()].push_back({R.getOffset(), R.getOffset() + R.getLength()});
+  };
+  for (clang::tidy::ClangTidyError &E : Errors) {
+    Keep(E.Message.Fix);
+    for (clang::tooling::DiagnosticMessage &Note : E.Notes)
+      Keep(Note.Fix);
+  }
+}
 
 } // namespace
 
@@ -127,6 +158,7 @@ LintOutcome runLintJob(const LintJob &Job) {
   for (clang::tidy::ClangTidyError &E : All)
     if (Outcome.errors.empty() || errorKey(Outcome.errors.back()) != errorKey(E))
       Outcome.errors.push_back(std::move(E));
+  dropCollidingFixes(Outcome.errors);
   Outcome.units = Sink.take();
   std::stable_sort(Outcome.units.begin(), Outcome.units.end(), [](const auto &L, const auto &R) {
     return std::tie(L.mainFile, L.arch) < std::tie(R.mainFile, R.arch);

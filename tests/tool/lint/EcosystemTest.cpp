@@ -370,9 +370,39 @@ TEST(EcosystemFixes, WithoutFixTheFileIsUntouched) {
 } // namespace
 
 // The register cliff's note carries a __launch_bounds__ fix-it: an
-// alternative (it may make ptxas spill), so as clang-tidy does with fixes on
-// notes it is applied with --fix-notes only, never by --fix alone.
+// alternative (it may make ptxas spill, and it makes larger launches fail),
+// so as clang-tidy does with fixes on notes it is applied with --fix-notes
+// only, never by --fix alone; and only for a kernel no other file can launch
+// (issue 12: test-inputs/fixes/safe-cliff-static.cu, a static kernel).
 TEST(EcosystemFixes, LaunchBoundsSuggestionIsANoteFixAppliedWithFixNotes) {
+  ScratchDir Dir;
+  ASSERT_FALSE(Dir.path().empty());
+  const fs::path Input = fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "fixes" / "safe-cliff-static.cu";
+  const fs::path File = Dir.path() / "cliff.cu";
+  const std::string Original = readFile(Input);
+  writeFile(File, Original);
+  const std::string Args = " --gpu=A100 --checks=-*,cuda-occupancy-register-cliff --ptxas-log=" +
+                           shellQuote((Input.parent_path() / "ptxas" / "safe-cliff-static.sm_80.log").string());
+  // The log names the kernels by mangled name, so the copy's findings are the same.
+  CommandResult Plain = lint(File, Args + " --fix");
+  EXPECT_NE(Plain.output.find("'accumulate' uses 134 registers"), std::string::npos) << Plain.output;
+  EXPECT_EQ(readFile(File), Original) << "--fix applied a note's fix";
+
+  CommandResult Notes = lint(File, Args + " --fix --fix-notes");
+  const std::string Fixed = readFile(File);
+  EXPECT_NE(Fixed.find("static __global__ void __launch_bounds__(256, 2) accumulate(const float"), std::string::npos)
+      << Notes.output;
+  std::string Expected = Original;
+  Expected.replace(Expected.find("static __global__ void accumulate("), std::string("static __global__ void ").size(),
+                   "static __global__ void __launch_bounds__(256, 2) ");
+  EXPECT_EQ(Fixed, Expected);
+  expectCompiles(File);
+}
+
+// The same suggestion on kernels with external linkage (another file may
+// launch them with more threads) and on a template: no fix-it, even with
+// --fix-notes (issue 12).
+TEST(EcosystemFixes, LaunchBoundsSuggestionIsNotAppliedToExternalKernelsOrTemplates) {
   ScratchDir Dir;
   ASSERT_FALSE(Dir.path().empty());
   const fs::path Input = fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "checks" / "occupancy-register-cliff.cu";
@@ -381,20 +411,8 @@ TEST(EcosystemFixes, LaunchBoundsSuggestionIsANoteFixAppliedWithFixNotes) {
   writeFile(File, Original);
   const std::string Args = " --gpu=A100 --checks=-*,cuda-occupancy-register-cliff --ptxas-log=" +
                            shellQuote((Input.parent_path() / "ptxas" / "occupancy-register-cliff.sm_80.log").string());
-  // The log names the kernels by mangled name, so the copy's findings are the same.
-  CommandResult Plain = lint(File, Args + " --fix");
-  EXPECT_NE(Plain.output.find("'accumulate124' uses 134 registers"), std::string::npos) << Plain.output;
-  EXPECT_EQ(readFile(File), Original) << "--fix applied a note's fix";
-
   CommandResult Notes = lint(File, Args + " --fix --fix-notes");
-  const std::string Fixed = readFile(File);
-  EXPECT_NE(Fixed.find("__global__ void __launch_bounds__(256, 2) accumulate124(const float"), std::string::npos)
-      << Notes.output;
-  // The template is left alone: one attribute would serve every instantiation.
-  EXPECT_NE(Fixed.find("template <int N>\n__global__ void accumulate(const float"), std::string::npos);
-  std::string Expected = Original;
-  Expected.replace(Expected.find("__global__ void accumulate124("), std::string("__global__ void ").size(),
-                   "__global__ void __launch_bounds__(256, 2) ");
-  EXPECT_EQ(Fixed, Expected);
-  expectCompiles(File);
+  EXPECT_NE(Notes.output.find("'accumulate124' uses 134 registers"), std::string::npos) << Notes.output;
+  EXPECT_NE(Notes.output.find("no fix-it: 'accumulate124' has external linkage"), std::string::npos) << Notes.output;
+  EXPECT_EQ(readFile(File), Original);
 }
