@@ -122,6 +122,10 @@ BlockResizeVerdict checkBlockResize(const LaunchSite &Site, uint64_t Block, uint
     V.why = "the kernel's body is not in this translation unit";
     return V;
   }
+  if (Site.caller && (Site.caller->isTemplateInstantiation() || Site.caller->isDependentContext())) {
+    V.why = "the launch is in a template: one edit would serve every instantiation";
+    return V;
+  }
   const FunctionDecl &Kernel = *Definition;
   const std::string Name = quotedName(Kernel, Ctx);
   const KernelResizeFacts Facts = analyzeKernelForBlockResize(Kernel, Ctx);
@@ -147,10 +151,6 @@ BlockResizeVerdict checkBlockResize(const LaunchSite &Site, uint64_t Block, uint
   if (Site.kind != LaunchKind::TripleChevron || !Call || !Site.gridExpr) {
     V.why = "the launch passes the arguments of " + Name + " through an array: occlint cannot check what it " +
             "passes for the bound of its guard " + Guard;
-    return V;
-  }
-  if (Site.caller && (Site.caller->isTemplateInstantiation() || Site.caller->isDependentContext())) {
-    V.why = "the launch is in a template: one edit would serve every instantiation";
     return V;
   }
   const Expr *Grid = gridValue(Site.gridExpr);

@@ -176,6 +176,7 @@ __global__ void readsGlobal(float *d, int n) {
 
 template <int Unused> void fromTemplate(float *d, int n) {
   guarded<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: the launch is in a template: one edit would serve every instantiation}}
+  gridStride<<<264, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: the launch is in a template: one edit would serve every instantiation}}
 }
 
 void unsafe(float *d, const float *in, unsigned *hits, int n, int m) {
