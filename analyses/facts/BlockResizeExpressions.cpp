@@ -35,6 +35,9 @@ std::string communicationKind(const FunctionDecl &FD) {
     return "an asynchronous copy";
   if (N == "__trap" || N == "__brkpt" || N == "abort" || N == "exit" || N.starts_with("__assert"))
     return "it stops the kernel";
+  if (N == "malloc" || N == "free" || N == "realloc" || N == "calloc" || N.starts_with("cudaMalloc") ||
+      N.starts_with("cudaFree"))
+    return "it allocates memory";
   return "";
 }
 
@@ -134,8 +137,13 @@ bool KernelScan::visitAccess(const Expr *Base, const Expr *Index, const Expr &Wh
   const VarDecl *VD = referencedVar(Base);
   if (VD && VD->hasAttr<CUDASharedAttr>())
     return fail("uses __shared__ memory ('" + VD->getNameAsString() + "')");
-  if (VD && !VD->hasGlobalStorage() && !isa<ParmVarDecl>(VD) && VD->getType()->isArrayType())
-    return visit(Index, Sc); // the thread's own array
+  if (VD && !VD->hasGlobalStorage() && !isa<ParmVarDecl>(VD) && VD->getType()->isArrayType()) {
+    // The thread's own array: an index from the thread's values may be out
+    // of its bounds for the extra threads, outside the guard.
+    if (runsForExtraThreads(Sc) && mentionsThreadValue(Index))
+      return fail("indexes its array '" + VD->getNameAsString() + "' with its thread index outside the guard");
+    return visit(Index, Sc);
+  }
   const bool Global = VD && ((isa<ParmVarDecl>(VD) && VD->getType()->isPointerType()) ||
                              (VD->hasGlobalStorage() && VD->getType()->isArrayType()));
   if (!Global)
@@ -202,6 +210,12 @@ bool KernelScan::visitCall(const CallExpr &CE, const Scope &Sc) {
   const FunctionDecl *Definition = nullptr;
   if (!FD->hasBody(Definition) || !Definition)
     return fail("calls '" + Name + "', whose body is not in this translation unit");
+  // What a callee does depends on its arguments alone (it reads no built-in
+  // variable): outside the guard, no value of the extra threads goes in.
+  if (runsForExtraThreads(Sc))
+    for (const Expr *Arg : CE.arguments())
+      if (mentionsThreadValue(Arg))
+        return fail("calls '" + Name + "' with its thread index outside the guard");
   return visitCallee(Definition, Name);
 }
 
@@ -223,6 +237,10 @@ bool KernelScan::visitConstruct(const CXXConstructExpr &CE, const Scope &Sc) {
     return true;
   if (!Ctor->hasBody(Definition) || !Definition)
     return fail("constructs a '" + Ctor->getNameAsString() + "', whose constructor is not in this translation unit");
+  if (runsForExtraThreads(Sc))
+    for (const Expr *Arg : CE.arguments())
+      if (mentionsThreadValue(Arg))
+        return fail("constructs a '" + Ctor->getNameAsString() + "' from its thread index outside the guard");
   return visitCallee(Definition, Ctor->getNameAsString());
 }
 

@@ -7,8 +7,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
-#include <functional>
-
 namespace clang::tidy::occlint {
 
 namespace resize {
@@ -49,8 +47,17 @@ void KernelScan::collectVariables(const Stmt *Body) {
     bool VisitVarDecl(VarDecl *VD) {
       if (VD->isLocalVarDecl() && !VD->isStaticLocal() && VD->getInit() && isWideInteger(VD->getType(), Scan.Ctx))
         Candidates.push_back(VD);
+      if (VD->getInit())
+        Assigned.push_back({VD, VD->getInit()});
       return true;
     }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp())
+        if (const VarDecl *VD = referencedVar(BO->getLHS()); VD && !VD->hasGlobalStorage())
+          Assigned.push_back({VD, BO->getRHS()});
+      return true;
+    }
+    std::vector<std::pair<const VarDecl *, const Expr *>> Assigned;
   } C(*this);
   C.TraverseStmt(const_cast<Stmt *>(Body));
   for (const VarDecl *VD : C.Candidates) { // in source order: `int j = i;` after `int i = ...;`
@@ -66,6 +73,15 @@ void KernelScan::collectVariables(const Stmt *Body) {
       StrideVars.insert(VD);
     }
   }
+  // Thread-dependent locals: a fixpoint over what each local is assigned.
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const auto &[VD, Value] : C.Assigned)
+      if (!ThreadValues.count(VD) && mentionsThreadValue(Value)) {
+        ThreadValues.insert(VD);
+        Grew = true;
+      }
+  }
 }
 
 bool KernelScan::isIndex(const Expr *E) const {
@@ -73,6 +89,23 @@ bool KernelScan::isIndex(const Expr *E) const {
   if (const VarDecl *VD = referencedVar(S); VD && IndexVars.count(VD))
     return true;
   return isGlobalIndexFormula(S, Ctx);
+}
+
+bool KernelScan::mentionsThreadValue(const Stmt *S) const {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    if (isIndex(E) || builtinComponent(E, Ctx))
+      return true;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+      return !builtinVariableName(Ref->getDecl()).empty() || (VD && ThreadValues.count(VD));
+    }
+  }
+  for (const Stmt *Child : S->children())
+    if (mentionsThreadValue(Child))
+      return true;
+  return false;
 }
 
 // n such that Cond being true implies idx < n.
@@ -240,20 +273,8 @@ bool KernelScan::visitDecl(const Decl *D, const Scope &Sc) {
 // A loop the extra threads may run (outside every guard) must not depend on
 // their index: its trip count is then the same for every thread.
 bool KernelScan::visitLoop(const Stmt *Loop, const Expr *Cond, const Scope &Sc) {
-  if (!Callee && Sc.guards.empty() && !Sc.strideVar && Cond) {
-    bool Mentions = false;
-    std::function<void(const Stmt *)> Find = [&](const Stmt *S) {
-      if (!S || Mentions)
-        return;
-      if (const auto *E = dyn_cast<Expr>(S); E && isIndex(E))
-        Mentions = true;
-      for (const Stmt *Child : S->children())
-        Find(Child);
-    };
-    Find(Cond);
-    if (Mentions)
-      return fail("runs a loop on its thread index outside the guard");
-  }
+  if (runsForExtraThreads(Sc) && mentionsThreadValue(Cond))
+    return fail("runs a loop on its thread index outside the guard");
   for (const Stmt *Child : Loop->children())
     if (!visit(Child, Sc))
       return false;

@@ -60,6 +60,11 @@ private:
   void collectVariables(const Stmt *Body);
   bool isReadOnly(const VarDecl *VD) const { return !NonReads.count(VD); }
   bool isIndex(const Expr *E) const;
+  /// Whether S reads the thread's index, a built-in variable, or a local in ThreadValues.
+  bool mentionsThreadValue(const Stmt *S) const;
+  /// Outside every guard (and grid-stride loop) of a kernel: code the extra
+  /// threads of a larger block run.
+  bool runsForExtraThreads(const Scope &Sc) const { return !Callee && Sc.guards.empty() && !Sc.strideVar; }
   const ParmVarDecl *bound(const Expr *E) const {
     const ParmVarDecl *P = integerParameter(E, Ctx);
     return P && isReadOnly(P) ? P : nullptr;
@@ -97,6 +102,10 @@ private:
 
   std::unique_ptr<ParentMap> Parents;
   std::set<const VarDecl *> IndexVars, StrideVars;
+  // Locals whose value depends on the thread (assigned from the index, a
+  // built-in variable, or another such local): outside the guard, the extra
+  // threads of a larger block hold values there that no thread held before.
+  std::set<const VarDecl *> ThreadValues;
   std::map<const VarDecl *, std::vector<const DeclRefExpr *>> NonReads; // uses other than a plain read
   std::string Failed;
   std::optional<ParamSet> Bounds; // the guards common to every guarded access

@@ -174,6 +174,33 @@ __global__ void readsGlobal(float *d, int n) {
     d[i] *= gScale;
 }
 
+// Code the extra threads run outside the guard must not use their index
+// where it could reach memory: a thread's own array, a callee, a loop.
+__global__ void localTable(float *d, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int slot = i % 100;
+  float table[100] = {};
+  table[slot] = 1.0f;
+  if (i < n)
+    d[i] = table[slot];
+}
+
+__global__ void helperOutsideGuard(float *d, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float t = twice(i);
+  if (i < n)
+    d[i] = t;
+}
+
+__global__ void loopOutsideGuard(float *d, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float steps = 0.0f;
+  for (int k = 0; k < i % 7; ++k)
+    steps += 1.0f;
+  if (i < n)
+    d[i] = steps;
+}
+
 template <int Unused> void fromTemplate(float *d, int n) {
   guarded<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: the launch is in a template: one edit would serve every instantiation}}
   gridStride<<<264, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: the launch is in a template: one edit would serve every instantiation}}
@@ -200,5 +227,8 @@ void unsafe(float *d, const float *in, unsigned *hits, int n, int m) {
   readsGlobal<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: 'readsGlobal' uses the global variable 'gScale'}}
   void *args[] = {&d, &n};
   cudaLaunchKernel((const void *)guarded, dim3((n + 99) / 100), 100, args, 0, 0); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: the launch passes the arguments of 'guarded' through an array: occlint cannot check what it passes for the bound of its guard 'i < n' (n: 'n')}}
+  localTable<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: 'localTable' indexes its array 'table' with its thread index outside the guard}}
+  helperOutsideGuard<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: 'helperOutsideGuard' calls 'twice' with its thread index outside the guard}}
+  loopOutsideGuard<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: 'loopOutsideGuard' runs a loop on its thread index outside the guard}}
   fromTemplate<0>(d, n);
 }
