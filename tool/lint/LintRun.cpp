@@ -60,6 +60,63 @@ private:
   clang::tooling::CompileCommand Command;
 };
 
+bool sameFix(const llvm::StringMap<clang::tooling::Replacements> &A,
+             const llvm::StringMap<clang::tooling::Replacements> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (const auto &File : A) {
+    auto Other = B.find(File.getKey());
+    if (Other == B.end() || !(Other->getValue() == File.getValue()))
+      return false;
+  }
+  return true;
+}
+
+// The same finding from another parse (another arch, or another file that
+// includes the same header) is printed once, but a kernel's body can differ
+// between parses (#if __CUDA_ARCH__), and a fix-it must be safe for all of
+// them. So a fix-it is kept only where every parse proposed it; where the
+// parses' notes at one place differ, the note without a fix-it (the parse
+// that could not prove the edit safe) is the one kept; a note only the
+// repeat has is added, without its fix-it.
+void mergeRepeat(clang::tidy::ClangTidyError &Kept, const clang::tidy::ClangTidyError &Repeat) {
+  if (!sameFix(Kept.Message.Fix, Repeat.Message.Fix))
+    Kept.Message.Fix.clear();
+  auto SamePlace = [](const clang::tooling::DiagnosticMessage &A, const clang::tooling::DiagnosticMessage &B) {
+    return A.FilePath == B.FilePath && A.FileOffset == B.FileOffset;
+  };
+  for (clang::tooling::DiagnosticMessage &Note : Kept.Notes) {
+    auto Other = std::find_if(Repeat.Notes.begin(), Repeat.Notes.end(),
+                              [&](const clang::tooling::DiagnosticMessage &N) {
+                                return SamePlace(N, Note) && N.Message == Note.Message;
+                              });
+    if (Other != Repeat.Notes.end()) {
+      if (!sameFix(Other->Fix, Note.Fix))
+        Note.Fix.clear();
+      continue;
+    }
+    auto Differing = std::find_if(Repeat.Notes.begin(), Repeat.Notes.end(),
+                                  [&](const clang::tooling::DiagnosticMessage &N) {
+                                    return SamePlace(N, Note) && N.Fix.empty();
+                                  });
+    if (Differing != Repeat.Notes.end() && !Note.Fix.empty())
+      Note = *Differing;
+    Note.Fix.clear();
+  }
+  for (const clang::tooling::DiagnosticMessage &Note : Repeat.Notes) {
+    const bool Known = std::any_of(Kept.Notes.begin(), Kept.Notes.end(), [&](const auto &N) {
+      return SamePlace(N, Note) && N.Message == Note.Message;
+    });
+    const bool Replaced = std::any_of(Kept.Notes.begin(), Kept.Notes.end(), [&](const auto &N) {
+      return SamePlace(N, Note) && !Note.Fix.empty();
+    });
+    if (!Known && !Replaced) {
+      Kept.Notes.push_back(Note);
+      Kept.Notes.back().Fix.clear();
+    }
+  }
+}
+
 // Fix-its of different findings that edit the same place: clang-tidy would
 // apply them all, one after the other (two archs' notes each inserting
 // __launch_bounds__ before one kernel give the attribute twice). In the
@@ -158,6 +215,8 @@ LintOutcome runLintJob(const LintJob &Job) {
   for (clang::tidy::ClangTidyError &E : All)
     if (Outcome.errors.empty() || errorKey(Outcome.errors.back()) != errorKey(E))
       Outcome.errors.push_back(std::move(E));
+    else
+      mergeRepeat(Outcome.errors.back(), E);
   dropCollidingFixes(Outcome.errors);
   Outcome.units = Sink.take();
   std::stable_sort(Outcome.units.begin(), Outcome.units.end(), [](const auto &L, const auto &R) {
