@@ -214,10 +214,13 @@ bool KernelScan::visit(const Stmt *S, const Scope &Sc) {
     const VarDecl *Var = nullptr;
     const ParmVarDecl *Bound = nullptr;
     if (matchGridStride(*FS, Var, Bound)) {
+      if (Sc.strideVar)
+        return fail("nests grid-stride loops");
       // Its start, condition and step are the loop's own: not visited.
       Scope Inner = Sc;
       Inner.strideVar = Var;
       Inner.strideBody = FS->getBody();
+      Inner.innerLoop = false;
       StrideBounds.insert(Bound);
       return visit(FS->getBody(), Inner);
     }
@@ -227,6 +230,18 @@ bool KernelScan::visit(const Stmt *S, const Scope &Sc) {
     return visitLoop(S, WS->getCond(), Sc);
   if (const auto *DS = dyn_cast<DoStmt>(S))
     return visitLoop(S, DS->getCond(), Sc);
+  // Leaving a grid-stride loop early: which elements a thread handles depends
+  // on the launch, so the elements left over would change with it.
+  if (Sc.strideVar && !Callee && (isa<ReturnStmt>(S) || (isa<BreakStmt>(S) && !Sc.innerLoop)))
+    return fail("leaves its grid-stride loop early (" + std::string(isa<ReturnStmt>(S) ? "return" : "break") + ")");
+  if (const auto *SS = dyn_cast<SwitchStmt>(S); SS && Sc.strideVar) {
+    Scope Inner = Sc;
+    Inner.innerLoop = true;
+    for (const Stmt *Child : SS->children())
+      if (!visit(Child, Inner))
+        return false;
+    return true;
+  }
   if (isa<GotoStmt, IndirectGotoStmt>(S))
     return fail("uses goto");
   if (isa<AsmStmt>(S))
@@ -275,8 +290,10 @@ bool KernelScan::visitDecl(const Decl *D, const Scope &Sc) {
 bool KernelScan::visitLoop(const Stmt *Loop, const Expr *Cond, const Scope &Sc) {
   if (runsForExtraThreads(Sc) && mentionsThreadValue(Cond))
     return fail("runs a loop on its thread index outside the guard");
+  Scope Inner = Sc;
+  Inner.innerLoop = Sc.strideVar != nullptr;
   for (const Stmt *Child : Loop->children())
-    if (!visit(Child, Sc))
+    if (!visit(Child, Inner))
       return false;
   return true;
 }

@@ -174,6 +174,25 @@ __global__ void readsGlobal(float *d, int n) {
     d[i] *= gScale;
 }
 
+__global__ void stopsEarly(float *d, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    if (d[i] < 0.0f)
+      break;
+    d[i] = 1.0f;
+  }
+}
+
+__global__ void skipsNegative(float *d, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    for (int k = 0; k < 4; ++k)
+      if (k == 2)
+        break; // leaves the inner loop only
+    if (d[i] < 0.0f)
+      continue;
+    d[i] = 1.0f;
+  }
+}
+
 // Code the extra threads run outside the guard must not use their index
 // where it could reach memory: a thread's own array, a callee, a loop.
 __global__ void localTable(float *d, int n) {
@@ -227,6 +246,8 @@ void unsafe(float *d, const float *in, unsigned *hits, int n, int m) {
   readsGlobal<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: 'readsGlobal' uses the global variable 'gScale'}}
   void *args[] = {&d, &n};
   cudaLaunchKernel((const void *)guarded, dim3((n + 99) / 100), 100, args, 0, 0); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: the launch passes the arguments of 'guarded' through an array: occlint cannot check what it passes for the bound of its guard 'i < n' (n: 'n')}}
+  stopsEarly<<<264, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: 'stopsEarly' leaves its grid-stride loop early (break)}}
+  skipsNegative<<<264, 100>>>(d, n); // continue, and a break out of an inner loop, keep it safe: expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{safe here: 'skipsNegative' is a grid-stride loop (bound 'n')}}
   localTable<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: 'localTable' indexes its array 'table' with its thread index outside the guard}}
   helperOutsideGuard<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: 'helperOutsideGuard' calls 'twice' with its thread index outside the guard}}
   loopOutsideGuard<<<(n + 99) / 100, 100>>>(d, n); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple] expect-note {{no fix-it: 'loopOutsideGuard' runs a loop on its thread index outside the guard}}
