@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fnmatch.h>
 #include <glob.h>
+#include <mutex>
 #include <unistd.h>
 
 namespace occlint {

@@ -6,7 +6,6 @@
 // starts processes, refuses every program that is not on it.
 #pragma once
 
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>

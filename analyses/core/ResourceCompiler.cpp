@@ -403,9 +403,10 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       // ship a bin/nvcc with a bin/ptxas beside it); else the default toolkit's.
       std::string nv = absolutePath(request.command[0], request.directory);
       toolkit = findCudaToolkit(fs::path(nv).parent_path().parent_path().string());
-      if (toolkit && isFile(nv) && processAllowlist().resolve(nv)) compiler = nv;
+      const bool allowed = isFile(nv) && processAllowlist().resolve(nv).has_value();
+      if (toolkit && allowed) compiler = nv;
       else {
-        if (isFile(nv) && !processAllowlist().resolve(nv)) outcome.refusedPrograms.push_back(nv);
+        if (isFile(nv) && !allowed) outcome.refusedPrograms.push_back(nv);
         toolkit.reset();
       }
     }
@@ -433,12 +434,14 @@ CompileOutcome compileForResources(const CompileRequest &request) {
         return outcome;
       }
     }
+    Filtered filtered = kind == CompilerKind::Nvcc ? filterNvcc(request.command, request.directory)
+                                                   : filterClang(request.command, request.directory);
+    outcome.droppedUnsafeFlags = filtered.unsafe;
     // nvcc's host compiler: always explicit, realpath-resolved and allowed.
     std::string hostCompiler;
     if (kind == CompilerKind::Nvcc) {
       std::string refusedHost;
-      hostCompiler = resolveHostCompiler(filterNvcc(request.command, request.directory).hostCompiler,
-                                         request.directory, refusedHost);
+      hostCompiler = resolveHostCompiler(filtered.hostCompiler, request.directory, refusedHost);
       if (!refusedHost.empty()) {
         outcome.refusedPrograms.push_back(refusedHost);
         outcome.hostCompilerSubstituted = true;
@@ -461,9 +464,6 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       outcome.error = "cannot read " + source;
       return outcome;
     }
-    Filtered filtered = kind == CompilerKind::Nvcc ? filterNvcc(request.command, request.directory)
-                                                   : filterClang(request.command, request.directory);
-    outcome.droppedUnsafeFlags = filtered.unsafe;
     ResultCache cache(request.cacheDir);
     // Every run starts in a directory of ours: nothing is found through, or
     // written into, the checkout (the command's relative paths were made
