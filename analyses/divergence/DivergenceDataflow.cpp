@@ -5,7 +5,7 @@
 #include "divergence/DivergenceDataflow.h"
 #include "divergence/DivergenceDataflowImpl.h"
 
-#include <deque>
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 
 namespace clang::tidy::occlint {
 
@@ -23,10 +23,20 @@ FunctionSummary Dataflow::run() {
   Opts.AddImplicitDtors = false;
   Opts.AddTemporaryDtors = false;
   Opts.AddInitializers = false;
+  // LifetimeEnds elements: a local leaves the state when its scope ends, so
+  // the state carries the variables in scope, not every variable the
+  // function has declared so far (thousands of loops, each with its own
+  // counter, would make every block's copy of the state grow with the file).
+  Opts.AddLifetime = true;
   Cfg = CFG::buildCFG(&FD, FD.getBody(), &Ctx, Opts);
   if (!Cfg)
     return FunctionSummary{opaqueParams(), {}};
   PDT.buildDominatorTree(Cfg.get());
+  Order = std::make_unique<PostOrderCFGView>(Cfg.get());
+  for (const CFGBlock *B : *Cfg)
+    if (const Stmt *T = B->getTerminatorCondition(false))
+      if (const auto *CE = dyn_cast<Expr>(T))
+        CondBlock[CE->IgnoreParens()] = B->getBlockID();
   const unsigned N = Cfg->getNumBlockIDs();
   Taints.assign(N, Taint{});
   Conds.assign(N, std::nullopt);
@@ -97,17 +107,16 @@ void Dataflow::flow() {
   Ret = ThreadValue::uniform();
   HasReturn = false;
   std::vector<unsigned> Visits(N, 0);
-  std::vector<bool> Queued(N, false);
-  std::deque<const CFGBlock *> Work;
+  CondFresh.assign(N, false);
+  // Blocks in reverse post-order: a loop settles before the code after it
+  // runs, so a chain of thousands of loops costs a few visits per block, not
+  // one more round of the whole chain per loop (a FIFO would).
+  ForwardDataflowWorklist Work(*Cfg, Order.get());
   const CFGBlock &EntryBlock = Cfg->getEntry();
   In[EntryBlock.getBlockID()] = EntryEnv;
-  Work.push_back(&EntryBlock);
-  Queued[EntryBlock.getBlockID()] = true;
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.front();
-    Work.pop_front();
+  Work.enqueueBlock(&EntryBlock);
+  while (const CFGBlock *B = Work.dequeue()) {
     const unsigned Id = B->getBlockID();
-    Queued[Id] = false;
     Env Local = *In[Id];
     if (++Visits[Id] > 40) // widening: give up precision rather than loop
       for (auto &[K, V] : Local)
@@ -115,10 +124,8 @@ void Dataflow::flow() {
     process(*B, Local);
     Out[Id] = Local;
     for (const CFGBlock *S : B->succs())
-      if (S && mergeInto(In[S->getBlockID()], Local) && !Queued[S->getBlockID()]) {
-        Queued[S->getBlockID()] = true;
-        Work.push_back(S);
-      }
+      if (S && mergeInto(In[S->getBlockID()], Local))
+        Work.enqueueBlock(S);
   }
 }
 
@@ -129,9 +136,13 @@ void Dataflow::process(const CFGBlock &B, Env &Local) {
   for (const CFGElement &El : B)
     if (auto S = El.getAs<CFGStmt>())
       processStmt(S->getStmt());
+    else if (auto Ends = El.getAs<CFGLifetimeEnds>())
+      Local.erase(Ends->getVarDecl());
   if (const Stmt *T = B.getTerminatorCondition(false))
-    if (const auto *CE = dyn_cast<Expr>(T))
+    if (const auto *CE = dyn_cast<Expr>(T)) {
       Conds[Cur] = eval(CE);
+      CondFresh[Cur] = true;
+    }
   if (const auto *Asm = dyn_cast_or_null<GCCAsmStmt>(B.getTerminatorStmt()))
     processAsm(Asm);
 }

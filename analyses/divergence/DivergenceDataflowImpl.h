@@ -10,8 +10,10 @@
 
 #include "divergence/DivergenceAnalysis.h"
 #include "divergence/DivergenceCalls.h"
+#include "facts/DeepExpressions.h"
 
 #include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -53,9 +55,16 @@ private:
 
   std::unique_ptr<CFG> Cfg;
   CFGPostDomTree PDT;
+  std::unique_ptr<PostOrderCFGView> Order; // the worklist's order
   Env EntryEnv;
   std::vector<std::optional<Env>> In, Out;
   std::vector<std::optional<ThreadValue>> Conds;
+  // The block whose branch tests each condition, and whether this flow has
+  // computed it yet: `a && b && ...` tests each prefix of the chain in its
+  // own block, and the next block reuses that value instead of evaluating
+  // the prefix again (which would cost the square of the chain's length).
+  llvm::DenseMap<const Expr *, unsigned> CondBlock;
+  std::vector<bool> CondFresh;
   std::vector<Taint> Taints;
   std::vector<bool> Primary;
   llvm::DenseMap<const VarDecl *, unsigned> DeclBlock;
@@ -66,6 +75,7 @@ private:
   Env *E = nullptr;
   unsigned Cur = 0;
   llvm::DenseMap<const Stmt *, ThreadValue> Cache;
+  RecursionDepth Depth; // of eval
 
   // ---- the fixpoint (DivergenceDataflow.cpp) ----------------------------------
   ThreadValue opaqueParams();

@@ -123,6 +123,16 @@ ThreadValue Dataflow::eval(const Expr *Ex) {
   Ex = Ex->IgnoreParens();
   if (auto It = Cache.find(Ex); It != Cache.end())
     return It->second;
+  // Deep expressions (facts/DeepExpressions.h): every PrewarmEvery levels the
+  // operands below are evaluated bottom-up first, so the recursion finds them
+  // cached; past the bound, "varying" is the sound answer.
+  if (auto It = CondBlock.find(Ex); It != CondBlock.end() && It->second != Cur && CondFresh[It->second])
+    return *Conds[It->second];
+  if (Depth.exhausted())
+    return ThreadValue::top();
+  RecursionDepth::Scope Level(Depth);
+  if (Depth.prewarmHere())
+    forEachOperandPostOrder(Ex, [this](const Expr *Sub) { eval(Sub); });
   ThreadValue V = evalUncached(Ex);
   Cache[Ex] = V;
   return V;
