@@ -4,12 +4,28 @@
 #include "ExitCodes.h"
 #include "Commands.h"
 
+#include "llvm/Support/raw_ostream.h"
+
+#include <csignal>
 #include <cstring>
 #include <exception>
 #include <iostream>
 #include <string_view>
 
-int main(int Argc, const char **Argv) {
+namespace {
+
+// `occlint ... | head`: the reader went away. Not a crash and not worth a
+// message: the output stops there and the exit code is the run's.
+int quietlyIfStdoutClosed(int Code) {
+  llvm::outs().flush();
+  if (llvm::outs().has_error())
+    llvm::outs().clear_error(); // else its destructor reports a fatal I/O error
+  std::cout.flush();
+  std::cout.clear();
+  return Code;
+}
+
+int run(int Argc, const char **Argv) {
   using namespace occlint;
   try {
     if (Argc >= 2) {
@@ -31,4 +47,13 @@ int main(int Argc, const char **Argv) {
     std::cerr << "occlint: internal error: " << E.what() << "\n";
     return ExitInternal;
   }
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  // A closed pipe on stdout is an error on write (EPIPE), handled above,
+  // instead of a signal that kills the process.
+  std::signal(SIGPIPE, SIG_IGN);
+  return quietlyIfStdoutClosed(run(Argc, Argv));
 }

@@ -266,7 +266,7 @@ std::vector<std::string> parseDepfile(const std::string &text, const std::string
 }
 
 /// "<binary> --version" output, remembered per (path, mtime, size) for this process.
-std::optional<std::string> toolVersion(const std::string &binary, std::string *error) {
+std::optional<std::string> toolVersion(const std::string &binary, std::chrono::seconds timeout, std::string *error) {
   static std::mutex mu;
   static std::map<std::string, std::string> known;
   struct stat st{};
@@ -279,7 +279,7 @@ std::optional<std::string> toolVersion(const std::string &binary, std::string *e
     if (auto it = known.find(id); it != known.end()) return it->second;
   }
   SubprocessOptions opt;
-  opt.timeout = std::chrono::seconds(30);
+  opt.timeout = std::min<std::chrono::seconds>(timeout, std::chrono::seconds(30));
   std::error_code ec;
   opt.workingDirectory = fs::temp_directory_path(ec).string(); // never the checkout occlint runs in
   if (ec) opt.workingDirectory = "/tmp";
@@ -449,11 +449,11 @@ CompileOutcome compileForResources(const CompileRequest &request) {
     }
 
     std::string err;
-    auto version = toolVersion(compiler, &err);
+    auto version = toolVersion(compiler, request.timeout, &err);
     if (!version) { outcome.error = err; return outcome; }
     std::string identity = *version;
     if (kind == CompilerKind::Clang) {
-      auto pv = toolVersion(ptxas, &err);
+      auto pv = toolVersion(ptxas, request.timeout, &err);
       if (!pv) { outcome.error = err; return outcome; }
       identity += "\n" + *pv;
     }
@@ -508,6 +508,12 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       auto argv = deviceCompileArgv(request, kind, compiler, *toolkit, arch, out, hostCompiler);
       auto r = runSubprocess(argv, run);
       std::string log = r.out + r.err;
+      if (r.timedOut) {
+        outcome.error = fs::path(compiler).filename().string() + " did not finish within " +
+                        std::to_string(request.timeout.count()) + " s for " + arch + " on " + request.sourceFile +
+                        " (killed with its child processes; --compile-timeout sets the limit)";
+        return outcome;
+      }
       if (!r.ok()) {
         outcome.error = fs::path(compiler).filename().string() + " failed for " + arch + " (" +
                         r.describe() + ") on " + request.sourceFile + ": " + trimmed(r.err.empty() ? r.out : r.err);

@@ -92,6 +92,15 @@ static cl::opt<unsigned> Jobs("jobs", cl::desc(R"(Files analysed in parallel (de
 CPU cores).)"),
                               cl::init(0), cl::cat(OcclintCategory));
 static cl::alias JobsShort("j", cl::desc("Alias for --jobs"), cl::aliasopt(Jobs));
+static cl::opt<unsigned> CompileTimeout("compile-timeout", cl::desc(R"(Seconds one compiler process (nvcc, ptxas) may run
+for a resource report before it is killed with its
+child processes; the file is then checked without
+one (default: 120).)"),
+                                        cl::init(120), cl::cat(OcclintCategory));
+static cl::opt<unsigned> MaxMemory("max-memory", cl::desc(R"(Megabytes of memory the analysis of one file may
+use; past it that file gets an occlint-internal-error
+diagnostic and the run exits 3 (default: 8192).)"),
+                                   cl::init(8192), cl::cat(OcclintCategory));
 static cl::list<std::string> Gpus("gpu", cl::desc(R"(Target GPU: a product (H100, a100-40gb), an arch
 (sm_90) or an arch with an SM count (sm_90:132).
 Repeatable. Sets the Targets check option, and each
@@ -198,6 +207,8 @@ static LintSettings settingsFromCommandLine(const std::string &Color) {
   S.allowCompilers = std::vector<std::string>(AllowCompilers.begin(), AllowCompilers.end());
   S.verbose = Verbose;
   S.jobs = Jobs > 0 ? Jobs : std::max(1u, std::thread::hardware_concurrency());
+  S.compileTimeoutSeconds = CompileTimeout;
+  S.maxMemoryMB = MaxMemory;
   // The progress line goes where the findings do not (stderr), and only
   // when a person watches it.
   S.progress = !Quiet && !Verbose && ProgressLine::stderrIsTerminal();
@@ -287,6 +298,10 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
   auto Parser = tooling::CommonOptionsParser::create(Argc, Argv, OcclintCategory, cl::ZeroOrMore, Overview.c_str());
   if (!Parser)
     return usageError(llvm::toString(Parser.takeError()));
+  if (CompileTimeout == 0 || CompileTimeout > 86400)
+    return usageError("--compile-timeout: " + std::to_string(CompileTimeout) + " is not in [1, 86400] seconds");
+  if (MaxMemory < 64 || MaxMemory > (1u << 20))
+    return usageError("--max-memory: " + std::to_string(MaxMemory) + " is not in [64, 1048576] MB");
   if (Format != "text" && Format != "json" && Format != "sarif")
     return usageError("--format: unknown format '" + Format + "' (text, json or sarif)");
   if (Color != "auto" && Color != "always" && Color != "never")

@@ -21,6 +21,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <chrono>
 #include <mutex>
 
 using namespace clang;
@@ -215,6 +216,7 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   ResourceSettings.cudaPath = Parse.cudaPath;
   ResourceSettings.noCompile = Settings.noCompile;
   ResourceSettings.cacheOnly = !Settings.startProcesses;
+  ResourceSettings.compileTimeout = std::chrono::seconds(Settings.compileTimeoutSeconds);
   ToolResourceReports Reports(Database, ResourceSettings, Log, Settings.verbose ? &Log : nullptr);
   if (std::string LogError = Reports.loadPtxasLogs(Settings.ptxasLogs); !LogError.empty())
     return Fail("--ptxas-log: " + LogError);
@@ -239,6 +241,21 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   Job.jobs = Settings.jobs;
   Job.quiet = Settings.quiet;
   Job.progress = &Progress;
+  Job.isolate = Settings.isolateFiles;
+  Job.maxMemoryMB = Settings.maxMemoryMB;
+  // A child's once-per-run notes come back with its findings and are printed
+  // here, once for the whole run.
+  Job.childStarts = [&Reports] { Reports.deferNotes(); };
+  Job.childNotes = [&Reports] {
+    nlohmann::json Notes = nlohmann::json::array();
+    for (auto &[Key, Line] : Reports.takeDeferredNotes())
+      Notes.push_back({Key, Line});
+    return Notes;
+  };
+  Job.parentNotes = [&Reports](const nlohmann::json &Notes) {
+    for (const nlohmann::json &Note : Notes)
+      Reports.printNoteOnce(Note.at(0).get<std::string>(), Note.at(1).get<std::string>());
+  };
   // Every file is parsed once per arch; the job sorts the findings of all
   // parses and drops exact repeats, so a finding that is the same for two
   // archs, or in a header two files include, prints once.

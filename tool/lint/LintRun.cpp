@@ -1,6 +1,11 @@
 #include "lint/LintRun.h"
 
+#include "core/ResultCache.h"
+#include "lint/IsolatedAnalysis.h"
+
 #include "clang-tidy/ClangTidy.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
@@ -147,6 +152,52 @@ void dropCollidingFixes(std::vector<clang::tidy::ClangTidyError> &Errors) {
   }
 }
 
+// The diagnostic a file gets when the process that analysed it did not come
+// back with findings: what happened, the check if known, how to report it.
+clang::tidy::ClangTidyError internalError(const IsolatedFile &F, const std::string &CrashFile, uint64_t MaxMemoryMB) {
+  clang::tidy::ClangTidyError E(InternalErrorCheckName, clang::tidy::ClangTidyError::Error, "", false);
+  std::string Text;
+  if (F.failure.outOfMemory) {
+    Text = "occlint stopped analysing this file: it used more than " + std::to_string(MaxMemoryMB) +
+           " MB of memory (--max-memory); no findings for it (the other files were analysed). Raise "
+           "--max-memory for a file this large; if the file is small, this is a bug in occlint: please report it "
+           "with this file or a reduced copy";
+  } else {
+    Text = "occlint " + F.failure.what + " while analysing this file";
+    if (!F.failure.check.empty())
+      Text += ", in check '" + F.failure.check + "'";
+    Text += "; no findings for it (the other files were analysed). This is a bug in occlint: please report it "
+            "with this file or a reduced copy";
+    if (!CrashFile.empty())
+      Text += " and the crash log " + CrashFile;
+  }
+  E.Message.Message = Text;
+  E.Message.FilePath = F.file;
+  E.Message.FileOffset = 0;
+  return E;
+}
+
+// The stack dump of a crashed analysis, kept for the bug report; "" when
+// it cannot be written.
+std::string saveCrashLog(const IsolatedFile &F) {
+  if (F.failure.crashLog.empty())
+    return "";
+  llvm::SmallString<256> Dir(::occlint::ResultCache::defaultDirectory());
+  llvm::sys::path::append(Dir, "crashes");
+  if (llvm::sys::fs::create_directories(Dir))
+    return "";
+  llvm::SmallString<256> Path;
+  int Fd = -1;
+  llvm::SmallString<256> Model(Dir);
+  llvm::sys::path::append(Model, "crash-%%%%%%%%.txt");
+  if (llvm::sys::fs::createUniqueFile(Model, Fd, Path))
+    return "";
+  llvm::raw_fd_ostream OS(Fd, /*shouldClose=*/true);
+  OS << "file: " << F.file << "\nwhat: " << F.failure.what << "\ncheck: "
+     << (F.failure.check.empty() ? "(not known)" : F.failure.check) << "\n\n" << F.failure.crashLog;
+  return std::string(Path);
+}
+
 } // namespace
 
 LintOutcome runLintJob(const LintJob &Job) {
@@ -158,57 +209,97 @@ LintOutcome runLintJob(const LintJob &Job) {
 
   std::exception_ptr Failure; // a worker's first exception, rethrown once all have joined
 
-  auto AnalyseFiles = [&] {
-    // Each worker's own file system view: ClangTool sets the working
-    // directory of the file system it is given, and the real one's is the
-    // process's (shared by all threads).
-    auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-        Job.jobs > 1 ? llvm::vfs::createPhysicalFileSystem() : llvm::vfs::getRealFileSystem());
-    for (size_t I = Next++; I < Job.files.size(); I = Next++) {
-      const std::string &File = Job.files[I];
-      if (Job.progress)
-        Job.progress->fileStarted(File);
-      auto Run = [&](const clang::tooling::CompilationDatabase &Commands) {
-        clang::tidy::ClangTidyContext Context(Job.makeOptionsProvider(), false, false, false);
-        std::vector<clang::tidy::ClangTidyError> Errors =
-            clang::tidy::runClangTidy(Context, Commands, {File}, BaseFS, /*ApplyAnyFix=*/false,
-                                      /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Job.quiet);
-        std::lock_guard<std::mutex> Guard(ResultsLock);
-        for (clang::tidy::ClangTidyError &E : Errors)
-          All.push_back(std::move(E));
-      };
-      std::vector<clang::tooling::CompileCommand> PerArch = Job.compilations->getCompileCommands(File);
-      if (PerArch.empty())
-        Run(*Job.compilations); // clang-tidy says the file has no command
-      for (clang::tooling::CompileCommand &Command : PerArch)
-        Run(OneCommand(std::move(Command)));
-      if (Job.progress)
-        Job.progress->fileFinished(File);
-    }
+  // Every parse of one file (one per arch), with clang-tidy's engine.
+  auto AnalyseFile = [&Job](const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS) {
+    std::vector<clang::tidy::ClangTidyError> Found;
+    auto Run = [&](const clang::tooling::CompilationDatabase &Commands) {
+      clang::tidy::ClangTidyContext Context(Job.makeOptionsProvider(), false, false, false);
+      std::vector<clang::tidy::ClangTidyError> Errors =
+          clang::tidy::runClangTidy(Context, Commands, {File}, BaseFS, /*ApplyAnyFix=*/false,
+                                    /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Job.quiet);
+      for (clang::tidy::ClangTidyError &E : Errors)
+        Found.push_back(std::move(E));
+    };
+    std::vector<clang::tooling::CompileCommand> PerArch = Job.compilations->getCompileCommands(File);
+    if (PerArch.empty())
+      Run(*Job.compilations); // clang-tidy says the file has no command
+    for (clang::tooling::CompileCommand &Command : PerArch)
+      Run(OneCommand(std::move(Command)));
+    return Found;
   };
-  auto Work = [&] {
-    try {
-      AnalyseFiles();
-    } catch (...) {
-      std::lock_guard<std::mutex> Guard(ResultsLock);
-      if (!Failure)
-        Failure = std::current_exception();
-      Next = Job.files.size(); // the other workers stop after their current file
-    }
-  };
-  const unsigned Workers = std::max(1u, std::min<unsigned>(Job.jobs, unsigned(Job.files.size())));
-  if (Workers == 1) {
-    Work();
-  } else {
-    std::vector<std::thread> Threads;
-    for (unsigned I = 0; I < Workers; ++I)
-      Threads.emplace_back(Work);
-    for (std::thread &T : Threads)
-      T.join();
-  }
 
-  if (Failure)
-    std::rethrow_exception(Failure);
+  if (Job.isolate) {
+    // One process per file (lint/IsolatedAnalysis.h): the child runs
+    // AnalyseFile and sends back what it found.
+    auto InChild = [&](const std::string &File) {
+      if (Job.childStarts)
+        Job.childStarts();
+      auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+      WorkerResult R;
+      R.errors = AnalyseFile(File, BaseFS);
+      R.units = Sink.take();
+      if (Job.childNotes)
+        R.deferred = Job.childNotes();
+      return R;
+    };
+    auto Collect = [&](IsolatedFile F) {
+      if (!F.result) {
+        All.push_back(internalError(F, saveCrashLog(F), Job.maxMemoryMB));
+        return;
+      }
+      for (clang::tidy::ClangTidyError &E : F.result->errors)
+        All.push_back(std::move(E));
+      for (clang::tidy::occlint::TranslationUnitRecord &U : F.result->units)
+        Sink.record(std::move(U));
+      if (Job.parentNotes && !F.result->deferred.is_null())
+        Job.parentNotes(F.result->deferred);
+    };
+    analyseInChildren(Job.files, IsolationLimits{Job.jobs, Job.maxMemoryMB}, InChild, Collect, Job.progress,
+                      llvm::errs());
+  } else {
+    auto AnalyseFiles = [&] {
+      // Each worker's own file system view: ClangTool sets the working
+      // directory of the file system it is given, and the real one's is the
+      // process's (shared by all threads).
+      auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+          Job.jobs > 1 ? llvm::vfs::createPhysicalFileSystem() : llvm::vfs::getRealFileSystem());
+      for (size_t I = Next++; I < Job.files.size(); I = Next++) {
+        const std::string &File = Job.files[I];
+        if (Job.progress)
+          Job.progress->fileStarted(File);
+        std::vector<clang::tidy::ClangTidyError> Found = AnalyseFile(File, BaseFS);
+        {
+          std::lock_guard<std::mutex> Guard(ResultsLock);
+          for (clang::tidy::ClangTidyError &E : Found)
+            All.push_back(std::move(E));
+        }
+        if (Job.progress)
+          Job.progress->fileFinished(File);
+      }
+    };
+    auto Work = [&] {
+      try {
+        AnalyseFiles();
+      } catch (...) {
+        std::lock_guard<std::mutex> Guard(ResultsLock);
+        if (!Failure)
+          Failure = std::current_exception();
+        Next = Job.files.size(); // the other workers stop after their current file
+      }
+    };
+    const unsigned Workers = std::max(1u, std::min<unsigned>(Job.jobs, unsigned(Job.files.size())));
+    if (Workers == 1) {
+      Work();
+    } else {
+      std::vector<std::thread> Threads;
+      for (unsigned I = 0; I < Workers; ++I)
+        Threads.emplace_back(Work);
+      for (std::thread &T : Threads)
+        T.join();
+    }
+    if (Failure)
+      std::rethrow_exception(Failure);
+  }
 
   LintOutcome Outcome;
   std::stable_sort(All.begin(), All.end(), [](const auto &L, const auto &R) { return errorKey(L) < errorKey(R); });

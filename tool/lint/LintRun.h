@@ -11,6 +11,9 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -28,7 +31,21 @@ struct LintJob {
   unsigned jobs = 1;
   bool quiet = false;
   ProgressLine *progress = nullptr; // optional
+
+  /// Each file in a process of its own (lint/IsolatedAnalysis.h), at most
+  /// `maxMemoryMB` of resident memory each (0: no limit).
+  bool isolate = false;
+  uint64_t maxMemoryMB = 0;
+  /// With `isolate`: called in the child before its analysis, and after it
+  /// for the notes it kept (sent back); `parentNotes` gets them in occlint.
+  std::function<void()> childStarts;
+  std::function<nlohmann::json()> childNotes;
+  std::function<void(const nlohmann::json &)> parentNotes;
 };
+
+/// The check name of the diagnostic a file gets when its analysis crashed or
+/// ran out of memory (LintResult::exitCode: 3).
+inline constexpr const char InternalErrorCheckName[] = "occlint-internal-error";
 
 struct LintOutcome {
   /// Sorted by file, offset, check and message; exact repeats (the same

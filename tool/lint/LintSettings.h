@@ -2,6 +2,7 @@
 // from: the command line (LintCommand), `occlint report` or `occlint lsp`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,16 @@ struct LintSettings {
   /// user has not trusted): resources from the cache, else estimated.
   bool startProcesses = true;
   unsigned jobs = 1;
+  /// --compile-timeout: seconds one compiler process may run before it is
+  /// killed (with its process group); the file then has no resource report.
+  unsigned compileTimeoutSeconds = 120;
+  /// --max-memory: megabytes of resident memory the analysis of one file may
+  /// use; past it that file gets an internal-error diagnostic.
+  uint64_t maxMemoryMB = 8192;
+  /// Each file analysed in a process of its own (docs/crash-isolation.md), so
+  /// that a crash or a memory blow-up costs that file only. Off only inside
+  /// that process itself.
+  bool isolateFiles = true;
   bool progress = false;                 // the progress line (caller decides: terminal and not --quiet)
 
   /// Files (.cu linted inside another translation unit) whose diagnostics are

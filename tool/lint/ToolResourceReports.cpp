@@ -131,6 +131,7 @@ ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainF
   Request.archs = {Arch};
   Request.cudaPath = *Settings.cudaPath;
   Request.cacheDir = Settings.cacheDir;
+  Request.timeout = Settings.compileTimeout;
   CompileOutcome Outcome = compileForResources(Request);
   for (const std::string &Program : Outcome.refusedPrograms)
     noteOnce("refused " + Program,
@@ -163,8 +164,17 @@ void ToolResourceReports::noteOnce(const std::string &Key, const std::string &Li
   std::lock_guard<std::mutex> Guard(NotedLock);
   if (!Noted.insert(Key).second)
     return;
+  if (Deferring) {
+    Deferred.emplace_back(Key, Line);
+    return;
+  }
   Warnings << Line << "\n";
   Warnings.flush();
+}
+
+std::vector<std::pair<std::string, std::string>> ToolResourceReports::takeDeferredNotes() {
+  std::lock_guard<std::mutex> Guard(NotedLock);
+  return std::move(Deferred);
 }
 
 } // namespace occlint

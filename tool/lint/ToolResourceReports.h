@@ -11,6 +11,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <future>
 #include <map>
 #include <mutex>
@@ -27,6 +28,7 @@ struct ToolResourceSettings {
   bool noCompile = false;              // --no-compile: never run the compiler
   std::string cacheDir;                // empty: ResultCache's default
   bool cacheOnly = false;              // start no process: the cache's latest report, else estimates
+  std::chrono::seconds compileTimeout{120}; // per compiler process (--compile-timeout)
 };
 
 class ToolResourceReports final : public clang::tidy::occlint::ResourceReportSource {
@@ -47,6 +49,13 @@ public:
   /// second thread asking for it waits for the first.
   clang::tidy::occlint::ResourceReportLookup reportFor(llvm::StringRef MainFile, llvm::StringRef Arch) override;
 
+  /// In the process that analyses one file (lint/IsolatedAnalysis.h): the
+  /// once-per-run notes are kept, not printed, and handed to the parent
+  /// (takeDeferredNotes), which prints each once (printNoteOnce).
+  void deferNotes() { Deferring = true; }
+  std::vector<std::pair<std::string, std::string>> takeDeferredNotes();
+  void printNoteOnce(const std::string &Key, const std::string &Line) { noteOnce(Key, Line); }
+
 private:
   struct Entry {
     std::optional<PtxasReport> report;
@@ -66,6 +75,8 @@ private:
   void noteOnce(const std::string &Key, const std::string &Line);
   std::mutex NotedLock;
   std::set<std::string> Noted;
+  bool Deferring = false;
+  std::vector<std::pair<std::string, std::string>> Deferred; // (key, line)
   std::mutex MemoLock;
   std::map<std::pair<std::string, std::string>, std::shared_future<Entry>> Memo; // (file, arch)
 };

@@ -21,9 +21,15 @@ bool LintResult::checkErrors() const {
   });
 }
 
+bool LintResult::internalErrors() const {
+  return llvm::any_of(errors, [](const ClangTidyError &E) { return E.DiagnosticName == "occlint-internal-error"; });
+}
+
 int LintResult::exitCode() const {
   if (setupExitCode != ExitOk)
     return setupExitCode;
+  if (internalErrors())
+    return ExitInternal;
   if (compilerErrors())
     return ExitUsageOrInput;
   return checkErrors() ? ExitFindings : ExitOk;

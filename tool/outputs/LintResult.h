@@ -34,8 +34,11 @@ struct LintResult {
 
   bool compilerErrors() const; // clang-diagnostic-error: the file did not parse
   bool checkErrors() const;    // a check's error, or a warning promoted by WarningsAsErrors
-  /// ExitOk, ExitFindings (errors from checks or promoted warnings) or
-  /// ExitUsageOrInput (the code did not parse).
+  /// The analysis of a file crashed or ran out of memory (occlint-internal-error).
+  bool internalErrors() const;
+  /// ExitOk, ExitFindings (errors from checks or promoted warnings),
+  /// ExitUsageOrInput (the code did not parse) or ExitInternal (the analysis
+  /// of a file crashed or ran out of memory; the others were analysed).
   int exitCode() const;
 };
 

@@ -47,6 +47,8 @@ waves and findings, and each launch's occupancy staircases (docs/report.md).
   --checks GLOBS       checks to run, as clang-tidy's --checks
   --config-file FILE   read the configuration from this file
   --jobs N             files analysed in parallel (default: CPU cores)
+  --compile-timeout S  seconds a compiler process may run (default: 120)
+  --max-memory MB      memory the analysis of one file may use (default: 8192)
   --quiet              print no notes or progress
 
 Exit codes: 0 the page was written (findings do not change it), 2 bad command
@@ -201,6 +203,8 @@ LintSettings settingsFrom(const ArgParser &Args) {
   S.allowCompilers = Args.values("allow-compiler");
   const int64_t Jobs = Args.integer("jobs", 1, 1024).value_or(0);
   S.jobs = Jobs > 0 ? unsigned(Jobs) : std::max(1u, std::thread::hardware_concurrency());
+  S.compileTimeoutSeconds = unsigned(Args.integer("compile-timeout", 1, 86400).value_or(120));
+  S.maxMemoryMB = uint64_t(Args.integer("max-memory", 64, 1 << 20).value_or(8192));
   S.progress = !S.quiet && ProgressLine::stderrIsTerminal();
   return S;
 }
@@ -213,7 +217,7 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
   for (const std::string &A : Normalized)
     Argv.push_back(A.c_str());
   ArgParser Args("report", {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown",
-                           "allow-compiler"},
+                           "allow-compiler", "compile-timeout", "max-memory"},
                  {"no-compile", "quiet", "help"});
   Args.parse(int(Argv.size()), Argv.data());
   if (Args.has("help")) {

@@ -1,0 +1,29 @@
+// What an isolated analysis (lint/IsolatedAnalysis.h) sends back to occlint
+// from the process that analysed one file: clang-tidy's errors, the facts
+// records of its parses and the notes it deferred, as one JSON document.
+// Every field round-trips exactly: the parent prints and exports them as if
+// it had analysed the file itself.
+#pragma once
+
+#include "facts/FactsRecords.h"
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace occlint {
+
+struct WorkerResult {
+  std::vector<clang::tidy::ClangTidyError> errors;
+  std::vector<clang::tidy::occlint::TranslationUnitRecord> units;
+  nlohmann::json deferred; // the caller's own data (deferred notes); null when none
+};
+
+nlohmann::json workerResultToJson(const WorkerResult &Result);
+/// Throws nlohmann::json::exception on a document that is not one of ours.
+WorkerResult workerResultFromJson(const nlohmann::json &J);
+
+} // namespace occlint
