@@ -207,6 +207,8 @@ public:
 
   void finish() {
     dropUnresolved();
+    for (size_t i = report.functions.size(); i-- > 0;)
+      if (report.functions[i].isEntry && !report.functions[i].registersReported) erase(i);
     for (auto &w : pendingWarnings_) report.warnings.push_back(std::move(w.text));
     pendingWarnings_.clear();
   }
@@ -374,7 +376,10 @@ private:
       auto n = parseNumber(part.substr(0, sp));
       if (!n) continue;
       std::string_view what = trim(part.substr(sp + 1));
-      if (what == "registers" || what == "register") f.registers = clampInt(*n);
+      if (what == "registers" || what == "register") {
+        f.registers = clampInt(*n);
+        f.registersReported = true;
+      }
       else if (what == "barriers" || what == "barrier") f.barriers = clampInt(*n);
       else if (what == "bytes smem") f.sharedMem = *n;
       else if (what == "bytes cumulative stack size") f.cumulativeStack = *n;
@@ -508,7 +513,7 @@ private:
       auto n = parseNumber(tok.substr(colon + 1));
       if (!n) continue;
       std::string_view key = tok.substr(0, colon);
-      if (key == "REG") f.registers = clampInt(*n);
+      if (key == "REG") { f.registers = clampInt(*n); f.registersReported = true; }
       else if (key == "STACK") f.stackFrame = *n;
       else if (key == "SHARED") f.sharedMem = *n;
       else if (startsWith(key, "CONSTANT[") && endsWith(key, "]")) {

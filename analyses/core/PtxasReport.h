@@ -19,6 +19,10 @@ struct FunctionResources {
   std::string sourceFile;    // the file ptxas named, when it did
   bool isEntry = false;      // a kernel (entry function) rather than a device function
   int registers = 0;
+  /// The "Used N registers" line was there. A kernel without one (a log cut
+  /// short after "Compiling entry function") is left out of the report: its
+  /// registers are unknown, not 0.
+  bool registersReported = false;
   int barriers = 0;
   int64_t sharedMem = 0;     // static shared memory, bytes
   int64_t stackFrame = 0;    // bytes

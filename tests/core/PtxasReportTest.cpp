@@ -378,3 +378,20 @@ TEST(PtxasReport, FuzzedLogsNeverCrash) {
   EXPECT_NO_THROW(parsePtxasLog(std::string("ptxas info    : Compiling entry function '") + '\0' +
                                 "' for 'sm_90'\n"));
 }
+
+// A log cut short after a kernel's "Compiling entry function" line (or in the
+// middle of its "Used" line) says nothing about its registers: the kernel is
+// left out (registers unknown, estimated), never reported with 0 registers.
+TEST(PtxasReport, AKernelWhoseUsedLineIsCutIsLeftOut) {
+  const char *Cut = "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
+                    "ptxas info    : Function properties for _Z1kPf\n"
+                    "ptxas info    : Used 3";
+  EXPECT_EQ(occlint::parsePtxasLog(Cut).find("_Z1kPf", "sm_90"), nullptr);
+  const char *Whole = "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
+                      "ptxas info    : Function properties for _Z1kPf\n"
+                      "ptxas info    : Used 0 registers, used 0 barriers, 352 bytes cmem[0]\n";
+  const occlint::FunctionResources *K = occlint::parsePtxasLog(Whole).find("_Z1kPf", "sm_90");
+  ASSERT_NE(K, nullptr);
+  EXPECT_EQ(K->registers, 0);
+  EXPECT_TRUE(K->registersReported);
+}

@@ -3,6 +3,7 @@
 #include "outputs/CheckCatalog.h"
 #include "ExitCodes.h"
 #include "lint/LintPipeline.h"
+#include "lint/ProjectDatabase.h"
 #include "outputs/OutputFormats.h"
 #include "lint/ProgressLine.h"
 #include "lint/TargetsOption.h"
@@ -323,10 +324,9 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
       return usageError("no input files (give files, or -p <build dir>)");
     const std::string &BuildPath = BuildPaths.back();
     std::string Error;
-    ProjectDatabase = tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Error);
+    ProjectDatabase = loadProjectDatabase(BuildPath, Error);
     if (!ProjectDatabase)
-      return usageError(BuildPath + ": no compile_commands.json there or in a parent directory" +
-                        (Error.empty() ? "" : " (" + Error + ")"));
+      return usageError(Error);
     auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(ProjectDatabase));
     Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
         argumentValues(Argc, Argv, "extra-arg-before"), tooling::ArgumentInsertPosition::BEGIN));

@@ -241,7 +241,9 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   Job.jobs = Settings.jobs;
   Job.quiet = Settings.quiet;
   Job.progress = &Progress;
-  Job.isolate = Settings.isolateFiles;
+  // OCCLINT_IN_PROCESS=1: everything in this process, for debugging occlint
+  // itself under gdb, perf or heaptrack (docs/crash-isolation.md).
+  Job.isolate = Settings.isolateFiles && !llvm::sys::Process::GetEnv("OCCLINT_IN_PROCESS");
   Job.maxMemoryMB = Settings.maxMemoryMB;
   // A child's once-per-run notes come back with its findings and are printed
   // here, once for the whole run.

@@ -1,5 +1,7 @@
 #include "lsp/LspCompileCommands.h"
 
+#include "lint/ProjectDatabase.h"
+
 #include "llvm/Support/Path.h"
 
 namespace occlint::lsp {
@@ -10,14 +12,14 @@ CompileCommandsForFile compileCommandsFor(llvm::StringRef File, llvm::StringRef 
   // Clang's JSON database infers a command for a file it does not list from
   // its neighbours (InterpolatingCompilationDatabase), as clangd does.
   if (!BuildDirectory.empty())
-    Result.database = clang::tooling::CompilationDatabase::autoDetectFromDirectory(BuildDirectory, Error);
+    Result.database = loadProjectDatabase(BuildDirectory.str(), Error);
   else
     Result.database = clang::tooling::CompilationDatabase::autoDetectFromSource(File, Error);
   if (Result.database && !Result.database->getCompileCommands(File).empty())
     return Result;
 
   if (!BuildDirectory.empty() && !Result.database)
-    Result.why = "no compile_commands.json in " + BuildDirectory.str() + " (the configured build directory) or its parents";
+    Result.why = Error + " (the configured build directory)";
   else if (Result.database)
     Result.why = "the compile_commands.json found has no command for " + File.str();
   else

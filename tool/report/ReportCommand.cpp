@@ -6,6 +6,7 @@
 #include "ArgParser.h"
 #include "ExitCodes.h"
 #include "lint/LintPipeline.h"
+#include "lint/ProjectDatabase.h"
 #include "lint/ProgressLine.h"
 #include "report/ReportHtml.h"
 #include "report/ReportMarkdown.h"
@@ -165,10 +166,9 @@ Inputs loadInputs(const ArgParser &Args, LintSettings &Settings) {
     if (!In.database)
       Args.fail("the flags after '--': " + Error);
   } else if (BuildPath) {
-    In.database = clang::tooling::CompilationDatabase::autoDetectFromDirectory(*BuildPath, Error);
+    In.database = loadProjectDatabase(*BuildPath, Error);
     if (!In.database)
-      Args.fail("-p " + *BuildPath + ": no compile_commands.json there or in a parent directory" +
-                (Error.empty() ? "" : " (" + Error + ")"));
+      Args.fail("-p " + Error);
   } else {
     In.database = clang::tooling::CompilationDatabase::autoDetectFromSource(Files.front(), Error);
     if (!In.database)

@@ -1,0 +1,131 @@
+// The rows of docs/bad-inputs.md that no other test covers: each input class
+// gets a clear message naming the file, a documented exit code, and never a
+// crash. (The other rows name their tests in that table.)
+#include "CommandRunner.h"
+#include "TestFiles.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace occlint::testing;
+
+namespace {
+
+const std::string Kernel = "__global__ void k(float *p) { p[threadIdx.x] = 1; }\n"
+                           "void launch(float *p) { k<<<1, 100>>>(p); }\n";
+
+std::string occlint(const ScratchDir &Dir) {
+  return "OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " + shellQuote(OCCLINT_BINARY) + " ";
+}
+
+TEST(BadInput, AnUnreadableFileIsAnInputErrorNamingIt) {
+  ScratchDir Dir;
+  const std::string File = Dir.write("locked.cu", Kernel);
+  fs::permissions(File, fs::perms::none);
+  // root reads anything: run occlint as nobody then (setpriv, util-linux).
+  const std::string As = ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  fs::permissions(Dir.path(), fs::perms::all);
+  CommandResult R = runCommand(As + "env OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " +
+                               shellQuote(OCCLINT_BINARY) + " --no-compile " + shellQuote(File) + " --");
+  EXPECT_EQ(R.exitCode, 2) << R.output;
+  EXPECT_NE(R.output.find("error reading"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("locked.cu"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("Permission denied"), std::string::npos) << R.output;
+}
+
+TEST(BadInput, ADirectoryIsAnInputError) {
+  ScratchDir Dir;
+  CommandResult R = runCommand(occlint(Dir) + "--no-compile " + shellQuote(Dir.path().string()) + " --");
+  EXPECT_EQ(R.exitCode, 2) << R.output;
+  EXPECT_NE(R.output.find(": is a directory, not a source file"), std::string::npos) << R.output;
+}
+
+TEST(BadInput, ABinaryFileIsAnInputErrorNotACrash) {
+  ScratchDir Dir;
+  std::string Bytes;
+  for (int I = 0; I < 4096; ++I)
+    Bytes += char((I * 131 + 7) % 256); // every byte value, NULs included
+  const std::string File = Dir.write("blob.cu", Bytes);
+  CommandResult R = runCommand(occlint(Dir) + "--no-compile " + shellQuote(File) + " --");
+  EXPECT_EQ(R.exitCode, 2) << R.output;
+  EXPECT_NE(R.output.find("blob.cu"), std::string::npos);
+  EXPECT_EQ(R.output.find("occlint-internal-error"), std::string::npos) << R.output;
+}
+
+TEST(BadInput, AnEmptyFileHasNoFindings) {
+  ScratchDir Dir;
+  const std::string File = Dir.write("empty.cu", "");
+  CommandResult R = runCommand(occlint(Dir) + "--no-compile " + shellQuote(File) + " --");
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("0 diagnostics in 1 file"), std::string::npos) << R.output;
+}
+
+TEST(BadInput, ANonCudaFileIsCheckedAsItsCommandSaysWithNoFindings) {
+  ScratchDir Dir;
+  const std::string File = Dir.write("host.cpp", "int main() { return 0; }\n");
+  CommandResult R = runCommand(occlint(Dir) + "--no-compile " + shellQuote(File) + " --");
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("0 diagnostics in 1 file"), std::string::npos) << R.output;
+}
+
+TEST(BadInput, AnEmptyCompileDatabaseIsAnInputError) {
+  ScratchDir Dir;
+  Dir.write("build/compile_commands.json", "[]\n");
+  CommandResult R = runCommand(occlint(Dir) + "-p " + shellQuote((Dir.path() / "build").string()));
+  EXPECT_EQ(R.exitCode, 2) << R.output;
+  EXPECT_NE(R.output.find("compile_commands.json has no CUDA translation unit"), std::string::npos) << R.output;
+}
+
+TEST(BadInput, AMalformedCompileDatabaseNamesTheFileAndTheProblem) {
+  ScratchDir Dir;
+  Dir.write("build/compile_commands.json", "[{\"directory\": \"/tmp\", \"file\": ");
+  for (const std::string Command : {std::string(""), std::string("report --markdown ")}) {
+    CommandResult R = runCommand(occlint(Dir) + Command + "-p " + shellQuote((Dir.path() / "build").string()));
+    EXPECT_EQ(R.exitCode, 2) << R.output;
+    EXPECT_NE(R.output.find("build/compile_commands.json: not a valid compile database"), std::string::npos)
+        << R.output;
+  }
+}
+
+TEST(BadInput, ATruncatedPtxasLogLeavesTheKernelEstimated) {
+  ScratchDir Dir;
+  const std::string File = Dir.write("k.cu", Kernel);
+  // A whole entry for another kernel, then k's cut in the middle of its "Used" line.
+  const std::string Log = Dir.write("build.log", "ptxas info    : Compiling entry function '_Z5otherv' for 'sm_90'\n"
+                                                 "ptxas info    : Function properties for _Z5otherv\n"
+                                                 "ptxas info    : Used 12 registers, used 0 barriers\n"
+                                                 "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
+                                                 "ptxas info    : Function properties for _Z1kPf\n"
+                                                 "ptxas info    : Used 3");
+  CommandResult R = runCommand(occlint(Dir) + "--checks=-*,cuda-occupancy-report --gpu H100 --ptxas-log " +
+                               shellQuote(Log) + " " + shellQuote(File) + " --");
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("registers unknown"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("the ptxas report has no entry for this kernel"), std::string::npos) << R.output;
+}
+
+TEST(BadInput, AFailingCompilerLeavesTheFileEstimatedWithAWarning) {
+  ScratchDir Dir;
+  // A toolkit whose nvcc answers --version and fails every compile.
+  Dir.write("cuda/bin/nvcc", "#!/bin/sh\n"
+                             "if [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.0'; exit 0; fi\n"
+                             "echo 'nvcc fatal   : something went wrong' >&2; exit 1\n");
+  Dir.write("cuda/bin/ptxas", "#!/bin/sh\necho 'ptxas: NVIDIA (R) Ptx optimizing assembler'\n");
+  fs::permissions(Dir.path() / "cuda/bin/nvcc", fs::perms::owner_all);
+  fs::permissions(Dir.path() / "cuda/bin/ptxas", fs::perms::owner_all);
+  for (const fs::directory_entry &E : fs::directory_iterator(OCCLINT_CUDA_PATH))
+    if (E.path().filename() != "bin")
+      fs::create_directory_symlink(E.path(), Dir.path() / "cuda" / E.path().filename());
+  const std::string File = Dir.write("k.cu", Kernel);
+  CommandResult R = runCommand(occlint(Dir) + "--gpu H100 --cuda-path " + shellQuote((Dir.path() / "cuda").string()) +
+                               " " + shellQuote(File) + " --");
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("k.cu: no resource report for sm_90: nvcc failed"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("something went wrong"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("block of 100 threads"), std::string::npos) << R.output;
+}
+
+} // namespace
