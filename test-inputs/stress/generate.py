@@ -152,6 +152,20 @@ void viaPointer(int *out, bool which) {{
 """
 
 
+def call_chain(n):
+    # n device functions, each calling the next: call summaries n deep.
+    fns = [f"__device__ int f{n}(int v) {{ return v + threadIdx.x; }}"]
+    for i in range(n - 1, -1, -1):
+        fns.append(f"__device__ int f{i}(int v) {{ return f{i + 1}(v * 3 + {i % 7}); }}")
+    return HEADER + "\n".join(fns) + f"""
+__global__ void top(int *out) {{
+  if (f0(out[0]) > 5)
+    __syncthreads();
+}}
+void run(int *out) {{ top<<<2, 96>>>(out); }}
+"""
+
+
 def truncated(n):
     # A kernel cut off mid-expression, as an editor buffer is while typing.
     full = sequential_loops(max(n, 2))
@@ -169,6 +183,7 @@ CASES = {
     "statements": (statements, 10000),
     "template-recursion": (template_recursion, 900),
     "odd-constructs": (odd_constructs, 64),
+    "call-chain": (call_chain, 3000),
     "truncated": (truncated, 200),
 }
 
