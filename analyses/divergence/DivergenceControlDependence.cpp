@@ -7,7 +7,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
+#include <algorithm>
 #include <string>
+#include <tuple>
 
 namespace clang::tidy::occlint::detail {
 
@@ -65,38 +67,105 @@ const CFGBlock *Dataflow::ipdom(const CFGBlock *B) {
   return Node->getIDom()->getBlock();
 }
 
-/// The blocks that run only when X's branch goes to S (transitively).
-void Dataflow::region(const CFGBlock *X, const CFGBlock *S, std::vector<bool> &In) {
-  const CFGBlock *Stop = ipdom(X);
-  for (const CFGBlock *Y = S; Y && Y != Stop; Y = ipdom(Y)) {
-    if (In[Y->getBlockID()])
-      return;
-    In[Y->getBlockID()] = true;
-    if (Y->succ_size() >= 2)
-      for (const CFGBlock *Z : Y->succs())
-        if (Z)
-          region(Y, Z, In);
+/// The blocks directly control dependent on each branch block X: those on the
+/// post-dominator tree path from each successor up to (not including) X's
+/// immediate post-dominator. Computed once per function; the CFG is fixed.
+void Dataflow::computeControlDependence() {
+  const unsigned N = Cfg->getNumBlockIDs();
+  DependsDirectly.assign(N, {});
+  for (const CFGBlock *X : *Cfg) {
+    if (X->succ_size() < 2)
+      continue;
+    const CFGBlock *Stop = ipdom(X);
+    std::vector<unsigned> &Children = DependsDirectly[X->getBlockID()];
+    for (const CFGBlock *S : X->succs())
+      for (const CFGBlock *Y = S; Y && Y != Stop; Y = ipdom(Y)) {
+        if (std::find(Children.begin(), Children.end(), Y->getBlockID()) != Children.end())
+          break; // the rest of the path is there already
+        Children.push_back(Y->getBlockID());
+      }
   }
 }
 
+/// The blocks that run only when X's branch goes to S, transitively (through
+/// the branches inside), without recursion: appended to `Members`.
+void Dataflow::region(const CFGBlock *X, const CFGBlock *S, std::vector<unsigned> &Members) {
+  if (++Generation == 0) { // wrapped: clear the marks
+    std::fill(Mark.begin(), Mark.end(), 0u);
+    Generation = 1;
+  }
+  Mark.resize(Cfg->getNumBlockIDs(), 0u);
+  std::vector<unsigned> Work;
+  const CFGBlock *Stop = ipdom(X);
+  for (const CFGBlock *Y = S; Y && Y != Stop; Y = ipdom(Y)) {
+    if (Mark[Y->getBlockID()] == Generation)
+      break;
+    Mark[Y->getBlockID()] = Generation;
+    Members.push_back(Y->getBlockID());
+    Work.push_back(Y->getBlockID());
+  }
+  while (!Work.empty()) {
+    const unsigned Y = Work.back();
+    Work.pop_back();
+    for (unsigned Z : DependsDirectly[Y])
+      if (Mark[Z] != Generation) {
+        Mark[Z] = Generation;
+        Members.push_back(Z);
+        Work.push_back(Z);
+      }
+  }
+}
+
+/// For each block, the thread-dependent branch it is (transitively) control
+/// dependent on that splits the threads finest: the smallest group; among
+/// equals, a primary cause before a branch that only inherited its split,
+/// then the first in the CFG's order. A min-propagation over the control
+/// dependence graph, linear in its size (a per-branch region walk costs the
+/// square of a chain of thousands of `&&` terms).
 std::vector<Taint> Dataflow::computeTaints() {
   const unsigned N = Cfg->getNumBlockIDs();
-  std::vector<Taint> New(N);
+  using Key = std::tuple<unsigned, int, unsigned>; // (group, not primary, order)
+  const Key None{64, 1, ~0u};
+  std::vector<Key> Own(N, None), Best(N, None);
+  std::vector<int> From(N, -1);
+  unsigned Order = 0;
   for (const CFGBlock *X : *Cfg) {
-    if (X->succ_size() < 2 || !Conds[X->getBlockID()])
+    const unsigned Id = X->getBlockID();
+    ++Order;
+    if (X->succ_size() < 2 || !Conds[Id])
       continue;
-    const unsigned G = Conds[X->getBlockID()]->uniformGroup();
-    if (G >= 64)
-      continue;
-    std::vector<bool> In(N, false);
-    for (const CFGBlock *S : X->succs())
-      if (S)
-        region(X, S, In);
-    for (unsigned I = 0; I < N; ++I)
-      if (In[I] && (G < New[I].Group || (G == New[I].Group && Primary[X->getBlockID()] &&
-                                         !Primary[unsigned(New[I].From)])))
-        New[I] = Taint{G, int(X->getBlockID())};
+    const unsigned G = Conds[Id]->uniformGroup();
+    if (G < 64)
+      Own[Id] = Key{G, Primary[Id] ? 0 : 1, Order};
   }
+  // Best[Y] = min over the branches X that Y depends on of min(Own[X], Best[X]).
+  std::vector<unsigned> Work;
+  for (unsigned X = 0; X < N; ++X)
+    if (Own[X] != None)
+      Work.push_back(X);
+  std::vector<int> BestFrom(N, -1);
+  while (!Work.empty()) {
+    const unsigned X = Work.back();
+    Work.pop_back();
+    Key Offer = Own[X];
+    int OfferFrom = int(X);
+    if (Best[X] < Offer) {
+      Offer = Best[X];
+      OfferFrom = BestFrom[X];
+    }
+    if (Offer == None)
+      continue;
+    for (unsigned Y : DependsDirectly[X])
+      if (Offer < Best[Y]) {
+        Best[Y] = Offer;
+        BestFrom[Y] = OfferFrom;
+        Work.push_back(Y);
+      }
+  }
+  std::vector<Taint> New(N);
+  for (unsigned I = 0; I < N; ++I)
+    if (Best[I] != None)
+      New[I] = Taint{std::get<0>(Best[I]), BestFrom[I]};
   return New;
 }
 

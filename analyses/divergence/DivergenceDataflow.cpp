@@ -33,6 +33,7 @@ FunctionSummary Dataflow::run() {
     return FunctionSummary{opaqueParams(), {}};
   PDT.buildDominatorTree(Cfg.get());
   Order = std::make_unique<PostOrderCFGView>(Cfg.get());
+  computeControlDependence();
   for (const CFGBlock *B : *Cfg)
     if (const Stmt *T = B->getTerminatorCondition(false))
       if (const auto *CE = dyn_cast<Expr>(T))

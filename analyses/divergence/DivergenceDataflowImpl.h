@@ -71,6 +71,11 @@ private:
   std::vector<bool> CondFresh;
   std::vector<Taint> Taints;
   std::vector<bool> Primary;
+  // Control dependence: the blocks directly dependent on each branch block,
+  // and the marks of region()'s walks (a generation per walk).
+  std::vector<std::vector<unsigned>> DependsDirectly;
+  std::vector<unsigned> Mark;
+  unsigned Generation = 0;
   llvm::DenseMap<const VarDecl *, unsigned> DeclBlock;
   ThreadValue Ret;
   bool HasReturn = false;
@@ -108,7 +113,8 @@ private:
 
   // ---- control dependence (DivergenceControlDependence.cpp) -------------------
   const CFGBlock *ipdom(const CFGBlock *B);
-  void region(const CFGBlock *X, const CFGBlock *S, std::vector<bool> &In);
+  void computeControlDependence();
+  void region(const CFGBlock *X, const CFGBlock *S, std::vector<unsigned> &Members);
   std::vector<Taint> computeTaints();
   const CFGBlock *blockById(int Id);
   const Stmt *branchStmt(const CFGBlock *X);

@@ -121,11 +121,11 @@ void Dataflow::reportBranches() {
         ++Side;
         continue;
       }
-      std::vector<bool> In(N, false);
-      region(X, Succ, In);
+      std::vector<unsigned> Members;
+      region(X, Succ, Members);
       int64_t W = 0;
-      for (unsigned I = 0; I < N; ++I)
-        if (In[I] && I != X->getBlockID())
+      for (unsigned I : Members)
+        if (I != X->getBlockID())
           W += Costs[I];
       (Side == 0 ? Br.WorkTaken : Br.WorkOther) += W;
       ++Side;

@@ -150,10 +150,9 @@ void TranslationUnitFacts::forgetAll() { cache().clear(); }
 const KernelInfo *TranslationUnitFacts::kernelFor(const FunctionDecl *Kernel) const {
   if (!Kernel)
     return nullptr;
-  for (const auto &K : kernels)
-    if (K->decl == Kernel || K->decl->getCanonicalDecl() == Kernel->getCanonicalDecl())
-      return K.get();
-  return nullptr;
+  for (; KernelsIndexed < kernels.size(); ++KernelsIndexed) // the first kernel of a declaration wins
+    KernelsByDecl.try_emplace(kernels[KernelsIndexed]->decl->getCanonicalDecl(), kernels[KernelsIndexed].get());
+  return KernelsByDecl.lookup(Kernel->getCanonicalDecl());
 }
 
 const KernelResourceFacts *TranslationUnitFacts::resourcesFor(const KernelInfo &Kernel) const {

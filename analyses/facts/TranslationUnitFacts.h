@@ -17,6 +17,7 @@
 #include "core/PtxasReport.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <map>
 #include <memory>
@@ -75,6 +76,10 @@ public:
   TranslationUnitRecord toRecord(ASTContext &Ctx) const;
 
 private:
+  // kernelFor's index by canonical declaration, caught up with `kernels` on
+  // use (thousands of launches of thousands of kernels in one file).
+  mutable llvm::DenseMap<const FunctionDecl *, const KernelInfo *> KernelsByDecl;
+  mutable size_t KernelsIndexed = 0;
   void collect(ASTContext &Ctx);
   void joinResources(ASTContext &Ctx, const FactsOptions &Options);
   void predictOccupancy();

@@ -4,17 +4,17 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 namespace occlint {
 
-SourcePosition positionAt(llvm::StringRef Text, uint64_t Offset) {
+// The columns of Offset, on the line that starts at LineStart.
+static SourcePosition columnsAt(llvm::StringRef Text, size_t LineStart, unsigned Line, uint64_t Offset) {
   SourcePosition P;
   P.offset = Offset;
-  if (Offset > Text.size())
-    return P;
-  const size_t LineStart = Offset == 0 ? 0 : Text.rfind('\n', Offset - 1) + 1; // npos + 1 == 0
-  P.line = 1 + unsigned(Text.take_front(LineStart).count('\n'));
+  P.line = Line;
   P.column = unsigned(Offset - LineStart) + 1;
   unsigned CodePoints = 0, Utf16 = 0;
   for (size_t I = LineStart; I < Offset; ++I) {
@@ -27,6 +27,27 @@ SourcePosition positionAt(llvm::StringRef Text, uint64_t Offset) {
   P.codePointColumn = CodePoints + 1;
   P.utf16Column = Utf16 + 1;
   return P;
+}
+
+SourcePosition positionAt(llvm::StringRef Text, uint64_t Offset) {
+  if (Offset > Text.size()) {
+    SourcePosition P;
+    P.offset = Offset;
+    return P;
+  }
+  const size_t LineStart = Offset == 0 ? 0 : Text.rfind('\n', Offset - 1) + 1; // npos + 1 == 0
+  return columnsAt(Text, LineStart, 1 + unsigned(Text.take_front(LineStart).count('\n')), Offset);
+}
+
+SourcePosition positionAtLine(llvm::StringRef Text, const std::vector<size_t> &LineStarts, uint64_t Offset) {
+  if (Offset > Text.size() || LineStarts.empty()) {
+    SourcePosition P;
+    P.offset = Offset;
+    return P;
+  }
+  const auto Next = std::upper_bound(LineStarts.begin(), LineStarts.end(), size_t(Offset));
+  const size_t Line = size_t(Next - LineStarts.begin()); // 1-based: LineStarts[0] == 0 <= Offset
+  return columnsAt(Text, LineStarts[Line - 1], unsigned(Line), Offset);
 }
 
 namespace {
@@ -50,7 +71,18 @@ public:
       P.offset = Offset;
       return P;
     }
-    return positionAt(Text->getBuffer(), Offset);
+    // The line from the file's table of line starts (built once per file):
+    // counting newlines from the start for every diagnostic would cost the
+    // number of diagnostics times the size of the file.
+    auto [It, New] = LineStarts.try_emplace(Path);
+    std::vector<size_t> &Starts = It->second;
+    if (New) {
+      llvm::StringRef Buffer = Text->getBuffer();
+      Starts.push_back(0);
+      for (size_t I = Buffer.find('\n'); I != llvm::StringRef::npos; I = Buffer.find('\n', I + 1))
+        Starts.push_back(I + 1);
+    }
+    return positionAtLine(Text->getBuffer(), Starts, Offset);
   }
 
   SourceSpan span(llvm::StringRef Path, uint64_t Offset, uint64_t Length) {
@@ -59,6 +91,7 @@ public:
 
 private:
   llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> Texts;
+  llvm::StringMap<std::vector<size_t>> LineStarts;
 };
 
 // Paths in clang-tidy's messages are as the parse opened them; relative ones

@@ -61,5 +61,8 @@ std::vector<DiagnosticRecord> toDiagnosticRecords(const std::vector<clang::tidy:
 
 /// The position of byte `Offset` in `Text`.
 SourcePosition positionAt(llvm::StringRef Text, uint64_t Offset);
+/// The same, with the offsets where Text's lines start (0 first), in time
+/// independent of where in the file Offset is.
+SourcePosition positionAtLine(llvm::StringRef Text, const std::vector<size_t> &LineStarts, uint64_t Offset);
 
 } // namespace occlint
