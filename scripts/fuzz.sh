@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz/, OCCLINT_FUZZERS=ON with
+# clang++-22, in build-fuzz/) and runs one of them for a CPU budget, then
+# merges what it found into the committed corpus and records the run in the
+# ledger (tests/fuzz/ledger.tsv). docs/fuzzing.md.
+#   scripts/fuzz.sh build                 # configure and build every target
+#   scripts/fuzz.sh run TARGET [SECONDS]  # fuzz one target (default 60 s), merge, record
+#   scripts/fuzz.sh replay [TARGET...]    # run the committed corpora once (regressions)
+#   scripts/fuzz.sh list
+# One process per run (one core). Environment: BUILD_DIR (build-fuzz), JOBS (1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUILD_DIR="${BUILD_DIR:-build-fuzz}"
+TARGETS=(fuzz-ptxas-report fuzz-nvcc-command fuzz-gpu-database fuzz-compile-database
+         fuzz-lsp fuzz-check-options fuzz-cuda-source)
+LEDGER=tests/fuzz/ledger.tsv
+# LLVM and Clang (Debian's shared libraries) are not instrumented; the leaks
+# LeakSanitizer would see in them are not ours, see docs/fuzzing.md.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+build() {
+  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-22 \
+      "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+      -DOCCLINT_FUZZERS=ON -DOCCLINT_BUILD_TESTS=OFF >/dev/null
+  fi
+  cmake --build "$BUILD_DIR" -j "${JOBS:-1}" --target "$@"
+}
+
+# The flags and extra seed directories of each target.
+target_flags() {
+  case "$1" in
+    fuzz-cuda-source) echo "-dict=tests/fuzz/cuda.dict -rss_limit_mb=4096 -timeout=60 -max_len=8192" ;;
+    fuzz-lsp | fuzz-compile-database | fuzz-check-options) echo "-rss_limit_mb=4096 -timeout=30" ;;
+    *) echo "-rss_limit_mb=2048 -timeout=10" ;;
+  esac
+}
+target_seeds() {
+  case "$1" in
+    fuzz-cuda-source) find test-inputs -name '*.cu' -size -8k ;;
+    fuzz-ptxas-report) find test-inputs -name '*.log' ;;
+  esac
+}
+
+check_target() {
+  local t
+  for t in "${TARGETS[@]}"; do [ "$t" = "$1" ] && return 0; done
+  echo "fuzz.sh: unknown target '$1' (scripts/fuzz.sh list)" >&2
+  exit 2
+}
+
+run() {
+  local target="$1" seconds="${2:-60}"
+  check_target "$target"
+  build "$target"
+  local bin="$BUILD_DIR/bin/$target" corpus="tests/fuzz/corpus/$target"
+  local work="$BUILD_DIR/fuzz-work/$target" artifacts="$BUILD_DIR/fuzz-artifacts/$target/"
+  local seeds log times
+  mkdir -p "$corpus" "$work" "$artifacts"
+  seeds="$(mktemp -d)"
+  log="$BUILD_DIR/fuzz-work/$target.log"
+  times="$(mktemp)"
+  while IFS= read -r f; do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done < <(target_seeds "$target")
+  # shellcheck disable=SC2046
+  local rc=0
+  /usr/bin/time -f "%U %S" -o "$times" "$bin" $(target_flags "$target") -max_total_time="$seconds" \
+    -print_final_stats=1 -artifact_prefix="$artifacts" "$work" "$corpus" "$seeds" >"$log" 2>&1 || rc=$?
+  local cpu execs cov ft
+  cpu="$(awk '{printf "%.0f", $1 + $2}' "$times")"
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+  cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
+  ft="$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
+  # The committed corpus: a fresh edge-coverage minimization of the old one
+  # plus everything this and earlier runs found (-use_counters=0 keeps one
+  # input per edge rather than per hit count: a small corpus, same coverage).
+  local fresh
+  fresh="$(mktemp -d)"
+  # shellcheck disable=SC2046
+  "$bin" $(target_flags "$target") -merge=1 -use_counters=0 "$fresh" "$corpus" "$work" "$seeds" >"$log.merge" 2>&1
+  rm -f "$corpus"/*
+  cp "$fresh"/* "$corpus"/ 2>/dev/null || true
+  rm -rf "$fresh" "$seeds" "$times"
+  local crashes
+  crashes="$(find "$artifacts" -type f | wc -l)"
+  [ -f "$LEDGER" ] || printf 'date\ttarget\tcpu_s\texecutions\tcov\tft\tcorpus_files\tcorpus_bytes\tartifacts\tcommit\n' >"$LEDGER"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$target" "$cpu" "${execs:-?}" \
+    "${cov:-?}" "${ft:-?}" "$(find "$corpus" -type f | wc -l)" "$(cat "$corpus"/* 2>/dev/null | wc -c)" \
+    "$crashes" "$(git rev-parse --short HEAD)" >>"$LEDGER"
+  tail -1 "$LEDGER"
+  if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then
+    echo "fuzz.sh: $target: exit $rc, $crashes artifact(s) in $artifacts; log: $log" >&2
+    return 1
+  fi
+}
+
+replay() {
+  local targets=("$@") t status=0
+  ((${#targets[@]})) || targets=("${TARGETS[@]}")
+  build "${targets[@]}"
+  for t in "${targets[@]}"; do
+    local dirs=()
+    [ -d "tests/fuzz/corpus/$t" ] && dirs+=("tests/fuzz/corpus/$t")
+    [ -d "tests/fuzz/regressions/$t" ] && dirs+=("tests/fuzz/regressions/$t")
+    ((${#dirs[@]})) || continue
+    # shellcheck disable=SC2046
+    if "$BUILD_DIR/bin/$t" $(target_flags "$t") -runs=0 "${dirs[@]}" >"$BUILD_DIR/replay-$t.log" 2>&1; then
+      echo "replay: $t: ok"
+    else
+      echo "replay: $t: FAILED ($BUILD_DIR/replay-$t.log)"; status=1
+    fi
+  done
+  return $status
+}
+
+case "${1:-}" in
+  build) build "${TARGETS[@]}" ;;
+  run) shift; [ $# -ge 1 ] || { echo "usage: scripts/fuzz.sh run TARGET [SECONDS]" >&2; exit 2; }; run "$@" ;;
+  replay) shift; replay "$@" ;;
+  list) printf '%s\n' "${TARGETS[@]}" ;;
+  *) sed -n '2,12p' "$0" >&2; exit 2 ;;
+esac

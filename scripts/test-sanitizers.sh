@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer: a second
+# build (build-asan/, clang++-22, OCCLINT_SANITIZE=ON and OCCLINT_FUZZERS=ON,
+# so that the fuzz corpora are replayed too), then the unit suites, a
+# representative subset of the tool tests (they start the occlint binary
+# hundreds of times, several times slower under ASan) and the corpus replays.
+# scripts/test.sh runs it when CI=true or OCCLINT_SANITIZERS=1.
+#   scripts/test-sanitizers.sh
+#   OCCLINT_SANITIZER_TESTS=all scripts/test-sanitizers.sh   # every test
+# Environment: BUILD_DIR (build-asan), JOBS (2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR="${BUILD_DIR_ASAN:-build-asan}"
+JOBS="${JOBS:-2}"
+
+# The sanitizer runtimes and libFuzzer: Debian's libclang-rt-22-dev.
+if ! dpkg-query -W -f='${Status}' libclang-rt-22-dev 2>/dev/null | grep -q "install ok installed"; then
+  echo "test-sanitizers: installing libclang-rt-22-dev" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends libclang-rt-22-dev >/dev/null
+fi
+
+start=$(date +%s)
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  # -O1 and line tables only: a third of the compile time of -O2 -g, and
+  # still every frame of a report with its file and line.
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-22 \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+    -DOCCLINT_SANITIZE=ON -DOCCLINT_FUZZERS=ON >/dev/null
+fi
+cmake --build "$BUILD_DIR" -j "$JOBS"
+echo "test-sanitizers: build: $(( $(date +%s) - start )) s" >&2
+
+# detect_leaks=0: LLVM and Clang keep objects alive until exit on purpose
+# (ManagedStatic, the AST of the last run); LeakSanitizer would report those.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:check_initialization_order=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+# Not under ASan: the clang-tidy plugin tests (an instrumented plugin cannot
+# be loaded into Debian's uninstrumented clang-tidy), and the tests of
+# programs outside the build (pre-commit, the SARIF validator, chromium).
+EXCLUDE='Plugin|ClangTidy|EcosystemPreCommit|SarifFormat|^Report\.'
+# A representative subset of the end-to-end tool tests: every in-process unit
+# test of the tool, the check test inputs through occlint, the lint command's
+# passes, options and bad inputs, the language server, the resources and
+# occupancy commands, the fix safety inputs.
+TOOL_SUBSET='^(LspTransport|LspDiagnostics|LspCompileCommands|CudaCompilationDatabase|CudaParseCommand|IncludedTranslationUnits|ParseArchs|TargetsOption|FileUris|CheckCatalog|JsonOutput|ProblemMatcher|TestInput|InlineExpectations|LintPasses|LintOptions|LintErrors|ProjectDatabaseErrors|Lsp|ResourcesCommand|OccupancyCommand|OccupancyBadInput|SafeInput|UnsafeInput)\.'
+[ "${OCCLINT_SANITIZER_TESTS:-subset}" = all ] && TOOL_SUBSET='.'
+
+start=$(date +%s)
+# The unit suites (core, analyses, layout) and the fuzz corpus replays, whole.
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" -L 'unit|fuzz'
+echo "test-sanitizers: unit suites and corpus replays: $(( $(date +%s) - start )) s" >&2
+start=$(date +%s)
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" -L tool -R "$TOOL_SUBSET" -E "$EXCLUDE"
+echo "test-sanitizers: tool tests: $(( $(date +%s) - start )) s" >&2
