@@ -2,8 +2,8 @@
 // framing (lsp/LspTransport.h) and the JSON-RPC handling (lsp/LspServer.h),
 // in memory, with a fresh server per input. The server starts no process
 // (an untrusted workspace, --no-compile) and finds no CUDA toolkit
-// (source-only mode); its workspace is a scratch directory holding
-// ws/kernel.cu, which a client may open.
+// (source-only mode); its workspace is /tmp/occlint-fuzz-lsp, holding
+// kernel.cu, which a client may open (the corpus does).
 #include "FuzzSupport.h"
 #include "lsp/LspServer.h"
 #include "lsp/LspTransport.h"
@@ -17,9 +17,11 @@ namespace {
 
 std::string Argv0 = "fuzz-lsp";
 
+// A fixed path, so that the corpus can name its file: /tmp/occlint-fuzz-lsp
+// (rewritten at the start of every process; nothing else is written there).
 const std::string &workspace() {
   static const std::string Dir = [] {
-    std::string D = occlint::fuzz::scratchDir() + "/ws";
+    std::string D = "/tmp/occlint-fuzz-lsp";
     std::filesystem::create_directories(D);
     occlint::fuzz::writeFile(D + "/kernel.cu", "__global__ void k(float *p) {\n"
                                                "  if (threadIdx.x < 3) __syncthreads();\n"
