@@ -8,6 +8,7 @@
 #include "core/GpuDatabase.h"
 #include "core/ProgramAllowlist.h"
 #include "lint/IncludedTranslationUnits.h"
+#include "lint/LineFilter.h"
 #include "lint/LintRun.h"
 #include "core/ResourceCompiler.h"
 #include "lint/ShownIncludedFiles.h"
@@ -32,7 +33,7 @@ namespace occlint {
 std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const LintSettings &Settings, std::string &Error) {
   ClangTidyGlobalOptions GlobalOptions;
   if (!Settings.lineFilter.empty())
-    if (std::error_code EC = parseLineFilter(Settings.lineFilter, GlobalOptions)) {
+    if (std::error_code EC = parseJsonLineFilter(Settings.lineFilter, GlobalOptions)) {
       Error = "--line-filter: invalid JSON (" + EC.message() + "); expected e.g. "
               "'[{\"name\":\"file.cu\",\"lines\":[[1,3]]}]'";
       return nullptr;
