@@ -34,6 +34,7 @@ target_flags() {
   case "$1" in
     fuzz-cuda-source) echo "-dict=tests/fuzz/cuda.dict -rss_limit_mb=4096 -timeout=60 -max_len=8192" ;;
     fuzz-lsp | fuzz-compile-database | fuzz-check-options) echo "-rss_limit_mb=4096 -timeout=30" ;;
+    fuzz-gpu-database) echo "-rss_limit_mb=2048 -timeout=10 -max_len=8192" ;;
     *) echo "-rss_limit_mb=2048 -timeout=10" ;;
   esac
 }
@@ -56,7 +57,8 @@ run() {
   check_target "$target"
   build "$target"
   local bin="$BUILD_DIR/bin/$target" corpus="tests/fuzz/corpus/$target"
-  local work="$BUILD_DIR/fuzz-work/$target" artifacts="$BUILD_DIR/fuzz-artifacts/$target/"
+  local work="$BUILD_DIR/fuzz-work/$target" artifacts
+  artifacts="$BUILD_DIR/fuzz-artifacts/$target/$(date -u +%Y%m%dT%H%M%S)/" # this run's crashes
   local seeds log times
   mkdir -p "$corpus" "$work" "$artifacts"
   seeds="$(mktemp -d)"
@@ -68,10 +70,10 @@ run() {
   /usr/bin/time -f "%U %S" -o "$times" "$bin" $(target_flags "$target") -max_total_time="$seconds" \
     -print_final_stats=1 -artifact_prefix="$artifacts" "$work" "$corpus" "$seeds" >"$log" 2>&1 || rc=$?
   local cpu execs cov ft
-  cpu="$(awk '{printf "%.0f", $1 + $2}' "$times")"
-  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
-  cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
-  ft="$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
+  cpu="$(tail -1 "$times" | awk '{printf "%.0f", $1 + $2}')" # after "Command exited with..."
+  execs="$(grep -a '^stat::number_of_executed_units:' "$log" | tail -1 | awk '{print $2}')"
+  cov="$(grep -aoE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
+  ft="$(grep -aoE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
   # The committed corpus: a fresh edge-coverage minimization of the old one
   # plus everything this and earlier runs found (-use_counters=0 keeps one
   # input per edge rather than per hit count: a small corpus, same coverage).

@@ -1,8 +1,8 @@
 // Fuzz target: the whole check set on one CUDA source, in process, as
 // `occlint --no-compile kernel.cu -- -x cuda` runs it (runLint): source-only
-// mode with the built-in CUDA headers (no toolkit is found: --cuda-path
-// points at the scratch directory), no process started, the default checks
-// plus the per-launch remark, for the default arch and with
+// mode with the built-in CUDA headers (no toolkit is found: CUDA_PATH
+// names an empty directory), no process started, every cuda-* check (the
+// per-launch remark too), for the default arch and with
 // `--gpu H100 --gpu A100` (two parses). Seeded from test-inputs/**/*.cu, with
 // tests/fuzz/cuda.dict. Run it with -rss_limit_mb=4096.
 #include "FuzzSupport.h"
@@ -11,6 +11,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace {
@@ -31,6 +32,9 @@ const std::string &sourceDirectory() {
 extern "C" int LLVMFuzzerInitialize(int *Argc, char ***Argv) {
   if (*Argc > 0)
     Argv0 = (*Argv)[0];
+  // No CUDA toolkit (CUDA_PATH names a directory without bin/ptxas, and no
+  // --cuda-path is given): source-only mode, whatever the machine has.
+  ::setenv("CUDA_PATH", (occlint::fuzz::scratchDir() + "/no-toolkit").c_str(), 1);
   return 0;
 }
 
@@ -43,8 +47,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Settings.noCompile = true;
   Settings.startProcesses = false;
   Settings.quiet = true;
-  Settings.cudaPath = Dir; // no bin/ptxas there: source-only mode
-  Settings.trustedCudaPath = Dir;
   Settings.checks = "-*,cuda-*";
   // Odd sizes take the second configuration: two GPUs, so two parses.
   if (Size % 2)
@@ -54,5 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::raw_string_ostream LogStream(Log);
   LintResult Result = runLint(Settings, Database, {File}, Argv0.c_str(), LogStream);
   Result.exitCode();
+  if (std::getenv("OCCLINT_FUZZ_DEBUG"))
+    llvm::errs() << "setup " << Result.setupExitCode << " " << Result.error << "; " << Result.diagnostics.size()
+                 << " diagnostics, " << Result.fileCount << " files\n" << Log;
   return 0;
 }

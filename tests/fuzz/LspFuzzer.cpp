@@ -10,6 +10,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -36,6 +37,9 @@ const std::string &workspace() {
 extern "C" int LLVMFuzzerInitialize(int *Argc, char ***Argv) {
   if (*Argc > 0)
     Argv0 = (*Argv)[0];
+  // No CUDA toolkit (CUDA_PATH names a directory without bin/ptxas, and no
+  // --cuda-path is given): source-only mode, whatever the machine has.
+  ::setenv("CUDA_PATH", (occlint::fuzz::scratchDir() + "/no-toolkit").c_str(), 1);
   return 0;
 }
 
@@ -44,8 +48,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   lsp::ServerOptions Options;
   Options.settings.noCompile = true;
   Options.settings.startProcesses = false;
-  Options.settings.cudaPath = workspace(); // no bin/ptxas there: source-only
-  Options.settings.trustedCudaPath = workspace();
   Options.settings.quiet = true;
   Options.argv0 = Argv0;
   Options.version = "fuzz";
