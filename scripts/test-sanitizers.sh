@@ -45,7 +45,7 @@ EXCLUDE='Plugin|ClangTidy|EcosystemPreCommit|SarifFormat|^Report\.'
 # test of the tool, the check test inputs through occlint, the lint command's
 # passes, options and bad inputs, the language server, the resources and
 # occupancy commands, the fix safety inputs.
-TOOL_SUBSET='^(LspTransport|LspDiagnostics|LspCompileCommands|CudaCompilationDatabase|CudaParseCommand|IncludedTranslationUnits|ParseArchs|TargetsOption|FileUris|CheckCatalog|JsonOutput|ProblemMatcher|TestInput|InlineExpectations|LintPasses|LintOptions|LintErrors|ProjectDatabaseErrors|Lsp|ResourcesCommand|OccupancyCommand|OccupancyBadInput|SafeInput|UnsafeInput)\.'
+TOOL_SUBSET='^([A-Za-z]+/)?(LineFilter|LspTransport|LspDiagnostics|LspCompileCommands|CudaCompilationDatabase|CudaParseCommand|IncludedTranslationUnits|ParseArchs|TargetsOption|FileUris|CheckCatalog|JsonOutput|ProblemMatcher|TestInput|InlineExpectations|LintPasses|LintOptions|LintErrors|ProjectDatabaseErrors|Lsp|ResourcesCommand|OccupancyCommand|OccupancyBadInput|SafeInput|UnsafeInput)\.'
 [ "${OCCLINT_SANITIZER_TESTS:-subset}" = all ] && TOOL_SUBSET='.'
 
 start=$(date +%s)
