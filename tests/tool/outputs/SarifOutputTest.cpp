@@ -99,7 +99,9 @@ TEST(SarifOutput, ShortDescriptionSkipsALeadingSeverityWord) {
   const CheckDoc *Barrier = findCheckDoc("cuda-divergence-barrier");
   ASSERT_NE(Barrier, nullptr);
   ASSERT_EQ(Barrier->summary.rfind("Error. ", 0), 0u) << "the page no longer starts with **Error.**: " << Barrier->summary;
-  for (const json &Rule : written(LintResult{})["runs"][0]["tool"]["driver"]["rules"])
+  // Held: a range-for over a member of a temporary reads freed memory (AddressSanitizer).
+  const json Sarif = written(LintResult{});
+  for (const json &Rule : Sarif["runs"][0]["tool"]["driver"]["rules"])
     if (Rule["id"] == Barrier->name)
       EXPECT_EQ(Rule["shortDescription"]["text"].get<std::string>().rfind("Flags ", 0), 0u) << Rule["shortDescription"];
 }
