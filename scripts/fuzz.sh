@@ -6,6 +6,7 @@
 #   scripts/fuzz.sh build                 # configure and build every target
 #   scripts/fuzz.sh run TARGET [SECONDS]  # fuzz one target (default 60 s), merge, record
 #   scripts/fuzz.sh replay [TARGET...]    # run the committed corpora once (regressions)
+#   scripts/fuzz.sh totals                # CPU time, executions, coverage per target so far
 #   scripts/fuzz.sh list
 # One process per run (one core). Environment: BUILD_DIR (build-fuzz), JOBS (1).
 set -euo pipefail
@@ -116,10 +117,28 @@ replay() {
   return $status
 }
 
+# Per target: the ledger's CPU time and executions added up, against the
+# budget (issue 13: 30 CPU-minutes per parser, 3 CPU-hours for the source
+# target), and the last run's coverage.
+totals() {
+  awk -F'\t' 'NR > 1 {
+      cpu[$2] += $3; ex[$2] += $4; runs[$2]++; cov[$2] = $5; ft[$2] = $6; order[$2] = order[$2] ? order[$2] : NR }
+    END {
+      printf "| Target | Runs | CPU time | Budget | Executions | cov (last run) | ft (last run) |\n"
+      printf "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+      for (t in cpu) {
+        budget = (t == "fuzz-cuda-source") ? 10800 : 1800
+        printf "| `%s` | %d | %.1f min | %.0f%% of %d min | %d | %s | %s |\n", t, runs[t], cpu[t] / 60,
+               100 * cpu[t] / budget, budget / 60, ex[t], cov[t], ft[t]
+      }
+    }' "$LEDGER"
+}
+
 case "${1:-}" in
   build) build "${TARGETS[@]}" ;;
   run) shift; [ $# -ge 1 ] || { echo "usage: scripts/fuzz.sh run TARGET [SECONDS]" >&2; exit 2; }; run "$@" ;;
   replay) shift; replay "$@" ;;
+  totals) totals ;;
   list) printf '%s\n' "${TARGETS[@]}" ;;
   *) sed -n '2,12p' "$0" >&2; exit 2 ;;
 esac
