@@ -2,6 +2,7 @@
 // gets a clear message naming the file, a documented exit code, and never a
 // crash. (The other rows name their tests in that table.)
 #include "CommandRunner.h"
+#include "FakeToolkit.h"
 #include "TestFiles.h"
 
 #include <gtest/gtest.h>
@@ -109,18 +110,11 @@ TEST(BadInput, ATruncatedPtxasLogLeavesTheKernelEstimated) {
 
 TEST(BadInput, AFailingCompilerLeavesTheFileEstimatedWithAWarning) {
   ScratchDir Dir;
-  // A toolkit whose nvcc answers --version and fails every compile.
-  Dir.write("cuda/bin/nvcc", "#!/bin/sh\n"
-                             "if [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.0'; exit 0; fi\n"
-                             "echo 'nvcc fatal   : something went wrong' >&2; exit 1\n");
-  Dir.write("cuda/bin/ptxas", "#!/bin/sh\necho 'ptxas: NVIDIA (R) Ptx optimizing assembler'\n");
-  fs::permissions(Dir.path() / "cuda/bin/nvcc", fs::perms::owner_all);
-  fs::permissions(Dir.path() / "cuda/bin/ptxas", fs::perms::owner_all);
-  for (const fs::directory_entry &E : fs::directory_iterator(OCCLINT_CUDA_PATH))
-    if (E.path().filename() != "bin")
-      fs::create_directory_symlink(E.path(), Dir.path() / "cuda" / E.path().filename());
+  // A toolkit whose nvcc fails every compile.
+  const std::string Cuda =
+      writeFakeToolkit(Dir, "echo 'nvcc fatal   : something went wrong' >&2; exit 1\n");
   const std::string File = Dir.write("k.cu", Kernel);
-  CommandResult R = runCommand(occlint(Dir) + "--gpu H100 --cuda-path " + shellQuote((Dir.path() / "cuda").string()) +
+  CommandResult R = runCommand(occlint(Dir) + "--gpu H100 --cuda-path " + shellQuote(Cuda) +
                                " " + shellQuote(File) + " --");
   EXPECT_EQ(R.exitCode, 0) << R.output;
   EXPECT_NE(R.output.find("k.cu: no resource report for sm_90: nvcc failed"), std::string::npos) << R.output;

@@ -4,6 +4,7 @@
 // and exit code 3; a compiler that never returns is killed at
 // --compile-timeout; a reader that closes stdout early is not a crash.
 #include "CommandRunner.h"
+#include "FakeToolkit.h"
 #include "TestFiles.h"
 
 #include <gtest/gtest.h>
@@ -82,21 +83,11 @@ TEST(CrashIsolation, MemoryLimitStopsTheFileNotTheRun) {
 
 TEST(CrashIsolation, AHangingCompilerIsKilledAtTheTimeoutWithItsChildren) {
   ScratchDir Dir;
-  // A toolkit whose nvcc answers --version and never finishes a compile;
-  // it starts a child of its own, which must die with it.
+  // A toolkit whose nvcc never finishes a compile; it starts a child of its
+  // own, which must die with it.
   const std::string Marker = "987654";
-  Dir.write("cuda/bin/nvcc", "#!/bin/sh\n"
-                             "if [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.0'; exit 0; fi\n"
-                             "sleep " + Marker + " &\nwait\n");
-  Dir.write("cuda/bin/ptxas", "#!/bin/sh\necho 'ptxas: NVIDIA (R) Ptx optimizing assembler'\n");
-  fs::permissions(Dir.path() / "cuda/bin/nvcc", fs::perms::owner_all);
-  fs::permissions(Dir.path() / "cuda/bin/ptxas", fs::perms::owner_all);
-  // Everything else from the real toolkit, so that Clang parses as usual.
-  for (const fs::directory_entry &E : fs::directory_iterator(OCCLINT_CUDA_PATH))
-    if (E.path().filename() != "bin")
-      fs::create_directory_symlink(E.path(), Dir.path() / "cuda" / E.path().filename());
+  const std::string Cuda = writeFakeToolkit(Dir, "sleep " + Marker + " &\nwait\n");
   const std::string A = Dir.write("a.cu", Good);
-  const std::string Cuda = (Dir.path() / "cuda").string();
   CommandResult R = runCommand("OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " +
                                shellQuote(OCCLINT_BINARY) + " --gpu H100 --cuda-path " + shellQuote(Cuda) +
                                " --compile-timeout 2 " + shellQuote(A) + " --");
