@@ -16,6 +16,10 @@ namespace {
 
 // --options-file / @file nesting; deeper means a file that names itself.
 constexpr int kMaxOptionsFileDepth = 16;
+// Files read for one command. The depth limit alone lets a file that names
+// itself twice be read 2^16 times (three times: 3^16, a hang; found by
+// fuzz-nvcc-command); real commands read a handful.
+constexpr int kMaxOptionsFilesRead = 256;
 
 } // namespace
 
@@ -30,6 +34,12 @@ void Expander::readFile(const std::string &File, const std::string &What, int De
   if (Depth >= kMaxOptionsFileDepth) {
     addError(What + " '" + File + "' nested more than " + std::to_string(kMaxOptionsFileDepth) +
              " levels deep (does it name itself?)");
+    return;
+  }
+  if (++FilesRead > kMaxOptionsFilesRead) {
+    if (FilesRead == kMaxOptionsFilesRead + 1)
+      addError("more than " + std::to_string(kMaxOptionsFilesRead) + " options and response files read for one "
+               "command, the rest not read (do they name each other?), at " + What + " '" + File + "'");
     return;
   }
   namespace fs = std::filesystem;

@@ -11,6 +11,10 @@ namespace occlint::translator_detail {
 struct Expander {
   std::string Directory;
   std::string Error;
+  /// Files read so far for this command: their number is bounded, so that
+  /// files naming each other (or themselves) several times cannot make the
+  /// expansion exponential.
+  int FilesRead = 0;
 
   void addError(const std::string &Msg);
 

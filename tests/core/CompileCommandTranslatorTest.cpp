@@ -496,6 +496,18 @@ TEST(CompileCommandTranslator, SelfIncludingOptionsFileStopsAtTheDepthLimit) {
   EXPECT_EQ(R.clangArgs.back(), "k.cu");
 }
 
+// Found by fuzz-nvcc-command (tests/fuzz/regressions/fuzz-nvcc-command/): a
+// response file naming itself twice was read 2^16 times (10 s); three times,
+// 3^16 times (a hang).
+TEST(CompileCommandTranslator, FilesNamingThemselvesSeveralTimesAreReadABoundedNumberOfTimes) {
+  TempDir D;
+  D.write("loop.rsp", "-DLOOP @loop.rsp @loop.rsp @loop.rsp");
+  TranslatedCommand R = tr("nvcc @loop.rsp -c k.cu", D.str());
+  EXPECT_NE(R.error.find("more than 256 options and response files read"), std::string::npos) << R.error;
+  EXPECT_EQ(std::count(R.clangArgs.begin(), R.clangArgs.end(), "-DLOOP"), 256) << R.error;
+  EXPECT_EQ(R.clangArgs.back(), "k.cu");
+}
+
 TEST(CompileCommandTranslator, SplitCommandLineLikeAShell) {
   EXPECT_EQ(splitCommandLine("  a  b\tc\n d "), (Args{"a", "b", "c", "d"}));
   EXPECT_EQ(splitCommandLine("'a b' \"c d\" e\\ f"), (Args{"a b", "c d", "e f"}));
