@@ -17,7 +17,7 @@ TEST(LineFilter, YamlAliasesAreRefusedNotCrashed) {
   }
 }
 
-TEST(LineFilter, JsonIsReadAsClangTidyReadsIt) {
+TEST(LineFilter, JsonValuesAreReadIntoTheGlobalOptions) {
   clang::tidy::ClangTidyGlobalOptions Options;
   ASSERT_FALSE(parseJsonLineFilter(R"([{"name":"a.cu","lines":[[1,3],[5,5]]},{"name":"b.cuh"}])", Options));
   ASSERT_EQ(Options.LineFilter.size(), 2u);
