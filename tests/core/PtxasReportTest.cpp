@@ -390,7 +390,8 @@ TEST(PtxasReport, AKernelWhoseUsedLineIsCutIsLeftOut) {
   const char *Whole = "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
                       "ptxas info    : Function properties for _Z1kPf\n"
                       "ptxas info    : Used 0 registers, used 0 barriers, 352 bytes cmem[0]\n";
-  const occlint::FunctionResources *K = occlint::parsePtxasLog(Whole).find("_Z1kPf", "sm_90");
+  const occlint::PtxasReport Report = occlint::parsePtxasLog(Whole); // find points into it
+  const occlint::FunctionResources *K = Report.find("_Z1kPf", "sm_90");
   ASSERT_NE(K, nullptr);
   EXPECT_EQ(K->registers, 0);
   EXPECT_TRUE(K->registersReported);
