@@ -5,9 +5,17 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <numeric>
 
 namespace clang::tidy::occlint {
+
+// Lane values wrap modulo 2^64, as the machine's integers do, instead of
+// overflowing (undefined behaviour): a chain of thousands of `v = v * 3 + t`
+// in generated code passes int64's range (UBSan found it on the stress set).
+template <typename Op> static int64_t wrapping(int64_t A, int64_t B, Op O) {
+  return int64_t(O(uint64_t(A), uint64_t(B)));
+}
 
 using namespace detail;
 
@@ -25,7 +33,7 @@ ThreadValue neg(const ThreadValue &A) {
   if (A.Split != SplitKind::None)
     return opaque({A});
   ThreadValue R = A;
-  R.Lane = mapTable(A.Lane, [](int64_t X) { return -X; });
+  R.Lane = mapTable(A.Lane, [](int64_t X) { return wrapping(0, X, std::minus<>()); });
   return normalize(R);
 }
 
@@ -34,7 +42,7 @@ ThreadValue add(const ThreadValue &A, const ThreadValue &B) {
     return opaque({A, B});
   ThreadValue R;
   for (unsigned L = 0; L < Lanes; ++L)
-    R.Lane[L] = A.Lane[L] + B.Lane[L];
+    R.Lane[L] = wrapping(A.Lane[L], B.Lane[L], std::plus<>());
   R.Rest = maxKind(A.Rest, B.Rest);
   R.Align = std::min(A.Align, B.Align);
   R.Assumed = A.Assumed || B.Assumed;
@@ -58,7 +66,7 @@ ThreadValue mul(const ThreadValue &A, const ThreadValue &B) {
     if (*K == 0)
       return withAssumed(ThreadValue::constant(0), Assumed);
     ThreadValue R = A;
-    R.Lane = mapTable(A.Lane, [&](int64_t X) { return X * *K; });
+    R.Lane = mapTable(A.Lane, [&](int64_t X) { return wrapping(X, *K, std::multiplies<>()); });
     R.Align = std::min(A.Align + tz(*K), 62u);
     R.Assumed = Assumed;
     return normalize(R);
