@@ -32,9 +32,7 @@ const std::string &sourceDirectory() {
 extern "C" int LLVMFuzzerInitialize(int *Argc, char ***Argv) {
   if (*Argc > 0)
     Argv0 = (*Argv)[0];
-  // No CUDA toolkit (CUDA_PATH names a directory without bin/ptxas, and no
-  // --cuda-path is given): source-only mode, whatever the machine has.
-  ::setenv("CUDA_PATH", (occlint::fuzz::scratchDir() + "/no-toolkit").c_str(), 1);
+  occlint::fuzz::useNoCudaToolkit();
   return 0;
 }
 

@@ -41,6 +41,8 @@ Scratch &scratch() {
 
 const std::string &scratchDir() { return scratch().Path; }
 
+void useNoCudaToolkit() { ::setenv("CUDA_PATH", (scratchDir() + "/no-toolkit").c_str(), 1); }
+
 std::vector<std::string> splitParts(std::string_view Input, size_t MaxParts) {
   std::vector<std::string> Parts;
   while (Parts.size() + 1 < MaxParts) {

@@ -16,6 +16,12 @@ namespace occlint::fuzz {
 /// XDG_CONFIG_HOME point inside it, so no target reads or writes the user's.
 const std::string &scratchDir();
 
+/// Source-only mode for the targets that run the checks: CUDA_PATH names a
+/// directory of the scratch directory without bin/ptxas (and no --cuda-path
+/// is given), whatever toolkit the machine has. Call from
+/// LLVMFuzzerInitialize.
+void useNoCudaToolkit();
+
 /// The input split at NUL bytes into at most `MaxParts` parts (the last part
 /// keeps any further NULs).
 std::vector<std::string> splitParts(std::string_view Input, size_t MaxParts);

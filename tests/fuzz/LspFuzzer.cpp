@@ -10,7 +10,6 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -37,9 +36,7 @@ const std::string &workspace() {
 extern "C" int LLVMFuzzerInitialize(int *Argc, char ***Argv) {
   if (*Argc > 0)
     Argv0 = (*Argv)[0];
-  // No CUDA toolkit (CUDA_PATH names a directory without bin/ptxas, and no
-  // --cuda-path is given): source-only mode, whatever the machine has.
-  ::setenv("CUDA_PATH", (occlint::fuzz::scratchDir() + "/no-toolkit").c_str(), 1);
+  occlint::fuzz::useNoCudaToolkit();
   return 0;
 }
 
