@@ -352,8 +352,7 @@ std::vector<std::string> deviceCompileArgv(const CompileRequest &request, Compil
   return argv;
 }
 
-static std::string resolveHostCompiler(const std::string &written, const std::string &directory,
-                                std::string &refused) {
+std::string resolveHostCompiler(const std::string &written, const std::string &directory, std::string &refused) {
   refused.clear();
   const ProgramAllowlist allowed = processAllowlist();
   std::string candidate = written.empty() ? "gcc" : locateProgram(written, directory);

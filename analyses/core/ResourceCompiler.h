@@ -43,6 +43,12 @@ struct CompileOutcome {
 /// Runs the compiler (or reads the cache). Never throws.
 CompileOutcome compileForResources(const CompileRequest &request);
 
+/// The realpath of the host compiler nvcc would run for a command whose
+/// -ccbin/--compiler-bindir is `written` ("" when it has none: gcc), when the
+/// process allowlist allows it; else /usr/bin/g++'s when allowed (and
+/// `refused` names the refused program); "" when neither is allowed.
+std::string resolveHostCompiler(const std::string &written, const std::string &directory, std::string &refused);
+
 /// The cache key under which every successful compile also stores its log as
 /// "the latest ptxas report of this source file for this arch", whatever the
 /// command was: the clang-tidy plugin, which has no compile command to build

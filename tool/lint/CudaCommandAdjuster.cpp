@@ -16,6 +16,14 @@ std::string builtinCudaHeadersDir(const char *Argv0) {
   return std::string(Dir);
 }
 
+std::string nvccCompatPreludePath(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
+  llvm::SmallString<256> Path(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Path, "share", "occlint", "nvcc-compat", "occlint_nvcc_compat.h");
+  return std::string(Path);
+}
+
 static bool hasArgWithPrefix(const std::vector<std::string> &Args, llvm::StringRef Prefix) {
   for (const std::string &Arg : Args)
     if (llvm::StringRef(Arg).starts_with(Prefix))
@@ -34,7 +42,8 @@ static bool isArchOrSideFlag(llvm::StringRef Arg) {
 }
 
 std::vector<std::string> cudaParseCommand(const std::vector<std::string> &Args,
-                                          const CudaParseSettings &Settings, const std::string &Arch) {
+                                          const CudaParseSettings &Settings, const std::string &Arch,
+                                          const std::string &HostIncludeDir) {
   if (Args.empty())
     return Args;
   std::vector<std::string> Out{Args.front()};
@@ -54,6 +63,15 @@ std::vector<std::string> cudaParseCommand(const std::vector<std::string> &Args,
     Extra.insert(Extra.end(), {"-nocudainc", "-nocudalib", "-isystem" + Settings.builtinHeaders, "-include",
                                "occlint_cuda_builtin.h"});
   }
+  // What nvcc's headers declare and Clang's do not, with nvcc's signatures;
+  // before the command's own -include flags, as nvcc's runtime header is.
+  if (!Settings.compatPrelude.empty())
+    Extra.insert(Extra.end(), {"-include", Settings.compatPrelude});
+  // nvcc preprocesses with the host compiler, whose own headers (omp.h...)
+  // code may include; searched after every other directory, so Clang's own
+  // builtin headers win.
+  if (!HostIncludeDir.empty())
+    Extra.insert(Extra.end(), {"-idirafter", HostIncludeDir});
   // Clang 22 knows CUDA up to 12.9 and warns about 13.x; the headers parse.
   Extra.push_back("-Wno-unknown-cuda-version");
   // One device-side parse per arch: __CUDA_ARCH__ is defined as for that arch,

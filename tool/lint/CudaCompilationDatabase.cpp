@@ -1,6 +1,7 @@
 #include "lint/CudaCompilationDatabase.h"
 
 #include "core/CompileCommandTranslator.h"
+#include "core/HostCompilerIncludes.h"
 #include "core/UnsafeFlags.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -80,10 +81,13 @@ CudaCompilationDatabase::expand(const clang::tooling::CompileCommand &Command, b
   const ParseArchs Archs =
       chooseParseArchs(Named, Translated.archs, Translated.symbolicArch, Settings.defaultArch);
 
+  const std::string HostIncludeDir =
+      Settings.hostCompilerIncludes ? hostCompilerIncludeDir(writtenHostCompiler(Command.CommandLine), Command.Directory)
+                                    : std::string();
   std::vector<clang::tooling::CompileCommand> Out;
   for (const std::string &Arch : Archs.archs) {
     clang::tooling::CompileCommand PerArch = Command;
-    PerArch.CommandLine = cudaParseCommand(ClangArgs, Settings, Arch);
+    PerArch.CommandLine = cudaParseCommand(ClangArgs, Settings, Arch, HostIncludeDir);
     Out.push_back(std::move(PerArch));
   }
 

@@ -167,6 +167,14 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   if (!Parse.cudaPath && !Settings.cudaPath.empty())
     return Fail("--cuda-path: no CUDA toolkit at '" + Settings.cudaPath + "' (no bin/ptxas there)");
   Parse.builtinHeaders = builtinCudaHeadersDir(Argv0);
+  // The nvcc compatibility layer (docs/nvcc-parity.md).
+  Parse.compatPrelude = nvccCompatPreludePath(Argv0);
+  if (!llvm::sys::fs::exists(Parse.compatPrelude)) {
+    Log << "occlint: warning: the nvcc compatibility prelude is missing (" << Parse.compatPrelude
+        << "); parsing without it\n";
+    Parse.compatPrelude.clear();
+  }
+  Parse.hostCompilerIncludes = true;
   // The programs this run may start: the toolkit, the system host compilers
   // and what the user (never the checkout) allowed. docs/security.md.
   std::string TrustError;
