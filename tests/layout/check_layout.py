@@ -6,7 +6,8 @@
                                   folder ("facts/LaunchSites.h")
   check_layout.py sizes ROOT      no .cpp/.h in analyses/ or tool/ is over 600
                                   lines (tool/builtin-cuda/'s declaration
-                                  headers aside)
+                                  headers and tool/nvcc-compat/'s prelude,
+                                  headers for the parsed CUDA code, aside)
   check_layout.py self-test ROOT  the two checks above catch planted violations
                                   in a scratch tree, and pass a clean one
 
@@ -44,7 +45,8 @@ def sources(root):
     """(path relative to root, layer) of every .cpp/.h in analyses/ and tool/."""
     for top in ("analyses", "tool"):
         for folder, dirs, files in os.walk(os.path.join(root, top)):
-            dirs[:] = [d for d in dirs if d != "builtin-cuda"]
+            # Headers for the CUDA code occlint parses, not occlint's own code.
+            dirs[:] = [d for d in dirs if d not in ("builtin-cuda", "nvcc-compat")]
             for name in files:
                 if not name.endswith((".cpp", ".h")):
                     continue
