@@ -9,10 +9,11 @@ include dir>`), alternated, RUNS times each (default 7); the median wall time
 of each and their difference are reported. Files: the bundled example, the
 test inputs of test-inputs/nvcc-parity/ (parsed only with the layer, since
 Clang alone rejects them, so they give the layer's absolute time), and any
-files given on the command line (e.g. corpus units from
-/tmp/occlint-corpus/src/...), which must parse both ways.
+files given on the command line as FILE.cu[:FLAGS] (e.g. corpus units from
+/tmp/occlint-corpus/src/... with their -I flags, comma-separated), which
+must parse both ways (a failed parse is marked).
 
-Usage: RUNS=7 python3 bench/prelude.py [FILE.cu ...]
+Usage: RUNS=7 python3 bench/prelude.py [FILE.cu[:-Idir,-DX] ...]
 Writes bench/results/prelude-<stamp>.md with the machine's load average.
 """
 import datetime
@@ -36,12 +37,14 @@ def host_include_dir():
 
 
 def parse_time(path, layer):
+    path, _, extra = path.partition(':')
     cmd = [CLANG, '-fsyntax-only', '--cuda-device-only', '--cuda-gpu-arch=sm_90', f'--cuda-path={CUDA}',
            '-Wno-unknown-cuda-version', '-std=c++17', '-w']
     if layer:
         cmd += ['-include', PRELUDE]
         if HOST_DIR:
             cmd += ['-idirafter', HOST_DIR]
+    cmd += [f for f in extra.split(',') if f]
     start = time.perf_counter()
     ok = subprocess.run(cmd + [path], capture_output=True).returncode == 0
     return time.perf_counter() - start, ok
