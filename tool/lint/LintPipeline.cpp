@@ -259,6 +259,14 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
     for (const nlohmann::json &Note : Notes)
       Reports.printNoteOnce(Note.at(0).get<std::string>(), Note.at(1).get<std::string>());
   };
+  // Clang's errors in a file nvcc compiled are occlint's gap: asked only
+  // for a parse with errors, answered by that file's resource compile.
+  if (!Settings.strictParse)
+    Job.nvccAccepted = [&Reports](const std::string &File, const std::string &Arch) {
+      llvm::SmallString<256> Absolute(File); // as the facts asked for its report
+      llvm::sys::fs::make_absolute(Absolute);
+      return Reports.nvccAccepted(Absolute, Arch);
+    };
   // Every file is parsed once per arch; the job sorts the findings of all
   // parses and drops exact repeats, so a finding that is the same for two
   // archs, or in a header two files include, prints once.
@@ -276,6 +284,17 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
 
   Result.errors = std::move(Outcome.errors);
   Result.units = std::move(Outcome.units);
+  for (ParseGap &Gap : Outcome.parseGaps) {
+    ParseGapNotice Notice;
+    Notice.file = Gap.file;
+    Notice.arch = Gap.arch;
+    Notice.firstError = toDiagnosticRecords({Gap.firstError}).front();
+    Notice.functionsNotAnalysed = Gap.functionsNotAnalysed;
+    Notice.findingsDropped = Gap.findingsDropped;
+    Log << "occlint: warning: " << Notice.message() << "\n";
+    Result.parseGaps.push_back(std::move(Notice));
+  }
+  Log.flush();
   Result.diagnostics = toDiagnosticRecords(Result.errors);
   Result.context = std::make_unique<ClangTidyContext>(std::move(Provider), false, false, false);
   Result.context->setCurrentFile(Result.firstFile);
