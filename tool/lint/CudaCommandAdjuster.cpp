@@ -8,6 +8,8 @@ namespace occlint {
 
 std::string clangResourceDir() { return OCCLINT_CLANG_RESOURCE_DIR; }
 
+std::string clangDriverPath() { return OCCLINT_CLANG_DRIVER; }
+
 std::string builtinCudaHeadersDir(const char *Argv0) {
   static int Anchor;
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);

@@ -18,6 +18,10 @@ struct CudaParseSettings {
 /// The Clang resource directory (builtin headers, CUDA wrapper headers).
 std::string clangResourceDir();
 
+/// The clang++ of the Clang occlint links (whose resource directory that is),
+/// as an absolute path: the compiler of the commands `occlint compdb` writes.
+std::string clangDriverPath();
+
 /// The built-in minimal CUDA headers (tool/builtin-cuda), copied next to the
 /// binary at build and install time: <bin>/../share/occlint/builtin-cuda.
 std::string builtinCudaHeadersDir(const char *Argv0);

@@ -94,7 +94,7 @@ std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const LintSettin
 }
 
 // A translation unit is CUDA when its file ends in .cu or its command says -x cu / -x cuda.
-static bool isCudaCommand(const tooling::CompileCommand &Command) {
+bool isCudaCommand(const tooling::CompileCommand &Command) {
   if (llvm::sys::path::extension(Command.Filename) == ".cu")
     return true;
   const std::vector<std::string> &Args = Command.CommandLine;
