@@ -11,6 +11,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
+#include <unistd.h>
+
 using clang::tidy::ClangTidyError;
 using clang::tidy::occlint::FunctionExtent;
 using namespace occlint;
@@ -185,6 +188,31 @@ TEST_F(ParseGapRun, JsonAndSarifCarryTheNotification) {
             std::string::npos);
   EXPECT_EQ(Notification["locations"][0]["physicalLocation"]["region"]["startLine"], 6);
   EXPECT_EQ(Notification["properties"]["findingsDropped"], 1);
+}
+
+// The log with the notification is valid SARIF: Microsoft's SARIF Multitool
+// reports no error and no warning on it (as SarifFormatTest does for findings).
+TEST_F(ParseGapRun, TheSarifWithTheNotificationValidates) {
+  const char *Env = std::getenv("OCCLINT_SARIF_MULTITOOL");
+  const std::string Multitool = Env && *Env ? Env : std::string(OCCLINT_BUILD_DIR) + "/test-tools/node_modules/.bin/sarif-multitool";
+  if (access(Multitool.c_str(), X_OK) != 0)
+    FAIL() << "the SARIF validator is not installed at " << Multitool << ": scripts/test.sh installs it";
+  const std::string Sarif = (Dir.path() / "out.sarif").string(), Report = (Dir.path() / "validation.sarif").string();
+  ASSERT_EQ(occlint(toolkit(true), "--quiet --format=sarif -o " + shellQuote(Sarif)).exitCode, 0);
+  CommandResult R = runCommand("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 " + shellQuote(Multitool) + " validate " +
+                               shellQuote(Sarif) + " -o " + shellQuote(Report) + " --log ForceOverwrite");
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  const nlohmann::json Validation = nlohmann::json::parse(readFile(Report));
+  const nlohmann::json &Run = Validation["runs"][0];
+  for (const nlohmann::json &Result : Run.value("results", nlohmann::json::array())) {
+    // The result's level, else its rule's default, else "warning".
+    std::string Level = Result.value("level", "warning");
+    if (!Result.contains("level") && Result.contains("ruleIndex"))
+      Level = Run["tool"]["driver"]["rules"].at(Result["ruleIndex"].get<size_t>())
+                  .value("defaultConfiguration", nlohmann::json::object())
+                  .value("level", "warning");
+    EXPECT_TRUE(Level != "error" && Level != "warning") << Result.dump(2);
+  }
 }
 
 } // namespace
