@@ -8,7 +8,15 @@ namespace occlint {
 
 std::string clangResourceDir() { return OCCLINT_CLANG_RESOURCE_DIR; }
 
-std::string clangDriverPath() { return OCCLINT_CLANG_DRIVER; }
+// Clang finds its resource directory at <prefix>/lib/clang/<N> from its
+// driver at <prefix>/bin; the other way round here.
+std::string clangDriverPath() {
+  llvm::SmallString<256> Path(clangResourceDir());
+  for (int Up = 0; Up < 3; ++Up)
+    llvm::sys::path::remove_filename(Path);
+  llvm::sys::path::append(Path, "bin", "clang++");
+  return std::string(Path);
+}
 
 std::string builtinCudaHeadersDir(const char *Argv0) {
   static int Anchor;
