@@ -24,7 +24,10 @@ CommandResult compdb(const std::string &Arguments) {
 }
 
 // The cuda-* findings (warnings and errors) and every compiler error of a
-// clang-style output, one line each, without repeats.
+// clang-style output, as "file:line:column: level [check]", without repeats.
+// (Not the messages: inside clang-tidy the spills check cannot name the
+// build's -maxrregcount as the cause, which occlint reads from the nvcc
+// command; the findings are the same.)
 std::set<std::string> findings(const std::string &Output) {
   static const std::regex Line(R"(^(.*):(\d+):(\d+): (warning|error): (.*) \[([\w.,-]+)\]$)");
   std::set<std::string> Out;
@@ -33,7 +36,8 @@ std::set<std::string> findings(const std::string &Output) {
   while (std::getline(In, L)) {
     std::smatch M;
     if (std::regex_match(L, M, Line) && (std::string(M[6]).rfind("cuda-", 0) == 0 || M[4] == "error"))
-      Out.insert(L);
+      Out.insert(std::string(M[1]) + ":" + std::string(M[2]) + ":" + std::string(M[3]) + ": " + std::string(M[4]) +
+                 " [" + std::string(M[6]) + "]");
   }
   return Out;
 }
