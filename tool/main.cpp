@@ -38,6 +38,8 @@ int run(int Argc, const char **Argv) {
         return runReportCommand(Argc - 1, Argv + 1);
       if (Sub == "lsp")
         return runLspCommand(Argc - 1, Argv + 1);
+      if (Sub == "compdb")
+        return runCompdbCommand(Argc - 1, Argv + 1);
     }
     return runLintCommand(Argc, Argv);
   } catch (const UsageError &E) {

@@ -514,6 +514,7 @@ CompileOutcome compileForResources(const CompileRequest &request) {
         return outcome;
       }
       if (!r.ok()) {
+        outcome.compilerRejected = r.started && r.termSignal == 0;
         outcome.error = fs::path(compiler).filename().string() + " failed for " + arch + " (" +
                         r.describe() + ") on " + request.sourceFile + ": " + trimmed(r.err.empty() ? r.out : r.err);
         return outcome;

@@ -29,6 +29,9 @@ struct CompileOutcome {
   PtxasReport report;       // every function of every requested arch; sourceFile = request's
   std::string error;        // when !ok: what failed, with the compiler's stderr (trimmed)
   bool fromCache = false;   // true when every arch came from the cache (no compiler ran)
+  /// The compiler ran and exited with an error: it rejected the code (not a
+  /// timeout, a refused program or a missing toolkit, where its verdict is unknown).
+  bool compilerRejected = false;
   /// Programs the command named that the allowlist refused (realpath or as
   /// located): the compiler, or nvcc's -ccbin host compiler.
   std::vector<std::string> refusedPrograms;

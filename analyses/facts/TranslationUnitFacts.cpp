@@ -2,6 +2,7 @@
 
 #include "facts/FactsRecords.h"
 #include "core/ResourceCompiler.h"
+#include "facts/FunctionExtents.h"
 #include "facts/ResourceReports.h"
 #include "facts/TargetSelection.h"
 
@@ -141,6 +142,10 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
   Facts->predictOccupancy();
   if (FactsRecordSink *Sink = getFactsRecordSink())
     Sink->record(Facts->toRecord(Ctx));
+  // A parse with errors: where its functions are, so that occlint can tell
+  // which findings lie in code Clang could not parse (FunctionExtents.h).
+  if (FunctionExtentSink *Sink = getFunctionExtentSink(); Sink && Ctx.getDiagnostics().hasErrorOccurred())
+    Sink->record(functionExtents(Ctx));
   cache().push_back({&Ctx, Key, std::move(Facts)});
   return *cache().back().facts;
 }

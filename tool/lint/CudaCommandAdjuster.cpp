@@ -8,6 +8,16 @@ namespace occlint {
 
 std::string clangResourceDir() { return OCCLINT_CLANG_RESOURCE_DIR; }
 
+// Clang finds its resource directory at <prefix>/lib/clang/<N> from its
+// driver at <prefix>/bin; the other way round here.
+std::string clangDriverPath() {
+  llvm::SmallString<256> Path(clangResourceDir());
+  for (int Up = 0; Up < 3; ++Up)
+    llvm::sys::path::remove_filename(Path);
+  llvm::sys::path::append(Path, "bin", "clang++");
+  return std::string(Path);
+}
+
 std::string builtinCudaHeadersDir(const char *Argv0) {
   static int Anchor;
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
@@ -22,6 +32,17 @@ std::string nvccCompatPreludePath(const char *Argv0) {
   llvm::SmallString<256> Path(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
   llvm::sys::path::append(Path, "share", "occlint", "nvcc-compat", "occlint_nvcc_compat.h");
   return std::string(Path);
+}
+
+std::string enableNvccCompatibility(CudaParseSettings &Settings, const char *Argv0) {
+  Settings.hostCompilerIncludes = true;
+  Settings.compatPrelude = nvccCompatPreludePath(Argv0);
+  if (llvm::sys::fs::exists(Settings.compatPrelude))
+    return "";
+  std::string Warning = "the nvcc compatibility prelude is missing (" + Settings.compatPrelude +
+                        "); parsing without it";
+  Settings.compatPrelude.clear();
+  return Warning;
 }
 
 static bool hasArgWithPrefix(const std::vector<std::string> &Args, llvm::StringRef Prefix) {

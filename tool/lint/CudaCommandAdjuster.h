@@ -24,6 +24,10 @@ struct CudaParseSettings {
 /// The Clang resource directory (builtin headers, CUDA wrapper headers).
 std::string clangResourceDir();
 
+/// The clang++ of the Clang occlint links (whose resource directory that is),
+/// as an absolute path: the compiler of the commands `occlint compdb` writes.
+std::string clangDriverPath();
+
 /// The built-in minimal CUDA headers (tool/builtin-cuda), copied next to the
 /// binary at build and install time: <bin>/../share/occlint/builtin-cuda.
 std::string builtinCudaHeadersDir(const char *Argv0);
@@ -31,6 +35,11 @@ std::string builtinCudaHeadersDir(const char *Argv0);
 /// The nvcc compatibility prelude next to the binary, at build and install
 /// time: <bin>/../share/occlint/nvcc-compat/occlint_nvcc_compat.h.
 std::string nvccCompatPreludePath(const char *Argv0);
+
+/// Turns the nvcc compatibility layer on in `Settings` (the prelude next to
+/// the binary, the host compiler's include directory). Returns "" or a
+/// one-line warning when the prelude is missing (then parses go without it).
+std::string enableNvccCompatibility(CudaParseSettings &Settings, const char *Argv0);
 
 /// The Clang command for the device-side parse of `Args` (a Clang command:
 /// argv[0], flags, input) for exactly one `Arch`: every other

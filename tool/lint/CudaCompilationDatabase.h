@@ -47,6 +47,13 @@ public:
   std::vector<std::string> getAllFiles() const override { return Inner.getAllFiles(); }
   std::vector<clang::tooling::CompileCommand> getAllCompileCommands() const override;
 
+  /// The per-arch commands of one of the inner database's commands (`occlint
+  /// compdb` writes them); `Report`: its translation warnings on stderr.
+  std::vector<clang::tooling::CompileCommand> perArchCommands(const clang::tooling::CompileCommand &Command,
+                                                              bool Report) const {
+    return expand(Command, Report);
+  }
+
 private:
   std::vector<clang::tooling::CompileCommand> expand(const clang::tooling::CompileCommand &Command,
                                                      bool Report) const;

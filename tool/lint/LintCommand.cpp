@@ -118,6 +118,12 @@ resources from it instead of compiling. Repeatable.)"),
 static cl::opt<bool> NoCompile("no-compile", cl::desc(R"(Never run the device compiler for resource reports:
 the checks estimate resources from the source.)"),
                                cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<bool> StrictParse("strict-parse", cl::desc(R"(Report Clang's errors in a file that nvcc compiled as
+errors (exit 2), as for any file Clang cannot parse. By
+default they are occlint's gap: one warning per file and
+arch, and the findings in the functions with errors are
+dropped (docs/nvcc-parity.md).)"),
+                                 cl::init(false), cl::cat(OcclintCategory));
 static cl::list<std::string> AllowCompilers("allow-compiler", cl::desc(R"(Also allow occlint to run this program (a glob,
 matched against the realpath; repeatable). By default
 it runs only the CUDA toolkit's programs and
@@ -205,6 +211,7 @@ static LintSettings settingsFromCommandLine(const std::string &Color) {
   S.trustedCudaPath = CudaPathOption;
   S.ptxasLogs = std::vector<std::string>(PtxasLogs.begin(), PtxasLogs.end());
   S.noCompile = NoCompile;
+  S.strictParse = StrictParse;
   S.allowCompilers = std::vector<std::string>(AllowCompilers.begin(), AllowCompilers.end());
   S.verbose = Verbose;
   S.jobs = Jobs > 0 ? Jobs : std::max(1u, std::thread::hardware_concurrency());

@@ -94,7 +94,7 @@ std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const LintSettin
 }
 
 // A translation unit is CUDA when its file ends in .cu or its command says -x cu / -x cuda.
-static bool isCudaCommand(const tooling::CompileCommand &Command) {
+bool isCudaCommand(const tooling::CompileCommand &Command) {
   if (llvm::sys::path::extension(Command.Filename) == ".cu")
     return true;
   const std::vector<std::string> &Args = Command.CommandLine;
@@ -168,13 +168,8 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
     return Fail("--cuda-path: no CUDA toolkit at '" + Settings.cudaPath + "' (no bin/ptxas there)");
   Parse.builtinHeaders = builtinCudaHeadersDir(Argv0);
   // The nvcc compatibility layer (docs/nvcc-parity.md).
-  Parse.compatPrelude = nvccCompatPreludePath(Argv0);
-  if (!llvm::sys::fs::exists(Parse.compatPrelude)) {
-    Log << "occlint: warning: the nvcc compatibility prelude is missing (" << Parse.compatPrelude
-        << "); parsing without it\n";
-    Parse.compatPrelude.clear();
-  }
-  Parse.hostCompilerIncludes = true;
+  if (std::string Warning = enableNvccCompatibility(Parse, Argv0); !Warning.empty())
+    Log << "occlint: warning: " << Warning << "\n";
   // The programs this run may start: the toolkit, the system host compilers
   // and what the user (never the checkout) allowed. docs/security.md.
   std::string TrustError;
@@ -267,6 +262,14 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
     for (const nlohmann::json &Note : Notes)
       Reports.printNoteOnce(Note.at(0).get<std::string>(), Note.at(1).get<std::string>());
   };
+  // Clang's errors in a file nvcc compiled are occlint's gap: asked only
+  // for a parse with errors, answered by that file's resource compile.
+  if (!Settings.strictParse)
+    Job.nvccAccepted = [&Reports](const std::string &File, const std::string &Arch) {
+      llvm::SmallString<256> Absolute(File); // as the facts asked for its report
+      llvm::sys::fs::make_absolute(Absolute);
+      return Reports.nvccAccepted(Absolute, Arch);
+    };
   // Every file is parsed once per arch; the job sorts the findings of all
   // parses and drops exact repeats, so a finding that is the same for two
   // archs, or in a header two files include, prints once.
@@ -284,6 +287,17 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
 
   Result.errors = std::move(Outcome.errors);
   Result.units = std::move(Outcome.units);
+  for (ParseGap &Gap : Outcome.parseGaps) {
+    ParseGapNotice Notice;
+    Notice.file = Gap.file;
+    Notice.arch = Gap.arch;
+    Notice.firstError = toDiagnosticRecords({Gap.firstError}).front();
+    Notice.functionsNotAnalysed = Gap.functionsNotAnalysed;
+    Notice.findingsDropped = Gap.findingsDropped;
+    Log << "occlint: warning: " << Notice.message() << "\n";
+    Result.parseGaps.push_back(std::move(Notice));
+  }
+  Log.flush();
   Result.diagnostics = toDiagnosticRecords(Result.errors);
   Result.context = std::make_unique<ClangTidyContext>(std::move(Provider), false, false, false);
   Result.context->setCurrentFile(Result.firstFile);

@@ -33,6 +33,9 @@ std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> createOptionsProvider(con
 LintResult runLint(const LintSettings &Settings, const clang::tooling::CompilationDatabase &Database,
                    const std::vector<std::string> &Files, const char *Argv0, llvm::raw_ostream &Log);
 
+/// A CUDA command: its file ends in .cu, or it says -x cu / -x cuda.
+bool isCudaCommand(const clang::tooling::CompileCommand &Command);
+
 /// The CUDA translation units of a compilation database (.cu, -x cu/cuda),
 /// absolute, in order, without those another one #includes (they go to
 /// `Included`, and their diagnostics come from the includer's parse).

@@ -49,6 +49,30 @@ struct SinkInstallation {
   ~SinkInstallation() { clang::tidy::occlint::setFactsRecordSink(nullptr); }
 };
 
+// Keeps the function extents of the parse running in this thread (the first
+// that TranslationUnitFacts hands over), for degradeParse.
+class ExtentsOfOneParse final : public clang::tidy::occlint::FunctionExtentSink {
+public:
+  void record(std::vector<clang::tidy::occlint::FunctionExtent> Found) override {
+    if (!Extents)
+      Extents = std::move(Found);
+  }
+  std::optional<std::vector<clang::tidy::occlint::FunctionExtent>> Extents;
+};
+
+struct ExtentSinkInstallation {
+  explicit ExtentSinkInstallation(clang::tidy::occlint::FunctionExtentSink *Sink) {
+    clang::tidy::occlint::setFunctionExtentSink(Sink);
+  }
+  ~ExtentSinkInstallation() { clang::tidy::occlint::setFunctionExtentSink(nullptr); }
+};
+
+// What the parses of one file found.
+struct FileFindings {
+  std::vector<clang::tidy::ClangTidyError> errors;
+  std::vector<ParseGap> parseGaps;
+};
+
 // One parse's command, as a database: each arch of a file is run on its own,
 // so ClangTool never sees several commands for one file (it would print
 // "[1/1] (1/2) Processing file ..." even under --quiet).
@@ -205,26 +229,42 @@ LintOutcome runLintJob(const LintJob &Job) {
   SinkInstallation Installed(&Sink);
   std::mutex ResultsLock;
   std::vector<clang::tidy::ClangTidyError> All;
+  std::vector<ParseGap> Gaps;
   std::atomic<size_t> Next{0};
 
   std::exception_ptr Failure; // a worker's first exception, rethrown once all have joined
 
   // Every parse of one file (one per arch), with clang-tidy's engine.
   auto AnalyseFile = [&Job](const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS) {
-    std::vector<clang::tidy::ClangTidyError> Found;
-    auto Run = [&](const clang::tooling::CompilationDatabase &Commands) {
+    FileFindings Found;
+    auto Run = [&](const clang::tooling::CompilationDatabase &Commands, const std::string &Arch) {
       clang::tidy::ClangTidyContext Context(Job.makeOptionsProvider(), false, false, false);
-      std::vector<clang::tidy::ClangTidyError> Errors =
-          clang::tidy::runClangTidy(Context, Commands, {File}, BaseFS, /*ApplyAnyFix=*/false,
-                                    /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Job.quiet);
+      ExtentsOfOneParse Extents;
+      std::vector<clang::tidy::ClangTidyError> Errors;
+      {
+        ExtentSinkInstallation Installed(Job.nvccAccepted ? &Extents : nullptr);
+        Errors = clang::tidy::runClangTidy(Context, Commands, {File}, BaseFS, /*ApplyAnyFix=*/false,
+                                           /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Job.quiet);
+      }
+      // Compiler errors in code nvcc compiled: occlint's gap (ParseGaps.h).
+      // nvcc is asked only here, so a clean parse never waits for it.
+      if (Job.nvccAccepted && !Arch.empty() && std::any_of(Errors.begin(), Errors.end(), isCompilerError))
+        if (std::optional<bool> Accepted = Job.nvccAccepted(File, Arch); Accepted && *Accepted) {
+          ParseGap Gap = degradeParse(Errors, Extents.Extents);
+          Gap.file = File;
+          Gap.arch = Arch;
+          Found.parseGaps.push_back(std::move(Gap));
+        }
       for (clang::tidy::ClangTidyError &E : Errors)
-        Found.push_back(std::move(E));
+        Found.errors.push_back(std::move(E));
     };
     std::vector<clang::tooling::CompileCommand> PerArch = Job.compilations->getCompileCommands(File);
     if (PerArch.empty())
-      Run(*Job.compilations); // clang-tidy says the file has no command
-    for (clang::tooling::CompileCommand &Command : PerArch)
-      Run(OneCommand(std::move(Command)));
+      Run(*Job.compilations, ""); // clang-tidy says the file has no command
+    for (clang::tooling::CompileCommand &Command : PerArch) {
+      const std::string Arch = parseArchOf(Command.CommandLine);
+      Run(OneCommand(std::move(Command)), Arch);
+    }
     return Found;
   };
 
@@ -236,7 +276,9 @@ LintOutcome runLintJob(const LintJob &Job) {
         Job.childStarts();
       auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
       WorkerResult R;
-      R.errors = AnalyseFile(File, BaseFS);
+      FileFindings Found = AnalyseFile(File, BaseFS);
+      R.errors = std::move(Found.errors);
+      R.parseGaps = std::move(Found.parseGaps);
       R.units = Sink.take();
       if (Job.childNotes)
         R.deferred = Job.childNotes();
@@ -251,6 +293,8 @@ LintOutcome runLintJob(const LintJob &Job) {
         All.push_back(std::move(E));
       for (clang::tidy::occlint::TranslationUnitRecord &U : F.result->units)
         Sink.record(std::move(U));
+      for (ParseGap &G : F.result->parseGaps)
+        Gaps.push_back(std::move(G));
       if (Job.parentNotes && !F.result->deferred.is_null())
         Job.parentNotes(F.result->deferred);
     };
@@ -267,11 +311,13 @@ LintOutcome runLintJob(const LintJob &Job) {
         const std::string &File = Job.files[I];
         if (Job.progress)
           Job.progress->fileStarted(File);
-        std::vector<clang::tidy::ClangTidyError> Found = AnalyseFile(File, BaseFS);
+        FileFindings Found = AnalyseFile(File, BaseFS);
         {
           std::lock_guard<std::mutex> Guard(ResultsLock);
-          for (clang::tidy::ClangTidyError &E : Found)
+          for (clang::tidy::ClangTidyError &E : Found.errors)
             All.push_back(std::move(E));
+          for (ParseGap &G : Found.parseGaps)
+            Gaps.push_back(std::move(G));
         }
         if (Job.progress)
           Job.progress->fileFinished(File);
@@ -313,6 +359,9 @@ LintOutcome runLintJob(const LintJob &Job) {
   std::stable_sort(Outcome.units.begin(), Outcome.units.end(), [](const auto &L, const auto &R) {
     return std::tie(L.mainFile, L.arch) < std::tie(R.mainFile, R.arch);
   });
+  Outcome.parseGaps = std::move(Gaps);
+  std::stable_sort(Outcome.parseGaps.begin(), Outcome.parseGaps.end(),
+                   [](const ParseGap &L, const ParseGap &R) { return std::tie(L.file, L.arch) < std::tie(R.file, R.arch); });
   return Outcome;
 }
 

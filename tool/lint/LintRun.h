@@ -5,6 +5,7 @@
 #pragma once
 
 #include "facts/FactsRecords.h"
+#include "lint/ParseGaps.h"
 #include "lint/ProgressLine.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,12 @@ struct LintJob {
   std::function<void()> childStarts;
   std::function<nlohmann::json()> childNotes;
   std::function<void(const nlohmann::json &)> parentNotes;
+
+  /// Whether nvcc compiled a file for an arch (ToolResourceReports::
+  /// nvccAccepted), asked only for a parse with compiler errors: true makes
+  /// them occlint's gap (lint/ParseGaps.h). Unset (--strict-parse), or an
+  /// unknown verdict: the errors are reported as they are.
+  std::function<std::optional<bool>(const std::string &File, const std::string &Arch)> nvccAccepted;
 };
 
 /// The check name of the diagnostic a file gets when its analysis crashed or
@@ -55,6 +63,9 @@ struct LintOutcome {
   /// One per translation unit and arch that a cuda-* check computed facts
   /// for, sorted by file and arch.
   std::vector<clang::tidy::occlint::TranslationUnitRecord> units;
+  /// The parses whose compiler errors were hidden (nvcc compiled the file),
+  /// sorted by file and arch.
+  std::vector<ParseGap> parseGaps;
 };
 
 LintOutcome runLintJob(const LintJob &Job);

@@ -27,6 +27,9 @@ struct LintSettings {
   std::string cudaPath;                  // --cuda-path ("" = $CUDA_PATH, /usr/local/cuda)
   std::vector<std::string> ptxasLogs;
   bool noCompile = false;
+  /// --strict-parse: Clang's errors in code nvcc compiled are reported as
+  /// errors (exit 2) instead of a warning (lint/ParseGaps.h).
+  bool strictParse = false;
   bool verbose = false;
   /// --allow-compiler globs from the user's command line (the user config
   /// file and $OCCLINT_ALLOW_COMPILER are read by runLint itself).

@@ -78,6 +78,17 @@ ResourceReportLookup ToolResourceReports::reportFor(llvm::StringRef MainFile, ll
       *Verbose << "occlint: " << MainFile << " [" << Arch << "]: resources: " << LogSource << "\n";
     return {&*LogReport, LogSource};
   }
+  const Entry &E = entryFor(MainFile, Arch);
+  return {E.report ? &*E.report : nullptr, E.source, E.maxRegisterCount};
+}
+
+std::optional<bool> ToolResourceReports::nvccAccepted(llvm::StringRef MainFile, llvm::StringRef Arch) {
+  if (LogReport)
+    return std::nullopt; // a build log says nothing about this file's compile
+  return entryFor(MainFile, Arch).nvccAccepted;
+}
+
+const ToolResourceReports::Entry &ToolResourceReports::entryFor(llvm::StringRef MainFile, llvm::StringRef Arch) {
   auto Key = std::make_pair(MainFile.str(), Arch.str());
   std::shared_future<Entry> Found;
   std::optional<std::promise<Entry>> Mine; // set when this thread looks the entry up
@@ -97,8 +108,7 @@ ResourceReportLookup ToolResourceReports::reportFor(llvm::StringRef MainFile, ll
     Mine->set_value(std::move(Looked));
   }
   // The map keeps the shared state (and so the report) alive.
-  const Entry &E = Found.get();
-  return {E.report ? &*E.report : nullptr, E.source, E.maxRegisterCount};
+  return Found.get();
 }
 
 ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFile, const std::string &Arch) {
@@ -149,7 +159,10 @@ ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainF
     Warnings << "occlint: warning: " << MainFile << ": no resource report for " << Arch << ": " << FirstLine
              << "\n";
     Warnings.flush();
-    return {std::nullopt, "device compile failed"};
+    Entry Failed{std::nullopt, "device compile failed"};
+    if (Outcome.compilerRejected)
+      Failed.nvccAccepted = false;
+    return Failed;
   }
   // -maxrregcount of the build command: the spills check names it as a cause.
   const std::optional<int> MaxRegisters =
@@ -157,7 +170,7 @@ ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainF
   return {std::move(Outcome.report),
           "ptxas, " + Arch + (Outcome.fromCache ? ", cached" : "") +
               (Outcome.hostCompilerSubstituted ? ", host compiler substituted (register counts can differ)" : ""),
-          MaxRegisters};
+          MaxRegisters, /*nvccAccepted=*/true};
 }
 
 void ToolResourceReports::noteOnce(const std::string &Key, const std::string &Line) {

@@ -49,6 +49,15 @@ public:
   /// second thread asking for it waits for the first.
   clang::tidy::occlint::ResourceReportLookup reportFor(llvm::StringRef MainFile, llvm::StringRef Arch) override;
 
+  /// Whether nvcc compiled `MainFile` for `Arch`: its device compile for the
+  /// resource report (run now if no parse asked for it yet; a cached
+  /// successful compile counts) succeeded (true) or the compiler rejected the
+  /// code (false). nullopt when unknown: --ptxas-log, --no-compile, no
+  /// toolkit, no process may start (cache only), or the compile did not get
+  /// to a verdict (timeout, refused program). Thread-safe, memoized with the
+  /// report.
+  std::optional<bool> nvccAccepted(llvm::StringRef MainFile, llvm::StringRef Arch);
+
   /// In the process that analyses one file (lint/IsolatedAnalysis.h): the
   /// once-per-run notes are kept, not printed, and handed to the parent
   /// (takeDeferredNotes), which prints each once (printNoteOnce).
@@ -61,7 +70,9 @@ private:
     std::optional<PtxasReport> report;
     std::string source;
     std::optional<int> maxRegisterCount; // -maxrregcount of the compile command
+    std::optional<bool> nvccAccepted;    // see nvccAccepted()
   };
+  const Entry &entryFor(llvm::StringRef MainFile, llvm::StringRef Arch);
   Entry lookUp(const std::string &MainFile, const std::string &Arch);
   Entry compile(const std::string &MainFile, const std::string &Arch);
 

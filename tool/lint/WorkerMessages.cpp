@@ -220,6 +220,23 @@ ClangTidyError errorFromJson(const json &J) {
   return E;
 }
 
+json toJson(const ParseGap &G) {
+  return {{"file", G.file},
+          {"arch", G.arch},
+          {"firstError", toJson(G.firstError)},
+          {"functionsNotAnalysed", G.functionsNotAnalysed ? json(*G.functionsNotAnalysed) : json(nullptr)},
+          {"findingsDropped", G.findingsDropped}};
+}
+ParseGap parseGapFromJson(const json &J) {
+  ParseGap G;
+  get(J, "file", G.file);
+  get(J, "arch", G.arch);
+  G.firstError = errorFromJson(J.at("firstError"));
+  get(J, "functionsNotAnalysed", G.functionsNotAnalysed);
+  get(J, "findingsDropped", G.findingsDropped);
+  return G;
+}
+
 } // namespace
 
 json workerResultToJson(const WorkerResult &Result) {
@@ -228,6 +245,9 @@ json workerResultToJson(const WorkerResult &Result) {
     J["errors"].push_back(toJson(E));
   for (const TranslationUnitRecord &U : Result.units)
     J["units"].push_back(toJson(U));
+  J["parseGaps"] = json::array();
+  for (const ParseGap &G : Result.parseGaps)
+    J["parseGaps"].push_back(toJson(G));
   return J;
 }
 
@@ -237,6 +257,8 @@ WorkerResult workerResultFromJson(const json &J) {
     R.errors.push_back(errorFromJson(E));
   for (const json &U : J.at("units"))
     fromJson(U, R.units.emplace_back());
+  for (const json &G : J.at("parseGaps"))
+    R.parseGaps.push_back(parseGapFromJson(G));
   R.deferred = J.at("deferred");
   return R;
 }

@@ -1,11 +1,12 @@
 // What an isolated analysis (lint/IsolatedAnalysis.h) sends back to occlint
 // from the process that analysed one file: clang-tidy's errors, the facts
-// records of its parses and the notes it deferred, as one JSON document.
+// records of its parses, the parses it degraded and the notes it deferred, as one JSON document.
 // Every field round-trips exactly: the parent prints and exports them as if
 // it had analysed the file itself.
 #pragma once
 
 #include "facts/FactsRecords.h"
+#include "lint/ParseGaps.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
@@ -19,6 +20,7 @@ namespace occlint {
 struct WorkerResult {
   std::vector<clang::tidy::ClangTidyError> errors;
   std::vector<clang::tidy::occlint::TranslationUnitRecord> units;
+  std::vector<ParseGap> parseGaps;
   nlohmann::json deferred; // the caller's own data (deferred notes); null when none
 };
 

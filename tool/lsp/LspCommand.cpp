@@ -38,6 +38,8 @@ Options:
   --cuda-path DIR  CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda).
   --checks GLOBS   The checks, as occlint --checks.
   --no-compile     Never run the device compiler: resources estimated from source.
+  --strict-parse   Clang's errors in files nvcc compiled are shown as errors
+                   (by default they are hidden: docs/nvcc-parity.md).
   --compile-timeout SECONDS
                    How long a compiler process may run (default: 120).
   --max-memory MB  Memory the analysis of one file may use (default: 8192).
@@ -76,6 +78,7 @@ static lsp::ServerOptions serverOptionsFromCommandLine(const ArgParser &Args, co
   if (!Settings.cudaPath.empty() && !findCudaToolkit(Settings.cudaPath))
     Args.fail("--cuda-path: no CUDA toolkit at '" + Settings.cudaPath + "' (no bin/ptxas there)");
   Settings.noCompile = Args.has("no-compile");
+  Settings.strictParse = Args.has("strict-parse");
   Settings.compileTimeoutSeconds = unsigned(Args.integer("compile-timeout", 1, 86400).value_or(120));
   Settings.maxMemoryMB = uint64_t(Args.integer("max-memory", 64, 1 << 20).value_or(8192));
   Settings.allowCompilers = Args.values("allow-compiler");
@@ -99,7 +102,7 @@ static lsp::ServerOptions serverOptionsFromCommandLine(const ArgParser &Args, co
 
 int runLspCommand(int Argc, const char **Argv) {
   ArgParser Args("lsp", {"p", "gpu", "cuda-path", "checks", "allow-compiler", "compile-timeout", "max-memory"},
-                 {"no-compile", "trust-workspace", "stdio", "help"});
+                 {"no-compile", "strict-parse", "trust-workspace", "stdio", "help"});
   Args.parse(Argc, Argv);
   if (Args.has("help")) {
     std::cout << LspHelp;

@@ -224,6 +224,20 @@ void appendOnce(Json &Array, std::set<std::string> &Seen, Json Item) {
     Array.push_back(std::move(Item));
 }
 
+// A parse whose Clang errors occlint hid (nvcc compiled the file).
+Json parseGapJson(const ParseGapNotice &N) {
+  const DiagnosticRecord &E = N.firstError;
+  return {{"level", "warning"},
+          {"file", absoluteFile(N.file)},
+          {"arch", nullIfEmpty(N.arch)},
+          {"message", N.message()},
+          {"firstError",
+           {{"file", nullIfEmpty(E.file)}, {"line", E.position.line}, {"column", E.position.column},
+            {"message", E.message}}},
+          {"functionsNotAnalysed", nullIfUnset(N.functionsNotAnalysed)},
+          {"findingsDropped", N.findingsDropped}};
+}
+
 } // namespace
 
 void writeJsonOutput(const LintResult &Result, llvm::raw_ostream &OS) {
@@ -240,13 +254,18 @@ void writeJsonOutput(const LintResult &Result, llvm::raw_ostream &OS) {
       appendOnce(Kernels, SeenKernels, kernelJson(Unit, K));
   }
 
+  Json Notifications = Json::array();
+  for (const ParseGapNotice &N : Result.parseGaps)
+    Notifications.push_back(parseGapJson(N));
+
   Json Out = {{"version", JsonSchemaVersion},
               {"tool", {{"name", "occlint"}, {"version", OCCLINT_VERSION}}},
               {"fileCount", Result.fileCount},
               {"sourceOnly", Result.sourceOnly},
               {"diagnostics", std::move(Diagnostics)},
               {"launches", std::move(Launches)},
-              {"kernels", std::move(Kernels)}};
+              {"kernels", std::move(Kernels)},
+              {"notifications", std::move(Notifications)}};
   // Messages quote source text, which need not be UTF-8: bad bytes become U+FFFD.
   OS << Out.dump(2, ' ', /*ensure_ascii=*/false, Json::error_handler_t::replace) << "\n";
 }

@@ -8,6 +8,20 @@ using namespace clang::tidy;
 
 namespace occlint {
 
+std::string ParseGapNotice::message() const {
+  std::string Text = file + ": Clang cannot parse code that nvcc accepts";
+  if (!arch.empty())
+    Text += " (" + arch + ")";
+  Text += ": " + firstError.message;
+  if (!firstError.file.empty())
+    Text += " (" + firstError.file + ":" + std::to_string(firstError.position.line) + ")";
+  if (functionsNotAnalysed)
+    Text += "; " + std::to_string(*functionsNotAnalysed) +
+            (*functionsNotAnalysed == 1 ? " function with errors was" : " functions with errors were") +
+            " not analysed";
+  return Text;
+}
+
 bool LintResult::compilerErrors() const {
   return llvm::any_of(errors, [](const ClangTidyError &E) {
     return E.DiagLevel == ClangTidyError::Error && llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-");

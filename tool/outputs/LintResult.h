@@ -10,10 +10,26 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace occlint {
+
+/// A parse whose Clang errors were not reported because nvcc compiled the
+/// same file for the same arch: occlint's gap, not the user's bug
+/// (docs/nvcc-parity.md). A warning on stderr, a tool notification in JSON
+/// and SARIF.
+struct ParseGapNotice {
+  std::string file; // the translation unit
+  std::string arch;
+  DiagnosticRecord firstError; // Clang's first error, with line and column
+  std::optional<unsigned> functionsNotAnalysed; // unknown when no cuda-* check ran
+  unsigned findingsDropped = 0;
+  /// "a.cu: Clang cannot parse code that nvcc accepts (sm_90): <error>
+  /// (a.cu:12); 2 functions with errors were not analysed".
+  std::string message() const;
+};
 
 struct LintResult {
   /// ExitOk when the run happened; ExitUsageOrInput when the settings or the
@@ -26,6 +42,9 @@ struct LintResult {
   std::vector<clang::tidy::occlint::TranslationUnitRecord> units;
   size_t fileCount = 0;
   bool sourceOnly = false;                               // no CUDA toolkit found
+  /// The parses whose compiler errors were hidden, by file and arch; their
+  /// errors are not in `errors` and do not count in exitCode().
+  std::vector<ParseGapNotice> parseGaps;
 
   /// A context with the first file's options, for clang-tidy's handleErrors
   /// (colours, fixes) and exportReplacements.

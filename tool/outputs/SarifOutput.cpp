@@ -256,6 +256,35 @@ Json result(const DiagnosticRecord &D, const RuleTable &Rules, Artifacts &Files)
   return Result;
 }
 
+constexpr const char ParseGapId[] = "occlint-nvcc-parity";
+
+// The descriptor of the one notification occlint gives (tool.driver.notifications).
+Json parseGapDescriptor() {
+  const std::string Text = "Clang cannot parse code that nvcc accepts: occlint did not report Clang's errors in a "
+                           "file nvcc compiled, and did not analyse the functions that have them.";
+  return {{"id", ParseGapId},
+          {"name", pascalCase(ParseGapId)},
+          {"shortDescription", {{"text", "Clang cannot parse code that nvcc accepts."}}},
+          {"fullDescription", {{"text", Text}}},
+          {"defaultConfiguration", {{"level", "warning"}}}};
+}
+
+// A parse whose Clang errors occlint hid, at Clang's first error.
+Json parseGapNotification(const ParseGapNotice &N, Artifacts &Files) {
+  Json Notification = {{"descriptor", {{"id", ParseGapId}, {"index", 0}}},
+                       {"level", "warning"},
+                       {"message", {{"text", N.message()}}}};
+  const DiagnosticRecord &E = N.firstError;
+  if (!E.file.empty())
+    Notification["locations"] =
+        Json::array({{{"physicalLocation", physicalLocation(Files, E.file, E.position, E.ranges)}}});
+  Json Properties = {{"file", N.file}, {"arch", N.arch}, {"findingsDropped", N.findingsDropped}};
+  if (N.functionsNotAnalysed)
+    Properties["functionsNotAnalysed"] = *N.functionsNotAnalysed;
+  Notification["properties"] = std::move(Properties);
+  return Notification;
+}
+
 } // namespace
 
 void writeSarifOutput(const LintResult &Result, llvm::raw_ostream &OS) {
@@ -264,13 +293,22 @@ void writeSarifOutput(const LintResult &Result, llvm::raw_ostream &OS) {
   Json Results = Json::array();
   for (const DiagnosticRecord &D : Result.diagnostics)
     Results.push_back(result(D, Rules, Files));
+  Json Notifications = Json::array();
+  for (const ParseGapNotice &N : Result.parseGaps)
+    Notifications.push_back(parseGapNotification(N, Files));
 
   Json Driver = {{"name", "occlint"},
                  {"version", OCCLINT_VERSION},
                  {"semanticVersion", OCCLINT_VERSION},
                  {"informationUri", checkIndexUrl()},
                  {"rules", Rules.take()}};
+  if (!Notifications.empty())
+    Driver["notifications"] = Json::array({parseGapDescriptor()});
   Json Run = {{"tool", {{"driver", std::move(Driver)}}}};
+  // An invocation only to carry the notifications: the run itself succeeded.
+  if (!Notifications.empty())
+    Run["invocations"] = Json::array(
+        {{{"executionSuccessful", true}, {"toolExecutionNotifications", std::move(Notifications)}}});
   if (Json BaseIds = Files.baseIds(); !BaseIds.is_null())
     Run["originalUriBaseIds"] = std::move(BaseIds);
   Run["artifacts"] = Files.list();

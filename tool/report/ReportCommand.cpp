@@ -43,6 +43,8 @@ waves and findings, and each launch's occupancy staircases (docs/report.md).
   --cuda-path DIR      CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda)
   --ptxas-log FILE     build log with ptxas -v output; repeatable
   --no-compile         never run the device compiler: registers unknown
+  --strict-parse       Clang's errors in files nvcc compiled are errors, as
+                       for any file Clang cannot parse (docs/nvcc-parity.md)
   --allow-compiler GLOB  also allow this program to run (realpath glob;
                        repeatable; docs/security.md)
   --checks GLOBS       checks to run, as clang-tidy's --checks
@@ -200,6 +202,7 @@ LintSettings settingsFrom(const ArgParser &Args) {
   S.trustedCudaPath = S.cudaPath;
   S.ptxasLogs = Args.values("ptxas-log");
   S.noCompile = Args.has("no-compile");
+  S.strictParse = Args.has("strict-parse");
   S.allowCompilers = Args.values("allow-compiler");
   const int64_t Jobs = Args.integer("jobs", 1, 1024).value_or(0);
   S.jobs = Jobs > 0 ? unsigned(Jobs) : std::max(1u, std::thread::hardware_concurrency());
@@ -218,7 +221,7 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
     Argv.push_back(A.c_str());
   ArgParser Args("report", {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown",
                            "allow-compiler", "compile-timeout", "max-memory"},
-                 {"no-compile", "quiet", "help"});
+                 {"no-compile", "strict-parse", "quiet", "help"});
   Args.parse(int(Argv.size()), Argv.data());
   if (Args.has("help")) {
     llvm::outs() << ReportHelp;

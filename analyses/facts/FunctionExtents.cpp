@@ -1,0 +1,62 @@
+#include "facts/FunctionExtents.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+thread_local FunctionExtentSink *InstalledSink = nullptr;
+
+class ExtentCollector : public RecursiveASTVisitor<ExtentCollector> {
+public:
+  explicit ExtentCollector(const SourceManager &SM) : SM(SM) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody())
+      add(FD->getSourceRange());
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
+    add(Lambda->getSourceRange());
+    return true;
+  }
+
+  std::vector<FunctionExtent> Extents;
+
+private:
+  // A function written by a macro spans the macro's use; both ends must be
+  // in one file for the extent to mean anything.
+  void add(SourceRange Range) {
+    if (Range.isInvalid())
+      return;
+    const CharSourceRange Expanded = SM.getExpansionRange(Range);
+    const SourceLocation Begin = SM.getFileLoc(Expanded.getBegin());
+    const SourceLocation End = SM.getFileLoc(Expanded.getEnd());
+    if (Begin.isInvalid() || End.isInvalid() || SM.getFileID(Begin) != SM.getFileID(End))
+      return;
+    const unsigned BeginOffset = SM.getFileOffset(Begin), EndOffset = SM.getFileOffset(End);
+    if (EndOffset < BeginOffset)
+      return;
+    Extents.push_back({SM.getFilename(Begin).str(), BeginOffset, EndOffset});
+  }
+
+  const SourceManager &SM;
+};
+
+} // namespace
+
+void setFunctionExtentSink(FunctionExtentSink *Sink) { InstalledSink = Sink; }
+FunctionExtentSink *getFunctionExtentSink() { return InstalledSink; }
+
+std::vector<FunctionExtent> functionExtents(ASTContext &Ctx) {
+  ExtentCollector Collector(Ctx.getSourceManager());
+  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return std::move(Collector.Extents);
+}
+
+} // namespace clang::tidy::occlint
