@@ -191,7 +191,7 @@ def main():
 
         def lint(i):
             u, a = pairs[i]
-            out = os.path.join(work, 'out', project['name'], a, u.replace('/', '__') + '.json')
+            out = os.path.join(work, 'out-' + args.mode, project['name'], a, u.replace('/', '__') + '.json')
             os.makedirs(os.path.dirname(out), exist_ok=True)
             if os.path.exists(out):
                 os.remove(out)
@@ -201,7 +201,8 @@ def main():
         row = {'project': project['name'], 'held_out': project['held_out'], 'commit': project['commit'],
                'units': len(units), 'excluded': len(excluded), 'pairs': len(pairs), 'nvcc_ok': 0,
                'nvcc_timeout': 0, 'clean': 0, 'errors': 0, 'degraded': 0, 'exit2': 0, 'crashes': 0, 'no_output': 0,
-               'kernels': 0, 'launches': 0, 'findings': {}, 'unclean': []}
+               'kernels': 0, 'launches': 0, 'launch_sites': 0, 'exact_block': 0, 'occupancy_known': 0,
+               'findings': {}, 'unclean': []}
         for (u, a), v, r in zip(pairs, verdicts, runs):
             row['nvcc_timeout'] += bool(v.get('timeout'))
             j = r['json']
@@ -219,6 +220,14 @@ def main():
             notes = j.get('notifications', [])
             row['kernels'] += len(j.get('kernels', []))
             row['launches'] += len(j.get('launches', []))
+            # Per (launch site, first target): the JSON lists launches x targets.
+            first_target = {}
+            for l in j.get('launches', []):
+                first_target.setdefault((l.get('file'), l.get('line'), l.get('column'), l.get('kernel')), l)
+            for l in first_target.values():
+                row['launch_sites'] += 1
+                row['exact_block'] += bool(l.get('shape') and l['shape'].get('threadsPerBlock'))
+                row['occupancy_known'] += l.get('occupancy') is not None
             if errors or notes:
                 row['errors'] += 1
                 row['degraded'] += bool(notes)
@@ -240,7 +249,7 @@ def main():
                                  'message': d['message']})
         summary.append(row)
         print_row(row)
-    with open(os.path.join(work, 'findings.json'), 'w') as f:
+    with open(os.path.join(work, f'findings-{args.mode}.json'), 'w') as f:
         json.dump(findings, f, indent=1)
     print_totals(summary)
     if args.results:
@@ -254,7 +263,8 @@ def print_row(r):
           f" ({r['nvcc_timeout']} timed out); Clang parses cleanly {r['clean']} ({pct:.1f} %); with errors"
           f" {r['errors']} (degraded {r['degraded']}); exit 2: {r['exit2']}; crashes {r['crashes']};"
           f" no JSON written {r['no_output']};"
-          f" kernels {r['kernels']}, launches {r['launches']}")
+          f" kernels {r['kernels']}; launch sites {r['launch_sites']}: exact block {r['exact_block']},"
+          f" occupancy {r['occupancy_known']}")
     for check, n in sorted(r['findings'].items()):
         print(f"    {check}: {n}")
     if not r['held_out']:
@@ -264,7 +274,8 @@ def print_row(r):
 
 
 def totals(rows):
-    t = {k: sum(r[k] for r in rows) for k in ('pairs', 'nvcc_ok', 'clean', 'errors', 'degraded', 'exit2', 'crashes')}
+    t = {k: sum(r[k] for r in rows) for k in ('pairs', 'nvcc_ok', 'clean', 'errors', 'degraded', 'exit2', 'crashes',
+                                              'launch_sites', 'exact_block', 'occupancy_known')}
     t['clean_percent'] = round(100.0 * t['clean'] / t['nvcc_ok'], 1) if t['nvcc_ok'] else None
     return t
 
@@ -276,7 +287,8 @@ def print_totals(rows):
             t = totals(sel)
             print(f"{label}: {t['nvcc_ok']} (file, arch) nvcc compiles, {t['clean']} parse cleanly "
                   f"({t['clean_percent']} %), {t['errors']} with errors ({t['degraded']} degraded), "
-                  f"exit 2: {t['exit2']}, crashes: {t['crashes']}")
+                  f"exit 2: {t['exit2']}, crashes: {t['crashes']}; launch sites {t['launch_sites']}: exact block "
+                  f"{t['exact_block']}, occupancy {t['occupancy_known']}")
 
 
 def write_results(rows, mode, commit):
@@ -291,13 +303,20 @@ def write_results(rows, mode, commit):
         f.write(f"# Corpus run {stamp} (occlint {commit}, mode {mode})\n\n"
                 "`python3 bench/corpus/run.py --mode " + mode + " --results` (bench/corpus/README.md).\n\n"
                 "| project | held out | units | (file, arch) | nvcc compiles | parse cleanly | % | with errors |"
-                " degraded | exit 2 | crashes | kernels | launches | findings |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+                " degraded | exit 2 | crashes | kernels | launch sites | exact block | occupancy | findings |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
         for r in rows:
             pct = f"{100.0 * r['clean'] / r['nvcc_ok']:.1f}" if r['nvcc_ok'] else '-'
             f.write(f"| {r['project']} | {'yes' if r['held_out'] else 'no'} | {r['units']} | {r['pairs']} | "
                     f"{r['nvcc_ok']} | {r['clean']} | {pct} | {r['errors']} | {r['degraded']} | {r['exit2']} | "
-                    f"{r['crashes']} | {r['kernels']} | {r['launches']} | {sum(r['findings'].values())} |\n")
+                    f"{r['crashes']} | {r['kernels']} | {r['launch_sites']} | {r['exact_block']} | {r['occupancy_known']} | "
+                    f"{sum(r['findings'].values())} |\n")
+        for label, key in (('Tuning set', 'tuning_set'), ('Held out', 'held_out')):
+            t = totals([r for r in rows if r['held_out'] == (key == 'held_out')])
+            f.write(f"\n{label}: {t['nvcc_ok']} (file, arch) pairs nvcc compiles; {t['clean']} parse with no Clang "
+                    f"error ({t['clean_percent']} %); {t['errors']} with errors, {t['degraded']} of them degraded "
+                    f"(warning, exit 0/1); exit 2: {t['exit2']}; crashes: {t['crashes']}; launch sites "
+                    f"{t['launch_sites']}: exact block {t['exact_block']}, occupancy {t['occupancy_known']}.\n")
         f.write("\nFindings per check:\n\n")
         for r in rows:
             f.write(f"- {r['project']}: " + (', '.join(f"{c} {n}" for c, n in sorted(r['findings'].items())) or 'none')
