@@ -3,6 +3,7 @@
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Signals.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -17,6 +18,21 @@
 #include <unistd.h>
 
 namespace occlint {
+
+namespace {
+std::string withoutLinesStarting(const std::string &Text, const std::string &Prefix) {
+  std::string Out;
+  size_t Begin = 0;
+  while (Begin < Text.size()) {
+    size_t End = Text.find('\n', Begin);
+    End = End == std::string::npos ? Text.size() : End + 1;
+    if (Text.compare(Begin, Prefix.size(), Prefix) != 0)
+      Out.append(Text, Begin, End - Begin);
+    Begin = End;
+  }
+  return Out;
+}
+} // namespace
 
 namespace {
 
@@ -184,6 +200,13 @@ void analyseInChildren(const std::vector<std::string> &Files, const IsolationLim
     }
     // The child's own messages (notes, Clang's "Error while processing"), without a stack dump.
     std::string Said = C.err.substr(0, stackDumpStart(C.err));
+    // Every Clang error of the file was occlint's gap (lint/ParseGaps.h: nvcc
+    // compiled it, a warning says so): ClangTool's "Error while processing
+    // FILE." would contradict that warning.
+    if (Out.result && !Out.result->parseGaps.empty() &&
+        std::none_of(Out.result->errors.begin(), Out.result->errors.end(),
+                     [](const clang::tidy::ClangTidyError &E) { return E.DiagnosticName == "clang-diagnostic-error"; }))
+      Said = withoutLinesStarting(Said, "Error while processing ");
     Errs << Said;
     Errs.flush();
     if (Progress)
