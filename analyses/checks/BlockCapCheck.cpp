@@ -21,7 +21,8 @@ static int registersThatKeepBlocks(const ::occlint::TargetGpu &Gpu, ::occlint::K
 
 void BlockCapCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
-    if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None)
+    if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None ||
+        isDeliberateSerialLaunch(*L.site))
       continue;
     const ::occlint::OccupancyResult &R = *L.occupancy;
     // Only the cap, and strictly before the warp limit: then bigger blocks

@@ -43,7 +43,7 @@ void BlockNotWarpMultipleCheck::checkFacts(const TranslationUnitFacts &Facts, AS
   const SourceManager &SM = Ctx.getSourceManager();
   for (const LaunchSite &Site : Facts.launches) {
     const EvaluatedValue Block = Site.block.product();
-    if (!Block.isExact())
+    if (!Block.isExact() || isDeliberateSerialLaunch(Site))
       continue;
     const uint64_t Threads = Block.exactValue();
     if (Threads == 0 || Threads % WarpSize == 0)

@@ -14,6 +14,14 @@ OcclintCheck::OcclintCheck(StringRef Name, ClangTidyContext *Context)
   SharedOptions.targets = ClangTidyCheck::Options.getLocalOrGlobal("Targets", "");
   SharedOptions.ptxasLog = ClangTidyCheck::Options.getLocalOrGlobal("PtxasLog", "");
   SharedOptions.readCache = boolOption("ReadCache", true, /*Global=*/true);
+  IgnoreSingleBlock = boolOption("IgnoreSingleBlock", true, /*Global=*/true);
+}
+
+bool OcclintCheck::isDeliberateSerialLaunch(const LaunchSite &Site) const {
+  if (!IgnoreSingleBlock)
+    return false;
+  const EvaluatedValue Grid = Site.grid.product();
+  return Grid.max && *Grid.max == 1;
 }
 
 // ClangTidyCheck's own get<bool> cannot be used: its explicit specialization
@@ -45,6 +53,8 @@ void OcclintCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
     ClangTidyCheck::Options.store(Opts, "PtxasLog", SharedOptions.ptxasLog);
   if (!SharedOptions.readCache)
     ClangTidyCheck::Options.store(Opts, "ReadCache", "false");
+  if (!IgnoreSingleBlock)
+    ClangTidyCheck::Options.store(Opts, "IgnoreSingleBlock", "false");
 }
 
 void OcclintCheck::registerMatchers(MatchFinder *Finder) {

@@ -9,6 +9,9 @@
 //             --ptxas-log)
 //   ReadCache inside clang-tidy without PtxasLog: read the latest ptxas
 //             report occlint's cache holds for the file (default true)
+//   IgnoreSingleBlock  a grid of one block is a deliberate serial launch:
+//             the launch and occupancy checks other than invalid-config say
+//             nothing about it (default true; docs/launch-analysis.md)
 #pragma once
 
 #include "facts/TranslationUnitFacts.h"
@@ -35,6 +38,11 @@ protected:
 
   virtual void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) = 0;
 
+  /// A grid of exactly one block (or at most one) while IgnoreSingleBlock is
+  /// on: a scalar update, a flag, a final reduction pass; its block size,
+  /// occupancy and waves do not matter.
+  bool isDeliberateSerialLaunch(const LaunchSite &Site) const;
+
   /// One note per derivation step of a value ("'threads' is defined here as 256").
   void noteDerivation(const std::vector<ValueDerivation> &Steps);
   /// "ptxas, sm_90: 130 registers, ..." at the kernel, or the estimate's reason.
@@ -57,6 +65,7 @@ protected:
 private:
   std::string CheckName;
   FactsOptions SharedOptions;
+  bool IgnoreSingleBlock;
 };
 
 } // namespace clang::tidy::occlint

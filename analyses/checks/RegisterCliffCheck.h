@@ -15,7 +15,8 @@ protected:
   void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
 
 private:
-  const unsigned Margin; // report when at most this many registers fewer reach the next step
+  const unsigned Margin;         // report when at most this many registers fewer reach the next step
+  const unsigned MinGainPercent; // ... and that step raises the resident warps by at least this share
 };
 
 } // namespace clang::tidy::occlint

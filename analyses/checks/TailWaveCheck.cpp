@@ -16,7 +16,7 @@ void TailWaveCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     // Waves need the real blocks per SM: with registers unknown it is only an upper bound.
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None || !L.occupancy->fullWaves ||
-        !L.resources->registersKnown())
+        !L.resources->registersKnown() || isDeliberateSerialLaunch(*L.site))
       continue;
     const ::occlint::OccupancyResult &R = *L.occupancy;
     const int64_t Full = *R.fullWaves, Tail = *R.tailBlocks;

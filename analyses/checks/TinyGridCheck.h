@@ -15,7 +15,7 @@ protected:
   void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
 
 private:
-  bool IgnoreSingleBlock; // grids of one block are usually deliberate (a final reduction pass)
+  const unsigned MinIdlePercent; // report only when at least this share of the SMs is idle
 };
 
 } // namespace clang::tidy::occlint

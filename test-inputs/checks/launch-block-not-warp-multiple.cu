@@ -14,10 +14,12 @@ void positives(float *p) {
   fill<<<10, dim3(10, 10)>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
   fill<<<10, kBlock + 4>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
   fill<<<10, dim3(7, 3, 2)>>>(p); // expect-warning {{block of 42 threads is not a multiple of the warp size (32): 22 of the 64 lanes in its 2 warps}} [cuda-launch-block-not-warp-multiple]
-  fill<<<1, BLOCK_100>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
+  fill<<<2, BLOCK_100>>>(p); // expect-warning {{block of 100 threads}} [cuda-launch-block-not-warp-multiple]
 }
 
 void negatives(float *p, int runtimeBlock) {
+  fill<<<1, 100>>>(p); // one block: a deliberate serial launch (the global option IgnoreSingleBlock, default true)
+  fill<<<1, 1>>>(p);   // a scalar update
   fill<<<10, 128>>>(p);
   fill<<<10, kBlock>>>(p);
   fill<<<10, kTile>>>(p);

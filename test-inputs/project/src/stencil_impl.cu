@@ -32,7 +32,7 @@ __global__ void stencil_1d(const float *__restrict__ in, float *__restrict__ out
 
 // The first and last R outputs only saw zeros on one side: copy the input there.
 template <int R>
-__global__ void copy_edges(const float *__restrict__ in, float *__restrict__ out, int n) { // expect-note {{'copy_edges<4>' uses 10 registers per thread}}
+__global__ void copy_edges(const float *__restrict__ in, float *__restrict__ out, int n) {
   const int j = threadIdx.x;
   const int i = j < R ? j : n - 2 * R + j;
   if (i >= 0 && i < n)
@@ -40,7 +40,7 @@ __global__ void copy_edges(const float *__restrict__ in, float *__restrict__ out
 }
 
 inline void fix_stencil_edges(const float *in, float *out, int n, cudaStream_t stream) {
-  copy_edges<STENCIL_RADIUS><<<1, 2 * STENCIL_RADIUS, 0, stream>>>(in, out, n); // one thread per edge cell: 8-thread block. expect-warning {{block of 8 threads is not a multiple of the warp size (32): 24 of the 32 lanes}} [cuda-launch-block-not-warp-multiple] expect-warning {{on H100 SXM (sm_90, 132 SMs), blocks of 8 threads hit the limit of 32 resident blocks per SM}} [cuda-occupancy-block-cap] expect-note 2 {{'STENCIL_RADIUS' expands to 4 (defined on the command line)}}
+  copy_edges<STENCIL_RADIUS><<<1, 2 * STENCIL_RADIUS, 0, stream>>>(in, out, n); // one thread per edge cell in one block: a deliberate serial launch, quiet (IgnoreSingleBlock)
 }
 
 #endif // STENCIL_IMPL_CU

@@ -227,3 +227,38 @@ TEST(LintOptions, QuietPrintsNothingOnStderrForTwoArchs) {
   EXPECT_NE(Stdout.output.find("on A100"), std::string::npos) << Stdout.output;
   EXPECT_NE(Stdout.output.find("on H100"), std::string::npos) << Stdout.output;
 }
+
+// The significance options (issue 15): each default silences a line of the
+// check's test input that the option's other value reports, so each test can
+// fail.
+TEST(LintOptions, SignificanceOptionsSilenceWhatTheirDefaultsCallMoot) {
+  auto Count = [](const std::string &Args, const char *Input, const std::string &Needle) {
+    CommandResult R = runOcclint("--quiet " + Args + " " + inputs({Input}) + "--");
+    size_t N = 0;
+    for (const std::string &Line : diagnosticLines(R.output))
+      N += Line.find(Needle) != std::string::npos;
+    return N;
+  };
+  const std::string Cliff = "--gpu=A100 --checks=-*,cuda-occupancy-register-cliff --ptxas-log=" +
+                            shellQuote((ChecksDir / "ptxas" / "occupancy-register-cliff.sm_80.log").string());
+  EXPECT_EQ(Count(Cliff, "occupancy-register-cliff.cu", "'accumulate<52>'"), 0u);
+  EXPECT_EQ(Count(Cliff + " --config='{CheckOptions: {cuda-occupancy-register-cliff.MinGainPercent: 0}}'",
+                  "occupancy-register-cliff.cu", "'accumulate<52>' uses 59 registers"),
+            1u);
+
+  const std::string Tiny = "--gpu=H200 --checks=-*,cuda-launch-tiny-grid";
+  EXPECT_EQ(Count(Tiny, "launch-tiny-grid.cu", "grid of 128 blocks"), 0u);
+  EXPECT_EQ(Count(Tiny + " --config='{CheckOptions: {cuda-launch-tiny-grid.MinIdlePercent: 0}}'",
+                  "launch-tiny-grid.cu", "grid of 128 blocks"),
+            1u);
+
+  // IgnoreSingleBlock is global: one setting brings every check's one-block findings back.
+  const std::string Block = "--gpu=sm_90 --checks=-*,cuda-launch-block-not-warp-multiple";
+  EXPECT_EQ(Count(Block, "launch-block-not-warp-multiple.cu", "block of 1 thread "), 1u); // <<<10, 1>>> only
+  EXPECT_EQ(Count(Block + " --config='{CheckOptions: {IgnoreSingleBlock: false}}'",
+                  "launch-block-not-warp-multiple.cu", "block of 1 thread "),
+            2u); // and <<<1, 1>>>
+  EXPECT_EQ(Count(Tiny + " --config='{CheckOptions: {IgnoreSingleBlock: false}}'", "launch-tiny-grid.cu",
+                  "grid of 1 block "),
+            1u);
+}
