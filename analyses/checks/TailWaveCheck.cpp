@@ -18,6 +18,10 @@ void TailWaveCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None || !L.occupancy->fullWaves ||
         !L.resources->registersKnown() || isDeliberateSerialLaunch(*L.site))
       continue;
+    // A grid-stride kernel spreads its work over any grid: the grid size is
+    // a tuning choice, not a tail to trim.
+    if (L.kernel && L.kernel->gridStrideLoop)
+      continue;
     const ::occlint::OccupancyResult &R = *L.occupancy;
     const int64_t Full = *R.fullWaves, Tail = *R.tailBlocks;
     if (Full < 1 || Tail == 0)

@@ -1,5 +1,7 @@
 #include "facts/KernelFacts.h"
 
+#include "facts/GridStrideLoops.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -110,6 +112,7 @@ KernelInfo describeKernel(const FunctionDecl &FD, ASTContext &Ctx, ValueEvaluato
     SharedVariableSizes Sizes(Ctx);
     Sizes.TraverseStmt(FD.getBody());
     Out.staticSharedMemEstimate = Sizes.Bytes;
+    Out.gridStrideLoop = hasGridStrideLoop(FD.getBody(), Ctx);
   }
   return Out;
 }

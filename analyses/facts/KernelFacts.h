@@ -39,6 +39,10 @@ struct KernelInfo {
   /// when n is a range).
   std::optional<int64_t> dynamicSharedMemOptin;
   SourceLocation dynamicSharedMemOptinLoc;
+
+  /// The body has a grid-stride loop (facts/GridStrideLoops.h): its work is
+  /// spread over whatever grid it gets.
+  bool gridStrideLoop = false;
 };
 
 /// Reads the facts of a kernel definition (FD must be a __global__ function

@@ -6,6 +6,21 @@
 
 __global__ void scale(float *p, float a) { p[blockIdx.x * blockDim.x + threadIdx.x] *= a; } // expect-note 2 {{'scale' uses}}
 
+// A grid-stride kernel spreads its work over whatever grid it gets: the grid
+// is a tuning choice, its partial wave not a finding.
+__global__ void scaleStrided(float *p, float a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    p[i] *= a;
+}
+__global__ void scaleStridedVariable(float *p, float a, int n) {
+  const int stride = blockDim.x * gridDim.x;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  while (i < n) {
+    p[i] *= a;
+    i += stride;
+  }
+}
+
 void positives(float *p) {
   // The seeds' example: 1057 blocks -> 4 full waves and a partial wave (Nsight: up to 20 %).
   scale<<<1057, 1024>>>(p, 2.0f); // expect-warning {{on H200 (sm_90, 132 SMs), the grid of 1057 blocks runs as 4 full waves of 264 blocks and a partial wave of 1 block: the partial wave can cost up to 20.0% of the runtime}} [cuda-launch-tail-wave] expect-note {{1056 or 1320 blocks fill whole waves (2 blocks per SM x 132 SMs)}}
@@ -18,4 +33,7 @@ void negatives(float *p, int n) {
   scale<<<10000, 1024>>>(p, 2.0f); // 37 full waves: the partial one costs under 10 %
   scale<<<527, 1024>>>(p, 2.0f);   // 1 full wave + 263 of 264: nearly full
   scale<<<n, 1024>>>(p, 2.0f);     // unknown grid
+  scale<<<528, 1024>>>(p, 2.0f);   // a persistent grid: 2 blocks per SM x 132 SMs x 2, whole waves
+  scaleStrided<<<1057, 1024>>>(p, 2.0f, n);         // grid-stride: 1057 blocks would be a tail for 'scale'
+  scaleStridedVariable<<<300, 1024>>>(p, 2.0f, n);  // grid-stride through a stride variable
 }
