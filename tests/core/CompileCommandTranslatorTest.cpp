@@ -508,6 +508,20 @@ TEST(CompileCommandTranslator, FilesNamingThemselvesSeveralTimesAreReadABoundedN
   EXPECT_EQ(R.clangArgs.back(), "k.cu");
 }
 
+// A command naming a program as its response file (`@/usr/local/cuda/bin/nvcc`)
+// had its 30 MB read and split into words (fuzz-compile-database).
+TEST(CompileCommandTranslator, AnOversizedResponseFileIsNotRead) {
+  TempDir D;
+  D.write("huge.rsp", "-DHUGE " + std::string((4u << 20) + 1, 'x'));
+  D.write("small.rsp", "-DSMALL");
+  TranslatedCommand R = tr("nvcc @huge.rsp @small.rsp -c k.cu", D.str());
+  EXPECT_NE(R.error.find("response file 'huge.rsp'"), std::string::npos) << R.error;
+  EXPECT_NE(R.error.find("more than the 4 MB an options file may have"), std::string::npos) << R.error;
+  EXPECT_EQ(std::count(R.clangArgs.begin(), R.clangArgs.end(), "-DHUGE"), 0);
+  EXPECT_EQ(std::count(R.clangArgs.begin(), R.clangArgs.end(), "-DSMALL"), 1) << "the other file is read";
+  EXPECT_EQ(R.clangArgs.back(), "k.cu");
+}
+
 TEST(CompileCommandTranslator, SplitCommandLineLikeAShell) {
   EXPECT_EQ(splitCommandLine("  a  b\tc\n d "), (Args{"a", "b", "c", "d"}));
   EXPECT_EQ(splitCommandLine("'a b' \"c d\" e\\ f"), (Args{"a b", "c d", "e f"}));
