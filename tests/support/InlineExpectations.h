@@ -1,6 +1,6 @@
 // Expected diagnostics written inline in test-inputs/*.cu, in the spirit of
 // clang's -verify:
-//   k<<<1, 100>>>(p); // expect-warning {{not a multiple of the warp size}} [cuda-launch-block-not-warp-multiple]
+//   k<<<2, 100>>>(p); // expect-warning {{not a multiple of the warp size}} [cuda-launch-block-not-warp-multiple]
 //   // expect-error@+1 {{cannot launch}}
 //   __global__ void k(); // expect-note 2 {{uses 130 registers}}   (seen twice on this line)
 // Matching is by file line, level, message substring and (when given) check name.

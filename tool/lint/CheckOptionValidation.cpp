@@ -10,7 +10,10 @@ namespace {
 // Options every cuda-* check reads with getLocalOrGlobal (OcclintCheck.h).
 // Targets is checked against the GPU database by TargetsOption.
 const std::pair<const char *, OptionType> GlobalOptions[] = {
-    {"Targets", OptionType::Text}, {"PtxasLog", OptionType::Text}, {"ReadCache", OptionType::Bool}};
+    {"Targets", OptionType::Text},
+    {"PtxasLog", OptionType::Text},
+    {"ReadCache", OptionType::Bool},
+    {"IgnoreSingleBlock", OptionType::Bool}};
 
 OptionType typeOfDefault(llvm::StringRef Value) {
   if (Value == "true" || Value == "false")
@@ -48,6 +51,8 @@ CheckOptionValidator::CheckOptionValidator(std::string ConfigFile) : ConfigFile(
 
 OptionType CheckOptionValidator::typeOf(llvm::StringRef Key) const {
   auto It = Types.find(Key);
+  if (It == Types.end() && Key.contains('.'))
+    It = Types.find(Key.rsplit('.').second); // a check's own value of a global option
   return It == Types.end() ? OptionType::Text : It->second;
 }
 

@@ -16,7 +16,7 @@ using namespace occlint::testing;
 namespace {
 
 const std::string Kernel = "__global__ void k(float *p) { p[threadIdx.x] = 1; }\n"
-                           "void launch(float *p) { k<<<1, 100>>>(p); }\n";
+                           "void launch(float *p) { k<<<2, 100>>>(p); }\n";
 
 std::string occlint(const ScratchDir &Dir) {
   return "OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " + shellQuote(OCCLINT_BINARY) + " ";

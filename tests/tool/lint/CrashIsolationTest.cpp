@@ -18,7 +18,7 @@ using namespace occlint::testing;
 namespace {
 
 const std::string Good = "__global__ void k(float *p) { p[threadIdx.x] = 1; }\n"
-                         "void launch(float *p) { k<<<1, 100>>>(p); }\n";
+                         "void launch(float *p) { k<<<2, 100>>>(p); }\n";
 // Clang's own way to crash its parser on purpose: a real SIGILL/SIGSEGV in
 // the process that analyses the file, with no test hook in occlint.
 const std::string Crashing = "__global__ void c(float *p) { p[threadIdx.x] = 2; }\n#pragma clang __debug crash\n";
@@ -106,7 +106,7 @@ TEST(CrashIsolation, ClosedStdoutEndsQuietly) {
   ScratchDir Dir;
   std::string Many = "__global__ void k(float *p) { p[threadIdx.x] = 1; }\nvoid launch(float *p) {\n";
   for (int I = 0; I < 2000; ++I)
-    Many += "  k<<<1, 100>>>(p);\n";
+    Many += "  k<<<2, 100>>>(p);\n";
   const std::string A = Dir.write("many.cu", Many + "}\n");
   // More than a pipe holds, read 10 bytes of: occlint gets EPIPE, not SIGPIPE.
   CommandResult R = runCommand("bash -c " + shellQuote("set -o pipefail; " + occlint(Dir, shellQuote(A) + " --") +

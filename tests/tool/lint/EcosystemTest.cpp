@@ -105,7 +105,7 @@ protected:
 };
 
 const char BadLaunch[] = "__global__ void k(float *p) { p[threadIdx.x] = 1.0f; }\n"
-                         "void launch(float *p) { k<<<1, 100>>>(p); }\n";
+                         "void launch(float *p) { k<<<2, 100>>>(p); }\n";
 const char GoodLaunch[] = "__global__ void k(float *p) { p[threadIdx.x] = 1.0f; }\n"
                           "void launch(float *p) { k<<<1, 128>>>(p); }\n";
 
@@ -146,7 +146,7 @@ TEST_F(EcosystemPreCommit, HookLintsHeadersAndSkipsOtherFiles) {
 
 TEST_F(EcosystemPreCommit, ConfigArgsReplaceTheDefaults) {
   // The documented .pre-commit-config.yaml: the hooks repository at a rev,
-  // with args of one's own (here: only the tiny-grid check, warnings fail).
+  // with args of one's own (here: only the tail-wave check, warnings fail).
   stage("bad.cu", BadLaunch);
   const std::string Rev = git(Hooks, "rev-parse HEAD").output.substr(0, 40);
   const std::string Config = "repos:\n"
@@ -154,10 +154,10 @@ TEST_F(EcosystemPreCommit, ConfigArgsReplaceTheDefaults) {
                              "    rev: " + Rev + "\n"
                              "    hooks:\n"
                              "      - id: occlint\n"
-                             "        args: [--quiet, --warnings-as-errors=*, '--checks=-*,cuda-launch-tiny-grid']\n";
+                             "        args: [--quiet, --warnings-as-errors=*, '--checks=-*,cuda-launch-tail-wave']\n";
   writeFile(Work / ".pre-commit-config.yaml", Config);
   ASSERT_EQ(git(Work, "add .pre-commit-config.yaml").exitCode, 0);
-  // k<<<1, 100>>>: one block, which tiny-grid ignores by default: passes.
+  // k<<<2, 100>>>: less than one wave, which tail-wave does not report: passes.
   CommandResult R = preCommit("run --color never --files bad.cu");
   EXPECT_EQ(R.exitCode, 0) << R.output;
   EXPECT_NE(R.output.find("Passed"), std::string::npos) << R.output;

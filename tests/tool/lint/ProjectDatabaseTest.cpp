@@ -116,7 +116,7 @@ TEST_F(ProjectDatabase, ACuFileThatAnotherIncludesIsAnalysedOnlyThere) {
 TEST_F(ProjectDatabase, AHeaderSeveralFilesIncludeReportsItsLaunchOnce) {
   std::ofstream(Dir / "launch.cuh") << "#pragma once\n"
                                        "__global__ void hk(float *p) { p[threadIdx.x] = 0; }\n"
-                                       "inline void launchIt(float *p) { hk<<<1, 100>>>(p); }\n";
+                                       "inline void launchIt(float *p) { hk<<<2, 100>>>(p); }\n";
   std::ofstream(Dir / "a.cu") << "#include \"launch.cuh\"\nvoid a(float *p) { launchIt(p); }\n";
   std::ofstream(Dir / "b.cu") << "#include \"launch.cuh\"\nvoid b(float *p) { launchIt(p); }\n";
   writeEntries({{"nvcc -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 -c a.cu", "a.cu"},

@@ -27,7 +27,7 @@ namespace {
 // "ö" and "ß" are 2 bytes and 1 UTF-16 unit each, "𝄞" is 4 bytes and a
 // surrogate pair (2 units).
 const std::string Source = "__global__ void k(int *p);\n"
-                           "void f(int *p) { /* Gr\xC3\xB6\xC3\x9F" "e \xF0\x9D\x84\x9E */ k<<<1, 100>>>(p); }\n"
+                           "void f(int *p) { /* Gr\xC3\xB6\xC3\x9F" "e \xF0\x9D\x84\x9E */ k<<<2, 100>>>(p); }\n"
                            "constexpr int kBlock = 96;\n";
 // UTF-16 units before "100" on line 2: "void f(int *p) { /* " (20) + "Größe" (5)
 // + " " (1) + "𝄞" (2) + " */ k<<<1, " (11).

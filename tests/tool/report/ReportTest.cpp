@@ -290,7 +290,7 @@ TEST_F(Report, PtxasRegistersGiveEveryChartItsPointAndNextSteps) {
   const nlohmann::json Facts = renderedFacts(Html);
   ASSERT_TRUE(Facts.is_object()) << Facts.dump();
   const int Groups = Facts["groups"];
-  EXPECT_EQ(Groups, 6) << "the input has 6 launches with a constant configuration: " << Facts.dump();
+  EXPECT_EQ(Groups, 7) << "the input has 7 kernel and block pairs with a constant configuration: " << Facts.dump();
   EXPECT_EQ(Facts["charts"], 3 * Groups);
   EXPECT_EQ(Facts["chartsWithArea"], Facts["charts"]) << Facts.dump();
   EXPECT_EQ(Facts["ownPoints"], 3 * Groups) << "registers known: a point on every chart: " << Facts.dump();
