@@ -1,5 +1,7 @@
 #include "lint/IsolatedAnalysis.h"
 
+#include "lint/ParseGaps.h"
+
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Signals.h"
 
@@ -204,8 +206,7 @@ void analyseInChildren(const std::vector<std::string> &Files, const IsolationLim
     // compiled it, a warning says so): ClangTool's "Error while processing
     // FILE." would contradict that warning.
     if (Out.result && !Out.result->parseGaps.empty() &&
-        std::none_of(Out.result->errors.begin(), Out.result->errors.end(),
-                     [](const clang::tidy::ClangTidyError &E) { return E.DiagnosticName == "clang-diagnostic-error"; }))
+        std::none_of(Out.result->errors.begin(), Out.result->errors.end(), isCompilerError))
       Said = withoutLinesStarting(Said, "Error while processing ");
     Errs << Said;
     Errs.flush();
