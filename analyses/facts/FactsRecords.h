@@ -45,6 +45,14 @@ struct LaunchRecord {
   bool registersKnown = false;
   std::optional<::occlint::LaunchShape> shape;          // when block and shared memory are exact
   std::optional<::occlint::OccupancyResult> occupancy;  // with shape and resources
+  // Which variant of the launch's values this is (LaunchVariants.h).
+  unsigned variant = 0, variants = 1;
+  bool valuesComplete = true;
+  std::string incompleteBecause;
+  std::vector<SourcePoint> callChain; // the calls leading to this variant, innermost first
+  // Why grid, block, dynamic shared memory are not exact ("" when they are,
+  // or when there is nothing to say).
+  std::string gridUnknown, blockUnknown, dynamicSharedMemUnknown;
 };
 
 struct TranslationUnitRecord {

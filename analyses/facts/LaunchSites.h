@@ -15,6 +15,8 @@
 #include "clang/AST/Expr.h"
 
 #include <array>
+#include <string>
+#include <vector>
 #include <optional>
 
 namespace clang::tidy::occlint {
@@ -23,6 +25,20 @@ enum class LaunchKind { TripleChevron, LaunchKernel, LaunchCooperativeKernel, La
 
 /// "<<<...>>>", "cudaLaunchKernel", ...
 const char *launchKindName(LaunchKind Kind);
+
+/// Which of a launch's value variants a LaunchSite is (LaunchVariants.h).
+struct LaunchValueSet {
+  unsigned variant = 0;  // 0-based
+  unsigned variants = 1;
+  /// Every value the launch can get is among the variants (false: other
+  /// files may call a helper on the way, or a bound was reached).
+  bool complete = true;
+  /// Why the set is not complete, when it is not.
+  std::string incompleteBecause;
+  /// The calls that lead to this variant, the launch's own function's caller
+  /// first; empty when the launch's function alone decides the values.
+  std::vector<const CallExpr *> callChain;
+};
 
 struct LaunchSite {
   LaunchKind kind = LaunchKind::TripleChevron;
@@ -39,6 +55,10 @@ struct LaunchSite {
   bool fromDeviceCode = false;            // launched from a __global__/__device__ function
   SourceLocation loc;                     // where to report (expansion site for macros)
   SourceRange range;
+  LaunchValueSet values;
+  /// Why a value is not exact, when the evaluator can say ("parameter
+  /// 'threads' of 'launch_fill', called with a runtime value at x.cu:40").
+  std::string gridUnknownReason, blockUnknownReason, dynamicSharedMemUnknownReason;
 };
 
 /// The launch described by `Call`, or nullopt when it is not a launch.

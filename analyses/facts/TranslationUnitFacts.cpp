@@ -3,6 +3,7 @@
 #include "facts/FactsRecords.h"
 #include "core/ResourceCompiler.h"
 #include "facts/FunctionExtents.h"
+#include "facts/LaunchVariants.h"
 #include "facts/ResourceReports.h"
 #include "facts/TargetSelection.h"
 
@@ -25,7 +26,7 @@ class FactsCollector : public RecursiveASTVisitor<FactsCollector> {
   using Base = RecursiveASTVisitor<FactsCollector>;
 
 public:
-  FactsCollector(ASTContext &Ctx, TranslationUnitFacts &Facts) : Ctx(Ctx), Facts(Facts), Values(Ctx) {}
+  FactsCollector(ASTContext &Ctx, TranslationUnitFacts &Facts) : Ctx(Ctx), Facts(Facts), Values(Ctx), Calls(Ctx) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return false; }
@@ -51,7 +52,8 @@ public:
     if (!Current || Call->isValueDependent() || Call->isTypeDependent())
       return true;
     if (std::optional<LaunchSite> Site = recognizeLaunch(*Call, Current, Ctx, Values))
-      Facts.launches.push_back(std::move(*Site));
+      for (LaunchSite &Variant : launchVariants(*Site, Values, Calls))
+        Facts.launches.push_back(std::move(Variant));
     else if (std::optional<DynamicSharedMemOptin> Optin = recognizeOptin(*Call, Ctx, Values))
       Optins.push_back(std::move(*Optin));
     return true;
@@ -63,6 +65,7 @@ private:
   ASTContext &Ctx;
   TranslationUnitFacts &Facts;
   ValueEvaluator Values;
+  CallSiteIndex Calls;
   const FunctionDecl *Current = nullptr;
   llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
 };
@@ -351,6 +354,15 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(ASTContext &Ctx) const {
     }
     R.shape = L.shape;
     R.occupancy = L.occupancy;
+    R.variant = L.site->values.variant;
+    R.variants = L.site->values.variants;
+    R.valuesComplete = L.site->values.complete;
+    R.incompleteBecause = L.site->values.incompleteBecause;
+    for (const CallExpr *Call : L.site->values.callChain)
+      R.callChain.push_back(pointOf(Call->getBeginLoc(), SM));
+    R.gridUnknown = L.site->gridUnknownReason;
+    R.blockUnknown = L.site->blockUnknownReason;
+    R.dynamicSharedMemUnknown = L.site->dynamicSharedMemUnknownReason;
     Record.launches.push_back(std::move(R));
   }
   return Record;

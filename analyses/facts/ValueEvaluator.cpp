@@ -126,19 +126,31 @@ std::vector<ValueDerivation> EvaluatedDim3::derivation() const {
   return Out;
 }
 
-EvaluatedValue ValueEvaluator::evaluateInteger(const Expr &E) {
-  ValueEvaluatorImpl Impl(Ctx, cache());
+EvaluatedValue ValueEvaluator::evaluateInteger(const Expr &E) { return evaluateInteger(E, {}, nullptr); }
+
+EvaluatedDim3 ValueEvaluator::evaluateDim3(const Expr &E) { return evaluateDim3(E, {}, nullptr); }
+
+EvaluatedValue ValueEvaluator::evaluateInteger(const Expr &E, const ValueContext &Context,
+                                               EvaluationTrace *Trace) {
+  EvaluationTrace Local;
+  ValueEvaluatorImpl Impl(Ctx, cache(), Context, Trace ? *Trace : Local);
+  EvaluatedValue Out = toPublic(Impl.evalInt(&E));
   if (!E.getType()->isIntegralOrEnumerationType() && !E.isTypeDependent())
-    return EvaluatedValue::unknown(toPublic(Impl.evalInt(&E)).spelling);
-  return toPublic(Impl.evalInt(&E));
+    Out = EvaluatedValue::unknown(Out.spelling);
+  if (Trace && Out.isExact())
+    Trace->unknownReason.clear();
+  return Out;
 }
 
-EvaluatedDim3 ValueEvaluator::evaluateDim3(const Expr &E) {
-  ValueEvaluatorImpl Impl(Ctx, cache());
+EvaluatedDim3 ValueEvaluator::evaluateDim3(const Expr &E, const ValueContext &Context, EvaluationTrace *Trace) {
+  EvaluationTrace Local;
+  ValueEvaluatorImpl Impl(Ctx, cache(), Context, Trace ? *Trace : Local);
   IDim3 D = Impl.evalDim3(&E);
   EvaluatedDim3 Out;
   for (unsigned I = 0; I < 3; ++I)
     Out.xyz[I] = toPublic(D.c[I]);
+  if (Trace && Out.isExact())
+    Trace->unknownReason.clear();
   return Out;
 }
 

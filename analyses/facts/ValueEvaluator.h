@@ -22,6 +22,8 @@
 // ("'threads' is defined here as 256").
 #pragma once
 
+#include "facts/ValueContext.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
@@ -89,6 +91,12 @@ public:
   /// A grid or block argument, or any dim3-typed expression; an
   /// integer-typed expression E gives (E, 1, 1).
   EvaluatedDim3 evaluateDim3(const Expr &E);
+
+  /// The same, read in a context (ValueContext.h): guards, call bindings
+  /// and picks refine the value; `Trace` (optional) receives the choice
+  /// that could refine it further and why it is not exact.
+  EvaluatedValue evaluateInteger(const Expr &E, const ValueContext &Context, EvaluationTrace *Trace);
+  EvaluatedDim3 evaluateDim3(const Expr &E, const ValueContext &Context, EvaluationTrace *Trace);
 
   /// What the evaluator remembers between calls (mutation analyses per
   /// function body, values of variables); defined in

@@ -173,25 +173,42 @@ IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType) {
   std::string Name = VD.getName().str();
   const VarDecl *Def = &VD;
   const Expr *Init = VD.getAnyInitializer(Def);
-  if (!Init || !Def || !hasStableValue(VD))
+  if (!Init || !Def || !hasStableValue(VD)) {
+    if (VD.isLocalVarDecl())
+      recordReason(Init ? "'" + Name + "' is modified after its definition"
+                        : "'" + Name + "' is declared without an initializer and set later");
+    else
+      recordReason("'" + Name + "' is a global that can change");
     return unknownOf(UseType, Name);
-  auto Cached = C.intVars.find(Def);
-  if (Cached != C.intVars.end())
-    return Cached->second;
+  }
+  const unsigned VarFrame = frameOf(VD);
+  if (const CachedValue<IVal> *Cached = cachedInt(Def, VarFrame)) {
+    replay(Cached->choice, Cached->unknownReason);
+    return refineByGuards(VD, Cached->value);
+  }
   if (Active.size() >= MaxVarDepth || !Active.insert(Def).second) {
     ++Truncations;
     return unknownOf(UseType, Name);
   }
   unsigned TruncationsBefore = Truncations;
+  // What reading this variable teaches is kept with its value.
+  EvaluationTrace Mine;
+  EvaluationTrace *Outer = Trace;
+  const unsigned SavedFrame = Frame;
+  Trace = &Mine;
+  Frame = VarFrame;
   IVal Value = evalInt(Init);
+  Frame = SavedFrame;
+  Trace = Outer;
   Active.erase(Def);
+  replay(Mine.choice, Mine.unknownReason);
   IVal Out = Value;
   std::vector<ValueDerivation> Own{
       {Def->getLocation(), "'" + Name + "' is defined here as " + describe(Value)}};
   Out.derivation = mergeDerivations(Own, Value.derivation);
   if (Truncations == TruncationsBefore)
-    C.intVars[Def] = Out;
-  return Out;
+    cacheInt(Def, VarFrame, {Out, Mine.choice, Mine.unknownReason});
+  return refineByGuards(VD, Out);
 }
 
 IVal ValueEvaluatorImpl::evalDeclRef(const DeclRefExpr *E) {
@@ -206,6 +223,8 @@ IVal ValueEvaluatorImpl::evalDeclRef(const DeclRefExpr *E) {
                                                     "' is defined here as " + describe(R)});
     return R;
   }
+  if (const auto *P = dyn_cast<ParmVarDecl>(D))
+    return evalParam(*P, E->getType());
   if (const auto *VD = dyn_cast<VarDecl>(D))
     return evalVar(*VD, E->getType());
   return unknownOf(E->getType(), D->getName().str());

@@ -231,35 +231,83 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
   const auto *VD = dyn_cast<VarDecl>(E->getDecl());
   if (!VD)
     return std::nullopt;
+  static const char *Names[3] = {".x", ".y", ".z"};
+  auto Spell = [&](IDim3 Out) {
+    for (unsigned I = 0; I < 3; ++I)
+      if (!Out.c[I].exact() && !Spelling.empty())
+        Out.c[I].spelling = Spelling + Names[I];
+    return Out;
+  };
+  // A dim3 parameter: the caller's argument, when a frame binds it.
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+    const auto *Fn = dyn_cast<FunctionDecl>(P->getDeclContext());
+    const std::string Of =
+        "parameter '" + P->getName().str() + "' of '" + (Fn ? Fn->getNameAsString() : std::string("?")) + "'";
+    const unsigned F = frameOf(*P);
+    if (F == NoFrame || P->getType()->isReferenceType() || isMutated(*P)) {
+      recordReason(Of);
+      return unknownDim3(Spelling);
+    }
+    const Expr *Arg = boundArgument(*P);
+    if (!Arg) {
+      OpenChoice Choice;
+      Choice.kind = OpenChoice::Kind::Callers;
+      Choice.frame = F;
+      Choice.parameter = P;
+      recordChoice(Choice);
+      recordReason(Of);
+      return unknownDim3(Spelling);
+    }
+    const unsigned Saved = Frame;
+    Frame = F + 1;
+    IDim3 Out = evalDim3(Arg);
+    Frame = Saved;
+    if (!Out.exact())
+      recordReason(Of + ", called with a runtime value at " + where(Arg->getBeginLoc()));
+    ValueDerivation Step{SM.getExpansionLoc(Arg->getBeginLoc()),
+                         "'" + (Fn ? Fn->getNameAsString() : std::string("?")) + "' is called here with '" +
+                             P->getName().str() + "' = " + describeDim3(Out)};
+    for (IVal &V : Out.c)
+      V.derivation = mergeDerivations(V.derivation, {Step});
+    return Spell(std::move(Out));
+  }
   const VarDecl *Def = VD;
   const Expr *Init = VD->getAnyInitializer(Def);
   IDim3 Out;
-  if (!Init || !Def || !hasStableValue(*VD))
+  if (!Init || !Def || !hasStableValue(*VD)) {
+    recordReason("'" + VD->getName().str() + (Init ? "' is modified after its definition"
+                                                   : "' is declared without an initializer and set later"));
     return unknownDim3(Spelling);
-  auto Cached = C.dim3Vars.find(Def);
-  if (Cached != C.dim3Vars.end()) {
-    Out = Cached->second;
+  }
+  const unsigned VarFrame = frameOf(*VD);
+  if (const CachedValue<IDim3> *Cached = cachedDim3(Def, VarFrame)) {
+    replay(Cached->choice, Cached->unknownReason);
+    Out = Cached->value;
   } else {
     if (Active.size() >= MaxVarDepth || !Active.insert(Def).second) {
       ++Truncations;
       return unknownDim3(Spelling);
     }
     unsigned TruncationsBefore = Truncations;
+    EvaluationTrace Mine;
+    EvaluationTrace *Outer = Trace;
+    const unsigned SavedFrame = Frame;
+    Trace = &Mine;
+    Frame = VarFrame;
     IDim3 Value = evalDim3(Init);
+    Frame = SavedFrame;
+    Trace = Outer;
     Active.erase(Def);
+    replay(Mine.choice, Mine.unknownReason);
     std::vector<ValueDerivation> Own{
         {Def->getLocation(), "'" + VD->getName().str() + "' is defined here as " + describeDim3(Value)}};
     Out = Value;
     for (IVal &V : Out.c)
       V.derivation = mergeDerivations(Own, V.derivation);
     if (Truncations == TruncationsBefore)
-      C.dim3Vars[Def] = Out;
+      cacheDim3(Def, VarFrame, {Out, Mine.choice, Mine.unknownReason});
   }
-  static const char *Names[3] = {".x", ".y", ".z"};
-  for (unsigned I = 0; I < 3; ++I)
-    if (!Out.c[I].exact() && !Spelling.empty())
-      Out.c[I].spelling = Spelling + Names[I];
-  return Out;
+  return Spell(std::move(Out));
 }
 
 // A constant dim3 (e.g. returned by a constexpr function).

@@ -106,6 +106,8 @@ IVal ValueEvaluatorImpl::evalIntNode(const Expr *E) {
     return evalCall(Call);
   if (const auto *M = dyn_cast<MemberExpr>(E))
     return evalMember(M);
+  if (const auto *S = dyn_cast<ArraySubscriptExpr>(E))
+    return evalSubscript(S);
   return unknownOf(T);
 }
 
@@ -284,14 +286,20 @@ IVal ValueEvaluatorImpl::evalConditional(const AbstractConditionalOperator *E) {
 IVal ValueEvaluatorImpl::evalCall(const CallExpr *E) {
   QualType T = E->getType();
   const FunctionDecl *FD = E->getDirectCallee();
+  auto Opaque = [&] {
+    if (!fold(E))
+      recordReason(FD && FD->getDeclName().isIdentifier() ? "the value returned by '" + FD->getName().str() + "'"
+                                                          : "the value of a call");
+    return unknownOf(T);
+  };
   if (!FD || !FD->getDeclName().isIdentifier() || E->getNumArgs() != 2 ||
       !T->isIntegralOrEnumerationType())
-    return unknownOf(T);
+    return Opaque();
   StringRef Name = FD->getName();
   bool IsMin = Name == "min" || Name == "umin" || Name == "llmin" || Name == "ullmin";
   bool IsMax = Name == "max" || Name == "umax" || Name == "llmax" || Name == "ullmax";
   if (!IsMin && !IsMax)
-    return unknownOf(T);
+    return Opaque();
   const Expr *Args[2] = {E->getArg(0), E->getArg(1)};
   if (!Args[0]->getType()->isIntegralOrEnumerationType() ||
       !Args[1]->getType()->isIntegralOrEnumerationType())

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "facts/ValueEvaluator.h"
+#include "facts/ValueGuards.h"
 
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
@@ -19,6 +20,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,18 +83,29 @@ using value_evaluator_detail::toPublic;
 using value_evaluator_detail::TypeRange;
 using value_evaluator_detail::Universe;
 
+/// A variable's value and what reading it taught (EvaluationTrace), as kept
+/// between evaluations.
+template <typename Value> struct CachedValue {
+  Value value;
+  std::optional<OpenChoice> choice;
+  std::string unknownReason;
+};
+
 struct ValueEvaluator::Cache {
   llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> analyzers;
   llvm::DenseMap<const VarDecl *, bool> mutated;
-  llvm::DenseMap<const VarDecl *, IVal> intVars;
-  llvm::DenseMap<const VarDecl *, IDim3> dim3Vars;
+  // Values that do not depend on a context: variables read without guards,
+  // bindings or picks.
+  // Read without a frame, and in frame 0 of a context with no guards.
+  llvm::DenseMap<const VarDecl *, CachedValue<IVal>> intVars, intVarsInFrame;
+  llvm::DenseMap<const VarDecl *, CachedValue<IDim3>> dim3Vars, dim3VarsInFrame;
 };
 
 /// One top-level evaluation: the recursion guards live here.
 class ValueEvaluatorImpl {
 public:
-  ValueEvaluatorImpl(ASTContext &Ctx, ValueEvaluator::Cache &C)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), C(C) {}
+  ValueEvaluatorImpl(ASTContext &Ctx, ValueEvaluator::Cache &C, const ValueContext &Context,
+                     EvaluationTrace &Trace);
 
   IVal evalInt(const Expr *E);
   IDim3 evalDim3(const Expr *E);
@@ -114,6 +127,40 @@ private:
   unsigned Steps = 0;
   unsigned Truncations = 0; // results cut short by a guard: not cached
   llvm::SmallPtrSet<const VarDecl *, 8> Active;
+
+  // The context (ValueContext.h): the frame values are read in now (NoFrame:
+  // none, as without a context), the guards of each frame, and whether the
+  // values read are the same in every context (then the shared cache holds them).
+  static constexpr unsigned NoFrame = ~0u;
+  const ValueContext &Context;
+  EvaluationTrace *Trace;
+  unsigned Frame = NoFrame;
+  bool ContextFree = true;
+  std::map<unsigned, std::vector<GuardFact>> GuardsOfFrame;
+  std::map<std::pair<const VarDecl *, unsigned>, CachedValue<IVal>> FrameInts;
+  std::map<std::pair<const VarDecl *, unsigned>, CachedValue<IDim3>> FrameDim3s;
+
+  /// The frame a variable of a function is read in: the current one when the
+  /// variable is the current frame's, NoFrame otherwise.
+  unsigned frameOf(const VarDecl &VD) const;
+  const std::vector<GuardFact> &guardsOf(unsigned F);
+  void recordChoice(const OpenChoice &Choice);
+  void recordReason(std::string Reason);
+  std::string where(SourceLocation Loc) const;
+  IVal refineByGuards(const VarDecl &VD, IVal V);
+  IVal pickMember(const void *Key, const std::vector<i128> &Members, IVal Hull, SourceLocation Loc,
+                  const std::string &What, unsigned InFrame);
+  /// A variable's cached value read in frame F: from the shared cache when
+  /// it cannot depend on the context, else from this evaluation's.
+  const CachedValue<IVal> *cachedInt(const VarDecl *Def, unsigned F);
+  void cacheInt(const VarDecl *Def, unsigned F, CachedValue<IVal> Entry);
+  const CachedValue<IDim3> *cachedDim3(const VarDecl *Def, unsigned F);
+  void cacheDim3(const VarDecl *Def, unsigned F, CachedValue<IDim3> Entry);
+  /// Records what a (cached) variable's evaluation taught.
+  void replay(const std::optional<OpenChoice> &Choice, const std::string &Reason);
+  IVal evalParam(const ParmVarDecl &P, QualType UseType);
+  const Expr *boundArgument(const ParmVarDecl &P) const;
+  IVal evalSubscript(const ArraySubscriptExpr *E);
 
   TypeRange rangeOf(QualType T) const;
   IVal unknownOf(QualType T, std::string Spelling = "") const;

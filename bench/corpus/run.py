@@ -202,6 +202,7 @@ def main():
                'units': len(units), 'excluded': len(excluded), 'pairs': len(pairs), 'nvcc_ok': 0,
                'nvcc_timeout': 0, 'clean': 0, 'errors': 0, 'degraded': 0, 'exit2': 0, 'crashes': 0, 'no_output': 0,
                'kernels': 0, 'launches': 0, 'launch_sites': 0, 'exact_block': 0, 'occupancy_known': 0,
+               'block_set_open': 0,
                'findings': {}, 'unclean': []}
         for (u, a), v, r in zip(pairs, verdicts, runs):
             row['nvcc_timeout'] += bool(v.get('timeout'))
@@ -220,14 +221,24 @@ def main():
             notes = j.get('notifications', [])
             row['kernels'] += len(j.get('kernels', []))
             row['launches'] += len(j.get('launches', []))
-            # Per (launch site, first target): the JSON lists launches x targets.
-            first_target = {}
+            # Per (launch site, first target): the JSON lists launches x
+            # targets x value variants. A site counts as exact when its block
+            # is one value or a complete set (every variant exact, the set
+            # complete); its occupancy likewise.
+            sites = {}
             for l in j.get('launches', []):
-                first_target.setdefault((l.get('file'), l.get('line'), l.get('column'), l.get('kernel')), l)
-            for l in first_target.values():
+                key = (l.get('file'), l.get('line'), l.get('column'), l.get('kernel'))
+                first = sites.setdefault(key, {'gpu': l['gpu']['name'], 'variants': []})
+                if l['gpu']['name'] == first['gpu']:
+                    first['variants'].append(l)
+            for site in sites.values():
+                vs = site['variants']
+                complete = all((v.get('values') or {}).get('complete', True) for v in vs)
                 row['launch_sites'] += 1
-                row['exact_block'] += bool(l.get('shape') and l['shape'].get('threadsPerBlock'))
-                row['occupancy_known'] += l.get('occupancy') is not None
+                row['exact_block'] += complete and all(bool(v.get('shape') and v['shape'].get('threadsPerBlock'))
+                                                       for v in vs)
+                row['occupancy_known'] += complete and all(v.get('occupancy') is not None for v in vs)
+                row['block_set_open'] += (not complete) and any(bool(v.get('shape')) for v in vs)
             if errors or notes:
                 row['errors'] += 1
                 row['degraded'] += bool(notes)
@@ -264,7 +275,7 @@ def print_row(r):
           f" {r['errors']} (degraded {r['degraded']}); exit 2: {r['exit2']}; crashes {r['crashes']};"
           f" no JSON written {r['no_output']};"
           f" kernels {r['kernels']}; launch sites {r['launch_sites']}: exact block {r['exact_block']},"
-          f" occupancy {r['occupancy_known']}")
+          f" occupancy {r['occupancy_known']}, known values but an open set {r['block_set_open']}")
     for check, n in sorted(r['findings'].items()):
         print(f"    {check}: {n}")
     if not r['held_out']:
@@ -275,7 +286,8 @@ def print_row(r):
 
 def totals(rows):
     t = {k: sum(r[k] for r in rows) for k in ('pairs', 'nvcc_ok', 'clean', 'errors', 'degraded', 'exit2', 'crashes',
-                                              'launch_sites', 'exact_block', 'occupancy_known')}
+                                              'launch_sites', 'exact_block', 'occupancy_known',
+                                              'block_set_open')}
     t['clean_percent'] = round(100.0 * t['clean'] / t['nvcc_ok'], 1) if t['nvcc_ok'] else None
     return t
 
@@ -288,7 +300,7 @@ def print_totals(rows):
             print(f"{label}: {t['nvcc_ok']} (file, arch) nvcc compiles, {t['clean']} parse cleanly "
                   f"({t['clean_percent']} %), {t['errors']} with errors ({t['degraded']} degraded), "
                   f"exit 2: {t['exit2']}, crashes: {t['crashes']}; launch sites {t['launch_sites']}: exact block "
-                  f"{t['exact_block']}, occupancy {t['occupancy_known']}")
+                  f"{t['exact_block']}, occupancy {t['occupancy_known']}, open sets {t['block_set_open']}")
 
 
 def write_results(rows, mode, commit):
@@ -316,7 +328,9 @@ def write_results(rows, mode, commit):
             f.write(f"\n{label}: {t['nvcc_ok']} (file, arch) pairs nvcc compiles; {t['clean']} parse with no Clang "
                     f"error ({t['clean_percent']} %); {t['errors']} with errors, {t['degraded']} of them degraded "
                     f"(warning, exit 0/1); exit 2: {t['exit2']}; crashes: {t['crashes']}; launch sites "
-                    f"{t['launch_sites']}: exact block {t['exact_block']}, occupancy {t['occupancy_known']}.\n")
+                    f"{t['launch_sites']}: exact block {t['exact_block']}, occupancy {t['occupancy_known']} "
+                    f"(one value or a complete set); {t['block_set_open']} more with known values in an open set "
+                    f"(a helper other files may call).\n")
         f.write("\nFindings per check:\n\n")
         for r in rows:
             f.write(f"- {r['project']}: " + (', '.join(f"{c} {n}" for c, n in sorted(r['findings'].items())) or 'none')

@@ -59,7 +59,9 @@ template <typename X_, typename Io_> void kernelFields(X_ &X, Io_ Io) {
 template <typename X_, typename Io_> void launchFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(launchKind) OCCLINT_FIELD(caller) OCCLINT_FIELD(kernel) OCCLINT_FIELD(mangledName)
   OCCLINT_FIELD(grid) OCCLINT_FIELD(block) OCCLINT_FIELD(dynamicSharedMem) OCCLINT_FIELD(cooperative)
-  OCCLINT_FIELD(registersKnown)
+  OCCLINT_FIELD(registersKnown) OCCLINT_FIELD(variant) OCCLINT_FIELD(variants) OCCLINT_FIELD(valuesComplete)
+  OCCLINT_FIELD(incompleteBecause) OCCLINT_FIELD(gridUnknown) OCCLINT_FIELD(blockUnknown)
+  OCCLINT_FIELD(dynamicSharedMemUnknown)
 }
 template <typename X_, typename Io_> void unitFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(mainFile) OCCLINT_FIELD(arch) OCCLINT_FIELD(resourceSource)
@@ -137,6 +139,9 @@ json toJson(const TranslationUnitRecord &U) {
     LJ["resources"] = optionalToJson(L.resources);
     LJ["shape"] = optionalToJson(L.shape);
     LJ["occupancy"] = optionalToJson(L.occupancy);
+    LJ["callChain"] = json::array();
+    for (const auto &P : L.callChain)
+      LJ["callChain"].push_back(toJson(P));
     J["launches"].push_back(std::move(LJ));
   }
   return J;
@@ -159,6 +164,8 @@ void fromJson(const json &J, TranslationUnitRecord &U) {
     optionalFromJson(LJ.at("resources"), L.resources);
     optionalFromJson(LJ.at("shape"), L.shape);
     optionalFromJson(LJ.at("occupancy"), L.occupancy);
+    for (const json &P : LJ.at("callChain"))
+      fromJson(P, L.callChain.emplace_back());
   }
 }
 

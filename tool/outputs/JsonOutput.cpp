@@ -181,6 +181,31 @@ const KernelRecord *kernelNamed(const TranslationUnitRecord &Unit, const std::st
   return nullptr;
 }
 
+// Which variant of the launch's values (LaunchVariants.h) and how it is reached.
+Json valuesJson(const LaunchRecord &L) {
+  Json Via = Json::array();
+  for (const clang::tidy::occlint::SourcePoint &P : L.callChain)
+    Via.push_back({{"file", nullIfEmpty(absoluteFile(P.file))}, {"line", P.line}, {"column", P.column}});
+  return {{"variant", L.variant + 1},
+          {"of", L.variants},
+          {"complete", L.valuesComplete},
+          {"incompleteBecause", nullIfEmpty(L.incompleteBecause)},
+          {"via", std::move(Via)}};
+}
+
+// Why a value is not exact, per value; null when every value is exact or
+// there is nothing to say.
+Json unknownJson(const LaunchRecord &L) {
+  Json Out = Json::object();
+  if (!L.gridUnknown.empty())
+    Out["grid"] = L.gridUnknown;
+  if (!L.blockUnknown.empty())
+    Out["block"] = L.blockUnknown;
+  if (!L.dynamicSharedMemUnknown.empty())
+    Out["dynamicSharedMemory"] = L.dynamicSharedMemUnknown;
+  return Out.empty() ? Json(nullptr) : Out;
+}
+
 Json launchJson(const TranslationUnitRecord &Unit, const LaunchRecord &L) {
   const KernelRecord *Kernel = kernelNamed(Unit, L.mangledName);
   return {{"file", nullIfEmpty(absoluteFile(L.location.file))},
@@ -195,6 +220,8 @@ Json launchJson(const TranslationUnitRecord &Unit, const LaunchRecord &L) {
           {"grid", L.grid},
           {"block", L.block},
           {"dynamicSharedMemory", L.dynamicSharedMem},
+          {"values", valuesJson(L)},
+          {"unknown", unknownJson(L)},
           {"cooperative", L.cooperative},
           {"shape", shapeJson(L.shape)},
           {"resources", L.resources ? resourcesJson(*L.resources, L.registersKnown, Kernel) : Json(nullptr)},

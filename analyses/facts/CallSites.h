@@ -1,0 +1,41 @@
+// Every direct call of every function in a translation unit (template
+// instantiations included, patterns excluded), and whether the calls seen are
+// all the calls a function can get: a launch helper's parameters take the
+// values its callers pass (LaunchVariants.h), and only when the helper has
+// internal linkage and its address is never taken do those callers make a
+// complete set.
+#pragma once
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <vector>
+
+namespace clang::tidy::occlint {
+
+struct CallSite {
+  const CallExpr *call = nullptr;
+  const FunctionDecl *caller = nullptr; // the function the call is written in
+};
+
+class CallSiteIndex {
+public:
+  explicit CallSiteIndex(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// The direct calls of `Callee` (any declaration of it), in source order.
+  const std::vector<CallSite> &callsOf(const FunctionDecl &Callee);
+  /// No call of `Callee` can come from elsewhere: it has internal linkage
+  /// and is only ever named as the callee of a call.
+  bool callersAllVisible(const FunctionDecl &Callee);
+
+private:
+  ASTContext &Ctx;
+  bool Built = false;
+  llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> Calls;
+  llvm::DenseSet<const FunctionDecl *> AddressTaken;
+  void build();
+};
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,148 @@
+// Enumerating a launch's variants (see the header): a worklist of contexts,
+// each evaluated; a context whose block or dynamic shared memory is still not
+// exact and that met an open choice (a parameter of its outermost function, a
+// member of a finite set) is replaced by one context per option, within the
+// bounds.
+#include "facts/LaunchVariants.h"
+
+#include <deque>
+#include <set>
+#include <string>
+#include <tuple>
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+struct Pending {
+  ValueContext context;
+  std::vector<const CallExpr *> chain;
+};
+
+// Evaluates the launch's written values in `Context`; the choice that could
+// refine the block (first) or the dynamic shared memory.
+std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Context, ValueEvaluator &Values) {
+  EvaluationTrace Grid, Block, Smem;
+  if (Site.gridExpr)
+    Site.grid = Values.evaluateDim3(*Site.gridExpr, Context, &Grid);
+  if (Site.blockExpr)
+    Site.block = Values.evaluateDim3(*Site.blockExpr, Context, &Block);
+  if (Site.dynamicSharedMemExpr)
+    Site.dynamicSharedMem = Values.evaluateInteger(*Site.dynamicSharedMemExpr, Context, &Smem);
+  Site.gridUnknownReason = Site.grid.isExact() ? "" : Grid.unknownReason;
+  Site.blockUnknownReason = Site.block.isExact() ? "" : Block.unknownReason;
+  Site.dynamicSharedMemUnknownReason = Site.dynamicSharedMem.isExact() ? "" : Smem.unknownReason;
+  if (!Site.block.isExact() && Block.choice)
+    return Block.choice;
+  if (!Site.dynamicSharedMem.isExact() && Smem.choice)
+    return Smem.choice;
+  return std::nullopt;
+}
+
+std::string functionName(const FunctionDecl *F) { return F ? "'" + F->getNameAsString() + "'" : "a function"; }
+
+// The values that tell two variants apart (their findings would be the same).
+using VariantKey = std::tuple<std::string, std::string, std::string>;
+VariantKey keyOf(const LaunchSite &S) {
+  return {S.grid.product().describe(), S.block.xyz[0].describe() + "," + S.block.xyz[1].describe() + "," +
+                                           S.block.xyz[2].describe(),
+          S.dynamicSharedMem.describe()};
+}
+
+} // namespace
+
+std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &Values, CallSiteIndex &Calls) {
+  if (!Site.caller || !Site.call)
+    return {Site};
+  std::deque<Pending> Work;
+  Work.push_back({ValueContext{{ValueFrame{Site.caller, Site.call}}, {}}, {}});
+  std::vector<LaunchSite> Done;
+  std::optional<LaunchSite> First; // the launch in its own function, guards applied
+  bool Complete = true;
+  std::string IncompleteBecause;
+  auto Incomplete = [&](std::string Why) {
+    Complete = false;
+    if (IncompleteBecause.empty())
+      IncompleteBecause = std::move(Why);
+  };
+  while (!Work.empty()) {
+    Pending P = std::move(Work.front());
+    Work.pop_front();
+    LaunchSite S = Site;
+    std::optional<OpenChoice> Choice = evaluateIn(S, P.context, Values);
+    S.values.callChain = P.chain;
+    if (!First)
+      First = S;
+    const bool Settled = S.block.isExact() && S.dynamicSharedMem.isExact();
+    if (Settled || !Choice) {
+      Done.push_back(std::move(S));
+      continue;
+    }
+    const size_t Used = Done.size() + Work.size();
+    if (Choice->kind == OpenChoice::Kind::Callers) {
+      const FunctionDecl *Fn = P.context.frames[Choice->frame].function;
+      const std::vector<CallSite> &Sites = Calls.callsOf(*Fn);
+      const bool Visible = Calls.callersAllVisible(*Fn);
+      if (P.context.frames.size() > MaxCallDepth) {
+        Incomplete("the calls leading to the launch are nested deeper than " + std::to_string(MaxCallDepth));
+      } else if (Sites.empty()) {
+        Incomplete(functionName(Fn) + " is not called in this translation unit");
+      } else if (Used + Sites.size() > MaxVariants) {
+        Incomplete(functionName(Fn) + " is called from " + std::to_string(Sites.size()) +
+                   " places; at most " + std::to_string(MaxVariants) + " variants are analysed");
+      } else {
+        if (!Visible)
+          Incomplete(functionName(Fn) + " can be called from other files");
+        for (const CallSite &C : Sites) {
+          Pending Q = P;
+          Q.context.frames.push_back({C.caller, C.call});
+          Q.chain.push_back(C.call);
+          Work.push_back(std::move(Q));
+        }
+        continue;
+      }
+    } else if (Used + Choice->count > MaxVariants) {
+      Incomplete("a value is one of " + std::to_string(Choice->count) + "; at most " +
+                 std::to_string(MaxVariants) + " variants are analysed");
+    } else {
+      for (unsigned I = 0; I < Choice->count; ++I) {
+        Pending Q = P;
+        Q.context.picks[{Choice->key, Choice->frame}] = I;
+        Work.push_back(std::move(Q));
+      }
+      continue;
+    }
+    Done.push_back(std::move(S));
+  }
+  // One variant per distinct set of values, in the order found.
+  std::vector<LaunchSite> Out;
+  std::set<VariantKey> Seen;
+  bool AnyExactBlock = false;
+  for (const LaunchSite &S : Done) {
+    if (!S.block.isExact() || !S.dynamicSharedMem.isExact())
+      Incomplete(S.blockUnknownReason.empty() ? "a variant's values are not known" : S.blockUnknownReason);
+    AnyExactBlock |= S.block.isExact();
+    if (Seen.insert(keyOf(S)).second)
+      Out.push_back(S);
+  }
+  if (!AnyExactBlock || Out.empty()) {
+    // Nothing better than the launch's own function gives: that, with the
+    // reason the enumeration found when there is one variant to explain.
+    LaunchSite S = Done.size() == 1 ? std::move(Done.front()) : std::move(*First);
+    S.values = LaunchValueSet{};
+    S.values.complete = Complete && S.block.isExact();
+    S.values.incompleteBecause = IncompleteBecause;
+    if (Done.size() != 1)
+      S.values.callChain.clear();
+    return {S};
+  }
+  for (unsigned I = 0; I < Out.size(); ++I) {
+    Out[I].values.variant = I;
+    Out[I].values.variants = static_cast<unsigned>(Out.size());
+    Out[I].values.complete = Complete;
+    Out[I].values.incompleteBecause = IncompleteBecause;
+  }
+  return Out;
+}
+
+} // namespace clang::tidy::occlint

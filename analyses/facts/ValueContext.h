@@ -1,0 +1,71 @@
+// Where a launch's values are read, for the value evaluator: the function
+// the launch is written in, the calls that lead to it (a helper called with
+// constants), and which member of a finite set of values each variant takes
+// (a case label among several, an element of a constant array).
+//
+// The evaluator refines a variable by the guards around the point where it is
+// read (inside `case 512:` of `switch (threads)`, or under
+// `if (threads == 256)`, `threads` is exact), binds a parameter of a frame to
+// the argument of the call in the next frame out, and, where a value is one
+// of several, takes the member the context picks. What it cannot decide
+// alone it reports as an OpenChoice: the launch analysis (LaunchVariants.h)
+// then enumerates the choice, within bounds, as separate variants.
+#pragma once
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clang::tidy::occlint {
+
+/// One function on the way to a launch.
+struct ValueFrame {
+  /// Whose parameters and local variables are read in this frame.
+  const FunctionDecl *function = nullptr;
+  /// The statement the values are read at: the launch in frame 0, the call
+  /// of the previous frame's function in the others (a CallExpr).
+  const Stmt *at = nullptr;
+};
+
+struct ValueContext {
+  /// frames[0] holds the launch; frames[k + 1].at calls frames[k].function.
+  /// Empty: no context at all (values as the whole function sees them).
+  std::vector<ValueFrame> frames;
+  /// The member a variant takes of a finite set, by (the set's key, frame).
+  std::map<std::pair<const void *, unsigned>, unsigned> picks;
+};
+
+/// Something the evaluator could not decide alone and a caller could
+/// enumerate.
+struct OpenChoice {
+  enum class Kind {
+    /// A parameter of the outermost frame's function: its callers would bind it.
+    Callers,
+    /// A value that is one of `count` members of a set (picks[{key, frame}]).
+    SetMember,
+  };
+  Kind kind = Kind::Callers;
+  unsigned frame = 0;
+  const void *key = nullptr;
+  unsigned count = 0;
+  /// The parameter read (Callers).
+  const ParmVarDecl *parameter = nullptr;
+};
+
+/// What one evaluation learnt besides its value.
+struct EvaluationTrace {
+  /// The first choice that would have refined the value.
+  std::optional<OpenChoice> choice;
+  /// Why the value is not exact, for --verbose and JSON ("parameter
+  /// 'threads' of launch_fill, called with a runtime value at x.cu:40");
+  /// the first reason met. Empty when there is none to give.
+  std::string unknownReason;
+};
+
+} // namespace clang::tidy::occlint

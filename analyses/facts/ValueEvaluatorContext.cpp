@@ -1,0 +1,282 @@
+// Reading values in a context (ValueContext.h): the frame a variable belongs
+// to, guards that refine it, parameters bound to the arguments of the call in
+// the next frame out, members of finite sets a variant picks (case labels,
+// constant array elements), and the reasons a value stays unknown.
+#include "facts/ValueEvaluatorInternals.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace clang::tidy::occlint {
+
+ValueEvaluatorImpl::ValueEvaluatorImpl(ASTContext &Ctx, ValueEvaluator::Cache &C, const ValueContext &Context,
+                                       EvaluationTrace &Trace)
+    : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), C(C), Context(Context), Trace(&Trace) {
+  if (!Context.frames.empty())
+    Frame = 0;
+  ContextFree = Context.frames.size() <= 1 && Context.picks.empty() &&
+                (Context.frames.empty() || guardsOf(0).empty());
+}
+
+unsigned ValueEvaluatorImpl::frameOf(const VarDecl &VD) const {
+  if (Frame == NoFrame || Frame >= Context.frames.size())
+    return NoFrame;
+  const auto *Owner = dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
+  const FunctionDecl *Current = Context.frames[Frame].function;
+  if (Owner && Current && Owner->getCanonicalDecl() == Current->getCanonicalDecl())
+    return Frame;
+  return NoFrame;
+}
+
+const std::vector<GuardFact> &ValueEvaluatorImpl::guardsOf(unsigned F) {
+  static const std::vector<GuardFact> None;
+  if (F == NoFrame || F >= Context.frames.size())
+    return None;
+  auto It = GuardsOfFrame.find(F);
+  if (It != GuardsOfFrame.end())
+    return It->second;
+  const ValueFrame &VF = Context.frames[F];
+  const Stmt *Body = VF.function ? VF.function->getBody() : nullptr;
+  std::vector<GuardFact> Facts;
+  if (Body && VF.at)
+    Facts = guardsAround(*VF.at, *Body, Ctx);
+  return GuardsOfFrame.emplace(F, std::move(Facts)).first->second;
+}
+
+void ValueEvaluatorImpl::recordChoice(const OpenChoice &Choice) {
+  if (Trace && !Trace->choice)
+    Trace->choice = Choice;
+}
+
+void ValueEvaluatorImpl::recordReason(std::string Reason) {
+  if (Trace && Trace->unknownReason.empty())
+    Trace->unknownReason = std::move(Reason);
+}
+
+void ValueEvaluatorImpl::replay(const std::optional<OpenChoice> &Choice, const std::string &Reason) {
+  if (Choice)
+    recordChoice(*Choice);
+  if (!Reason.empty())
+    recordReason(Reason);
+}
+
+const CachedValue<IVal> *ValueEvaluatorImpl::cachedInt(const VarDecl *Def, unsigned F) {
+  if (F == NoFrame || ContextFree) {
+    auto &Map = F == NoFrame ? C.intVars : C.intVarsInFrame;
+    auto It = Map.find(Def);
+    return It == Map.end() ? nullptr : &It->second;
+  }
+  auto It = FrameInts.find({Def, F});
+  return It == FrameInts.end() ? nullptr : &It->second;
+}
+
+void ValueEvaluatorImpl::cacheInt(const VarDecl *Def, unsigned F, CachedValue<IVal> Entry) {
+  if (F == NoFrame || ContextFree)
+    (F == NoFrame ? C.intVars : C.intVarsInFrame)[Def] = std::move(Entry);
+  else
+    FrameInts[{Def, F}] = std::move(Entry);
+}
+
+const CachedValue<IDim3> *ValueEvaluatorImpl::cachedDim3(const VarDecl *Def, unsigned F) {
+  if (F == NoFrame || ContextFree) {
+    auto &Map = F == NoFrame ? C.dim3Vars : C.dim3VarsInFrame;
+    auto It = Map.find(Def);
+    return It == Map.end() ? nullptr : &It->second;
+  }
+  auto It = FrameDim3s.find({Def, F});
+  return It == FrameDim3s.end() ? nullptr : &It->second;
+}
+
+void ValueEvaluatorImpl::cacheDim3(const VarDecl *Def, unsigned F, CachedValue<IDim3> Entry) {
+  if (F == NoFrame || ContextFree)
+    (F == NoFrame ? C.dim3Vars : C.dim3VarsInFrame)[Def] = std::move(Entry);
+  else
+    FrameDim3s[{Def, F}] = std::move(Entry);
+}
+
+std::string ValueEvaluatorImpl::where(SourceLocation Loc) const {
+  const PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return "an unknown place";
+  return llvm::sys::path::filename(P.getFilename()).str() + ":" + std::to_string(P.getLine());
+}
+
+// The guards around the frame's statement, applied to a variable with one
+// reaching definition (the caller makes sure of that).
+IVal ValueEvaluatorImpl::refineByGuards(const VarDecl &VD, IVal V) {
+  const unsigned F = frameOf(VD);
+  if (F == NoFrame)
+    return V;
+  for (const GuardFact &G : guardsOf(F)) {
+    if (G.var != &VD)
+      continue;
+    i128 Lo = G.min ? std::max<i128>(V.lo, *G.min) : V.lo;
+    i128 Hi = G.max ? std::min<i128>(V.hi, *G.max) : V.hi;
+    if (Lo > Hi)
+      continue; // the guard contradicts the value: code that does not run
+    const std::string Name = "'" + VD.getName().str() + "'";
+    if (!G.members.empty()) {
+      std::vector<i128> Members;
+      for (int64_t M : G.members)
+        if (M >= Lo && M <= Hi)
+          Members.push_back(M);
+      if (Members.empty())
+        continue;
+      IVal Hull = V;
+      Hull.lo = Members.front();
+      Hull.hi = Members.back();
+      Hull.loKnown = Hull.hiKnown = true;
+      V = Members.size() == 1 ? Hull : pickMember(G.key, Members, Hull, G.loc, Name, F);
+      if (V.exact())
+        V.derivation = mergeDerivations(V.derivation, {{G.loc, Name + " is " + describe(V) + " here (" + G.text + ")"}});
+      continue;
+    }
+    const bool Changed = Lo != V.lo || Hi != V.hi;
+    if (Lo != V.lo)
+      V.loKnown = true;
+    if (Hi != V.hi)
+      V.hiKnown = true;
+    V.lo = Lo;
+    V.hi = Hi;
+    if (Changed)
+      V.derivation = mergeDerivations(V.derivation, {{G.loc, Name + " is " + describe(V) + " here (" + G.text + ")"}});
+  }
+  if (V.exact())
+    V.spelling.clear();
+  return V;
+}
+
+IVal ValueEvaluatorImpl::pickMember(const void *Key, const std::vector<i128> &Members, IVal Hull,
+                                    SourceLocation Loc, const std::string &What, unsigned InFrame) {
+  if (InFrame == NoFrame)
+    return Hull; // no context to pick in
+  auto It = Context.picks.find({Key, InFrame});
+  if (It == Context.picks.end() || It->second >= Members.size()) {
+    OpenChoice Choice;
+    Choice.kind = OpenChoice::Kind::SetMember;
+    Choice.frame = InFrame;
+    Choice.key = Key;
+    Choice.count = static_cast<unsigned>(Members.size());
+    recordChoice(Choice);
+    recordReason(What + " is one of " + std::to_string(Members.size()) + " values");
+    return Hull;
+  }
+  IVal R = exactOf(Members[It->second]);
+  R.derivation = Hull.derivation;
+  R.derivation.push_back({Loc, What + " is " + describe(R) + " in this variant (one of " +
+                                   std::to_string(Members.size()) + " values)"});
+  return R;
+}
+
+const Expr *ValueEvaluatorImpl::boundArgument(const ParmVarDecl &P) const {
+  const unsigned F = frameOf(P);
+  if (F == NoFrame || F + 1 >= Context.frames.size())
+    return nullptr;
+  const auto *Call = dyn_cast_or_null<CallExpr>(Context.frames[F + 1].at);
+  if (!Call || isa<CXXOperatorCallExpr>(Call))
+    return nullptr;
+  const unsigned Index = P.getFunctionScopeIndex();
+  return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
+}
+
+IVal ValueEvaluatorImpl::evalParam(const ParmVarDecl &P, QualType UseType) {
+  const std::string Name = P.getName().str();
+  const auto *Fn = dyn_cast<FunctionDecl>(P.getDeclContext());
+  const std::string Of = "parameter '" + Name + "' of '" + (Fn ? Fn->getNameAsString() : std::string("?")) + "'";
+  const unsigned F = frameOf(P);
+  if (F == NoFrame || P.getType()->isReferenceType() || P.getType().isVolatileQualified()) {
+    recordReason(Of);
+    return unknownOf(UseType, Name);
+  }
+  if (isMutated(P)) {
+    recordReason(Of + ", which the function modifies");
+    return unknownOf(UseType, Name);
+  }
+  IVal V;
+  if (const Expr *Arg = boundArgument(P)) {
+    const unsigned Saved = Frame;
+    Frame = F + 1;
+    V = castTo(evalInt(Arg), P.getType());
+    Frame = Saved;
+    if (!V.informative())
+      recordReason(Of + ", called with a runtime value at " + where(Arg->getBeginLoc()));
+    V.derivation = mergeDerivations(
+        V.derivation,
+        {{SM.getExpansionLoc(Arg->getBeginLoc()),
+          "'" + (Fn ? Fn->getNameAsString() : std::string("?")) + "' is called here with '" + Name + "' = " + describe(V)}});
+    if (!V.exact())
+      V.spelling = Name;
+  } else {
+    // The guards first: a case label among several is a choice of its own,
+    // taken before the callers are.
+    V = refineByGuards(P, unknownOf(P.getType(), Name));
+    if (!V.exact()) {
+      OpenChoice Choice;
+      Choice.kind = OpenChoice::Kind::Callers;
+      Choice.frame = F;
+      Choice.parameter = &P;
+      recordChoice(Choice);
+      recordReason(Of);
+    }
+    return castTo(std::move(V), UseType);
+  }
+  return refineByGuards(P, castTo(std::move(V), UseType));
+}
+
+// arr[i] of a constant array (or one never modified) with a braced
+// initializer: the element when i is known, else one of the elements i can
+// reach (a set a variant picks from).
+IVal ValueEvaluatorImpl::evalSubscript(const ArraySubscriptExpr *E) {
+  QualType T = E->getType();
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const auto *AT = VD ? Ctx.getAsConstantArrayType(VD->getType()) : nullptr;
+  if (!AT || !T->isIntegralOrEnumerationType())
+    return unknownOf(T);
+  const VarDecl *Def = VD;
+  const Expr *Init = VD->getAnyInitializer(Def);
+  const auto *List = Init ? dyn_cast<InitListExpr>(Init->IgnoreImplicit()) : nullptr;
+  if (List && List->isSyntacticForm() && List->getSemanticForm())
+    List = List->getSemanticForm();
+  if (!List || !hasStableValue(*VD)) {
+    recordReason("'" + VD->getName().str() + "' is an array whose elements can change");
+    return unknownOf(T);
+  }
+  const uint64_t Size = AT->getSize().getZExtValue();
+  IVal Index = evalInt(E->getIdx());
+  const i128 Lo = std::max<i128>(Index.lo, 0), Hi = std::min<i128>(Index.hi, i128(Size) - 1);
+  if (Size == 0 || Lo > Hi || Hi - Lo >= 256)
+    return unknownOf(T);
+  const unsigned Saved = Frame;
+  Frame = frameOf(*VD);
+  std::vector<i128> Members;
+  std::vector<ValueDerivation> Steps = Index.derivation;
+  bool AllExact = true;
+  for (i128 I = Lo; I <= Hi && AllExact; ++I) {
+    const Expr *Element = I < List->getNumInits() ? List->getInit(unsigned(I)) : List->getArrayFiller();
+    IVal V = Element ? castTo(evalInt(Element), T) : unknownOf(T);
+    AllExact = V.exact();
+    Members.push_back(V.lo);
+  }
+  Frame = Saved;
+  if (!AllExact)
+    return unknownOf(T);
+  std::sort(Members.begin(), Members.end());
+  Members.erase(std::unique(Members.begin(), Members.end()), Members.end());
+  IVal Hull = exactOf(Members.front());
+  Hull.hi = Members.back();
+  Hull.derivation = std::move(Steps);
+  const std::string What = "'" + spellingOf(E) + "'";
+  if (Members.size() == 1) {
+    Hull.derivation.push_back(
+        {VD->getLocation(), What + " is " + describe(Hull) + ": '" + VD->getName().str() + "' is defined here"});
+    return Hull;
+  }
+  return pickMember(E, Members, Hull, SM.getExpansionLoc(E->getExprLoc()), What, Frame);
+}
+
+} // namespace clang::tidy::occlint

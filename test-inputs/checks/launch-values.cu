@@ -1,0 +1,62 @@
+// Test input for the launch values read through guards, helpers and sets
+// (analyses/facts/ValueGuards.cpp, ValueEvaluatorContext.cpp, LaunchVariants.cpp),
+// seen through cuda-occupancy-report's remark (it names the block size) and
+// cuda-launch-block-not-warp-multiple's warning (its notes say how a value was derived).
+// RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report,cuda-launch-block-not-warp-multiple
+#include <cuda_runtime.h>
+
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 10 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+
+// Switch dispatch on the block size: exact inside a case; a fall-through from
+// another label gives both values; default proves nothing.
+void reduceDispatch(float *p, int threads) {
+  dim3 block(threads);
+  switch (threads) {
+  case 512:
+    work<<<216, block>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 4 blocks of 512 threads per SM}} [cuda-occupancy-report]
+    break;
+  case 96:
+  case 256:
+    work<<<216, block>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 21 blocks of 96 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]
+    break;
+  default:
+    work<<<216, block>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block block.x, dynamic shared memory 0)}} [cuda-occupancy-report]
+  }
+}
+
+// An if guard: exact under ==, a bound under <=.
+void ifGuard(float *p, unsigned threads) {
+  if (threads == 64)
+    work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 64 threads per SM}} [cuda-occupancy-report]
+  else if (threads <= 32)
+    work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block at most 32, dynamic shared memory 0)}} [cuda-occupancy-report]
+}
+
+// A helper with internal linkage and two callers: a complete set {100, 256}.
+static void launchFill(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 100 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report] expect-warning {{block of 100 threads is not a multiple of the warp size (32)}} [cuda-launch-block-not-warp-multiple]
+void fillTwice(float *p) {
+  launchFill(p, 100); // expect-note {{'launchFill' is called here with 'threads' = 100}}
+  launchFill(p, 256);
+}
+
+// A helper other files may call: the value of the caller seen here, and an open set.
+void launchExternal(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 12 blocks of 160 threads per SM}} [cuda-occupancy-report]
+void callExternal(float *p) { launchExternal(p, 160); }
+
+// A sweep over a constant array of block sizes.
+void sweep(float *p) {
+  int sizes[] = {64, 1024};
+  for (int j = 0; j < 2; j++) {
+    int bs = sizes[j];
+    work<<<216, bs>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 1024 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 64 threads per SM}} [cuda-occupancy-report]
+  }
+}
+
+// Two levels of helpers, the value written at the outer call.
+static void inner(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 48 threads per SM}} [cuda-occupancy-report] expect-warning {{block of 48 threads is not a multiple of the warp size (32): 16 of the 64 lanes}} [cuda-launch-block-not-warp-multiple]
+static void outer(float *p, int threads) { inner(p, threads); } // expect-note {{'inner' is called here with 'threads' = 48}}
+void twoLevels(float *p) { outer(p, 48); } // expect-note {{'outer' is called here with 'threads' = 48}}
+
+// A runtime value through a helper stays unknown.
+static void launchRuntime(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block threads, dynamic shared memory 0)}} [cuda-occupancy-report]
+void callRuntime(float *p, int n) { launchRuntime(p, n); }
