@@ -21,7 +21,8 @@ struct Pending {
 
 // Evaluates the launch's written values in `Context`; the choice that could
 // refine the block (first) or the dynamic shared memory.
-std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Context, ValueEvaluator &Values) {
+std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Context, ValueEvaluator &Values,
+                                     bool &Infeasible) {
   EvaluationTrace Grid, Block, Smem;
   if (Site.gridExpr)
     Site.grid = Values.evaluateDim3(*Site.gridExpr, Context, &Grid);
@@ -32,6 +33,7 @@ std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Conte
   Site.gridUnknownReason = Site.grid.isExact() ? "" : Grid.unknownReason;
   Site.blockUnknownReason = Site.block.isExact() ? "" : Block.unknownReason;
   Site.dynamicSharedMemUnknownReason = Site.dynamicSharedMem.isExact() ? "" : Smem.unknownReason;
+  Infeasible = Grid.infeasible || Block.infeasible || Smem.infeasible;
   if (!Site.block.isExact() && Block.choice)
     return Block.choice;
   if (!Site.dynamicSharedMem.isExact() && Smem.choice)
@@ -69,10 +71,24 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     Pending P = std::move(Work.front());
     Work.pop_front();
     LaunchSite S = Site;
-    std::optional<OpenChoice> Choice = evaluateIn(S, P.context, Values);
+    bool Infeasible = false;
+    std::optional<OpenChoice> Choice = evaluateIn(S, P.context, Values, Infeasible);
     S.values.callChain = P.chain;
-    if (!First)
+    if (!First) {
       First = S;
+      if (Infeasible) {
+        // The guards around the launch cannot all hold: nothing to say
+        // about values it never gets.
+        for (EvaluatedDim3 *D : {&First->grid, &First->block})
+          for (EvaluatedValue &V : D->xyz)
+            V = EvaluatedValue::unknown(V.spelling);
+        First->dynamicSharedMem = EvaluatedValue::unknown(First->dynamicSharedMem.spelling);
+        First->blockUnknownReason = "the conditions around the launch cannot all hold";
+        return {*First};
+      }
+    }
+    if (Infeasible)
+      continue; // a caller whose value the guards around the launch exclude
     const bool Settled = S.block.isExact() && S.dynamicSharedMem.isExact();
     if (Settled || !Choice) {
       Done.push_back(std::move(S));
@@ -129,11 +145,11 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     // Nothing better than the launch's own function gives: that, with the
     // reason the enumeration found when there is one variant to explain.
     LaunchSite S = Done.size() == 1 ? std::move(Done.front()) : std::move(*First);
+    std::vector<const CallExpr *> Chain = Done.size() == 1 ? S.values.callChain : std::vector<const CallExpr *>{};
     S.values = LaunchValueSet{};
     S.values.complete = Complete && S.block.isExact();
     S.values.incompleteBecause = IncompleteBecause;
-    if (Done.size() != 1)
-      S.values.callChain.clear();
+    S.values.callChain = std::move(Chain);
     return {S};
   }
   for (unsigned I = 0; I < Out.size(); ++I) {

@@ -66,6 +66,9 @@ struct EvaluationTrace {
   /// 'threads' of launch_fill, called with a runtime value at x.cu:40");
   /// the first reason met. Empty when there is none to give.
   std::string unknownReason;
+  /// A guard contradicts a value read: in this context the statement cannot
+  /// be reached.
+  bool infeasible = false;
 };
 
 } // namespace clang::tidy::occlint

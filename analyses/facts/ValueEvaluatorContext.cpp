@@ -116,8 +116,14 @@ IVal ValueEvaluatorImpl::refineByGuards(const VarDecl &VD, IVal V) {
       continue;
     i128 Lo = G.min ? std::max<i128>(V.lo, *G.min) : V.lo;
     i128 Hi = G.max ? std::min<i128>(V.hi, *G.max) : V.hi;
-    if (Lo > Hi)
-      continue; // the guard contradicts the value: code that does not run
+    if (Lo > Hi) {
+      // The guard contradicts the value: in this context the statement does
+      // not run (a helper's caller passes a value the helper's own test
+      // sends elsewhere).
+      if (Trace)
+        Trace->infeasible = true;
+      continue;
+    }
     const std::string Name = "'" + VD.getName().str() + "'";
     if (!G.members.empty()) {
       std::vector<i128> Members;
@@ -276,7 +282,15 @@ IVal ValueEvaluatorImpl::evalSubscript(const ArraySubscriptExpr *E) {
         {VD->getLocation(), What + " is " + describe(Hull) + ": '" + VD->getName().str() + "' is defined here"});
     return Hull;
   }
-  return pickMember(E, Members, Hull, SM.getExpansionLoc(E->getExprLoc()), What, Frame);
+  // Several elements: a sweep over the array (benchmark code tries each
+  // block size in turn). The range, not one variant per element: each
+  // element is deliberate, and a finding for the worst of them would not be
+  // worth acting on.
+  Hull.derivation.push_back({VD->getLocation(), What + " is one of the " + std::to_string(Members.size()) +
+                                                    " values " + describe(Hull) + " of '" + VD->getName().str() +
+                                                    "', defined here"});
+  recordReason(What + " is one of " + std::to_string(Members.size()) + " elements of '" + VD->getName().str() + "'");
+  return Hull;
 }
 
 } // namespace clang::tidy::occlint

@@ -5,7 +5,7 @@
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report,cuda-launch-block-not-warp-multiple
 #include <cuda_runtime.h>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 10 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 9 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -43,12 +43,13 @@ void fillTwice(float *p) {
 void launchExternal(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 12 blocks of 160 threads per SM}} [cuda-occupancy-report]
 void callExternal(float *p) { launchExternal(p, 160); }
 
-// A sweep over a constant array of block sizes.
+// A sweep over a constant array of block sizes: the range, not one variant
+// per element (each element is deliberate).
 void sweep(float *p) {
   int sizes[] = {64, 1024};
   for (int j = 0; j < 2; j++) {
     int bs = sizes[j];
-    work<<<216, bs>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 1024 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 64 threads per SM}} [cuda-occupancy-report]
+    work<<<216, bs>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block 64 to 1024, dynamic shared memory 0)}} [cuda-occupancy-report]
   }
 }
 
@@ -60,3 +61,14 @@ void twoLevels(float *p) { outer(p, 48); } // expect-note {{'outer' is called he
 // A runtime value through a helper stays unknown.
 static void launchRuntime(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block threads, dynamic shared memory 0)}} [cuda-occupancy-report]
 void callRuntime(float *p, int n) { launchRuntime(p, n); }
+
+// A caller whose value the helper's own test excludes: that variant never
+// reaches the launch, so the launch has one variant (64), not an invalid 4096.
+static void guardedHelper(float *p, int threads) {
+  if (threads <= 1024)
+    work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 64 threads per SM}} [cuda-occupancy-report]
+}
+void guardedCallers(float *p) {
+  guardedHelper(p, 64);
+  guardedHelper(p, 4096);
+}
