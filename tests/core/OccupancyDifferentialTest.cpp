@@ -38,6 +38,8 @@
 
 #ifdef OCCLINT_HAVE_CUDA_OCCUPANCY_H
 #include <cuda_occupancy.h>
+
+#include "CudaOccupancyReference.h"
 #endif
 
 namespace occlint {
@@ -131,29 +133,9 @@ struct Reference {
 };
 
 Reference reference(const ArchLimits &arch, const Config &c) {
-  cudaOccDeviceProp prop;
-  prop.computeMajor = arch.major;
-  prop.computeMinor = arch.minor;
-  prop.maxThreadsPerBlock = arch.maxThreadsPerBlock;
-  prop.maxThreadsPerMultiprocessor = arch.maxThreadsPerSM;
-  prop.regsPerBlock = arch.regsPerBlock;
-  prop.regsPerMultiprocessor = arch.regsPerSM;
-  prop.warpSize = arch.warpSize;
-  prop.sharedMemPerBlock = static_cast<size_t>(arch.sharedMemPerBlock);
-  prop.sharedMemPerMultiprocessor = static_cast<size_t>(arch.sharedMemPerSM);
-  prop.numSms = 1;
-  prop.sharedMemPerBlockOptin = static_cast<size_t>(arch.sharedMemPerBlockOptin);
-  prop.reservedSharedMemPerBlock = static_cast<size_t>(arch.reservedSharedMemPerBlock);
-
-  cudaOccFuncAttributes attr;
-  attr.maxThreadsPerBlock = c.launchBounds ? *c.launchBounds : arch.maxThreadsPerBlock;
-  attr.numRegs = c.regs;
-  attr.sharedSizeBytes = static_cast<size_t>(c.staticSmem);
-  attr.partitionedGCConfig = PARTITIONED_GC_OFF;
-  attr.shmemLimitConfig = c.optin ? FUNC_SHMEM_LIMIT_OPTIN : FUNC_SHMEM_LIMIT_DEFAULT;
-  attr.maxDynamicSharedSizeBytes = c.optin ? static_cast<size_t>(*c.optin) : 0;
-  attr.numBlockBarriers = c.barriers;
-  attr.virtualResourceCount = 0;
+  const cudaOccDeviceProp prop = occlint::occref::referenceDeviceProp(arch, 1);
+  const cudaOccFuncAttributes attr = occlint::occref::referenceFuncAttributes(
+      arch, c.regs, c.staticSmem, c.optin, c.barriers, c.launchBounds);
 
   cudaOccDeviceState state; // cacheConfig NONE, carveout DEFAULT
   Reference ref;
