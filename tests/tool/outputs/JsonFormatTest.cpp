@@ -262,4 +262,48 @@ TEST(JsonFormat, AnUnwritableOutputIsAnInputErrorAndWritesNothing) {
   }
 }
 
+
+// Launch variants (docs/launch-analysis.md): a static helper called with 100
+// and 256 gives two entries of one launch, a complete set, each with the call
+// that leads to it; a helper other files may call gives an open set; a value
+// that stays unknown says why.
+TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnknown) {
+  const std::string Input = checksInput("launch-values.cu");
+  json J = lintJson({Input}, "--gpu=A100 --checks=-*,cuda-occupancy-report");
+  auto entriesAt = [&](int Line) {
+    std::vector<json> Out;
+    for (const json &L : J["launches"])
+      if (L["line"] == Line)
+        Out.push_back(L);
+    return Out;
+  };
+  // static void launchFill(float *p, int threads) { work<<<216, threads>>>(p); }
+  std::vector<json> Fill = entriesAt(36);
+  ASSERT_EQ(Fill.size(), 2u) << J["launches"].dump(1);
+  std::set<std::string> Blocks;
+  for (const json &L : Fill) {
+    Blocks.insert(L["block"].get<std::string>());
+    EXPECT_EQ(L["values"]["of"], 2);
+    EXPECT_EQ(L["values"]["complete"], true);
+    EXPECT_TRUE(L["values"]["incompleteBecause"].is_null());
+    ASSERT_EQ(L["values"]["via"].size(), 1u);
+    EXPECT_EQ(L["values"]["via"][0]["line"], L["block"] == "100" ? 38 : 39);
+    EXPECT_TRUE(L["unknown"].is_null());
+  }
+  EXPECT_EQ(Blocks, (std::set<std::string>{"100", "256"}));
+  // void launchExternal(float *p, int threads) { work<<<216, threads>>>(p); }
+  std::vector<json> External = entriesAt(43);
+  ASSERT_EQ(External.size(), 1u);
+  EXPECT_EQ(External[0]["block"], "160");
+  EXPECT_EQ(External[0]["values"]["complete"], false);
+  EXPECT_EQ(External[0]["values"]["incompleteBecause"], "'launchExternal' can be called from other files");
+  // static void launchRuntime(float *p, int threads) { work<<<216, threads>>>(p); }, called with a parameter
+  // of a function nothing calls.
+  std::vector<json> Runtime = entriesAt(62);
+  ASSERT_EQ(Runtime.size(), 1u);
+  EXPECT_EQ(Runtime[0]["block"], "threads");
+  EXPECT_EQ(Runtime[0]["values"]["complete"], false);
+  EXPECT_EQ(Runtime[0]["unknown"]["block"], "parameter 'n' of 'callRuntime'");
+}
+
 } // namespace
