@@ -474,7 +474,9 @@ std::optional<TargetGpu> GpuDatabase::resolve(std::string_view spec,
                 "'; give an SM count, e.g. '" + A->name + ":100'";
         return std::nullopt;
       }
-      return TargetGpu{*A, P->name, P->smCount};
+      TargetGpu T{*A, P->name, P->smCount};
+      T.productAssumed = true;
+      return T;
     }
     std::vector<std::string> Close = closeMatches(Base);
     std::string Suggest;

@@ -69,6 +69,10 @@ struct TargetGpu {
   ArchLimits arch;
   std::string productName; // "H200", or "sm_90:132" for an arch with an explicit SM count
   int smCount = 0;
+  /// Named by its arch alone ("sm_90"): the product, and so the SM count, is
+  /// the arch's default product's, an assumption a value read from the
+  /// device (prop.multiProcessorCount) says it rests on.
+  bool productAssumed = false;
 };
 
 class GpuDatabase {

@@ -59,6 +59,10 @@ struct LaunchSite {
   /// Why a value is not exact, when the evaluator can say ("parameter
   /// 'threads' of 'launch_fill', called with a runtime value at x.cu:40").
   std::string gridUnknownReason, blockUnknownReason, dynamicSharedMemUnknownReason;
+  /// A value depends on the GPU (a device property, the occupancy API): the
+  /// launch is evaluated again per target, each result for one target only.
+  bool needsTarget = false;
+  std::optional<unsigned> targetIndex; // index into TranslationUnitFacts::targets
 };
 
 /// The launch described by `Call`, or nullopt when it is not a launch.

@@ -22,7 +22,7 @@ struct Pending {
 // Evaluates the launch's written values in `Context`; the choice that could
 // refine the block (first) or the dynamic shared memory.
 std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Context, ValueEvaluator &Values,
-                                     bool &Infeasible) {
+                                     bool &Infeasible, bool &NeedsTarget) {
   EvaluationTrace Grid, Block, Smem;
   if (Site.gridExpr)
     Site.grid = Values.evaluateDim3(*Site.gridExpr, Context, &Grid);
@@ -34,6 +34,7 @@ std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Conte
   Site.blockUnknownReason = Site.block.isExact() ? "" : Block.unknownReason;
   Site.dynamicSharedMemUnknownReason = Site.dynamicSharedMem.isExact() ? "" : Smem.unknownReason;
   Infeasible = Grid.infeasible || Block.infeasible || Smem.infeasible;
+  NeedsTarget |= Grid.needsTarget || Block.needsTarget || Smem.needsTarget;
   if (!Site.block.isExact() && Block.choice)
     return Block.choice;
   if (!Site.dynamicSharedMem.isExact() && Smem.choice)
@@ -53,11 +54,23 @@ VariantKey keyOf(const LaunchSite &S) {
 
 } // namespace
 
-std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &Values, CallSiteIndex &Calls) {
+std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &Values, CallSiteIndex &Calls,
+                                       const ValueContext &Base) {
   if (!Site.caller || !Site.call)
     return {Site};
   std::deque<Pending> Work;
-  Work.push_back({ValueContext{{ValueFrame{Site.caller, Site.call}}, {}}, {}});
+  ValueContext Start;
+  Start.frames = {ValueFrame{Site.caller, Site.call}};
+  Start.target = Base.target;
+  Start.kernelModel = Base.kernelModel;
+  Work.push_back({std::move(Start), {}});
+  bool NeedsTarget = false;
+  // Every result says whether it still needs a target.
+  auto Mark = [&](std::vector<LaunchSite> Sites) {
+    for (LaunchSite &S : Sites)
+      S.needsTarget = NeedsTarget && !Base.target;
+    return Sites;
+  };
   std::vector<LaunchSite> Done;
   std::optional<LaunchSite> First; // the launch in its own function, guards applied
   bool Complete = true;
@@ -72,7 +85,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     Work.pop_front();
     LaunchSite S = Site;
     bool Infeasible = false;
-    std::optional<OpenChoice> Choice = evaluateIn(S, P.context, Values, Infeasible);
+    std::optional<OpenChoice> Choice = evaluateIn(S, P.context, Values, Infeasible, NeedsTarget);
     S.values.callChain = P.chain;
     if (!First) {
       First = S;
@@ -84,7 +97,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
             V = EvaluatedValue::unknown(V.spelling);
         First->dynamicSharedMem = EvaluatedValue::unknown(First->dynamicSharedMem.spelling);
         First->blockUnknownReason = "the conditions around the launch cannot all hold";
-        return {*First};
+        return Mark({*First});
       }
     }
     if (Infeasible)
@@ -150,7 +163,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     S.values.complete = Complete && S.block.isExact();
     S.values.incompleteBecause = IncompleteBecause;
     S.values.callChain = std::move(Chain);
-    return {S};
+    return Mark({S});
   }
   for (unsigned I = 0; I < Out.size(); ++I) {
     Out[I].values.variant = I;
@@ -158,7 +171,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     Out[I].values.complete = Complete;
     Out[I].values.incompleteBecause = IncompleteBecause;
   }
-  return Out;
+  return Mark(std::move(Out));
 }
 
 } // namespace clang::tidy::occlint

@@ -24,6 +24,10 @@ inline constexpr unsigned MaxVariants = 8;
 /// single set of values results (possibly refined by guards or callers),
 /// several when the launch takes several, each with its call chain and
 /// index in LaunchSite::values; always at least one.
-std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &Values, CallSiteIndex &Calls);
+/// `Base` gives the target GPU and the kernels' resources (its frames and
+/// picks are ignored); without a target, a launch whose values depend on the
+/// GPU comes back with needsTarget set.
+std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &Values, CallSiteIndex &Calls,
+                                       const ValueContext &Base = {});
 
 } // namespace clang::tidy::occlint

@@ -142,6 +142,7 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
   Facts->targetsError = std::move(Selection.error);
   Facts->collect(Ctx);
   Facts->joinResources(Ctx, Options);
+  Facts->evaluatePerTarget(Ctx);
   Facts->predictOccupancy();
   if (FactsRecordSink *Sink = getFactsRecordSink())
     Sink->record(Facts->toRecord(Ctx));
@@ -263,11 +264,47 @@ void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Op
   }
 }
 
+void TranslationUnitFacts::evaluatePerTarget(ASTContext &Ctx) {
+  if (std::none_of(launches.begin(), launches.end(), [](const LaunchSite &S) { return S.needsTarget; }))
+    return;
+  ValueEvaluator Values(Ctx);
+  CallSiteIndex Calls(Ctx);
+  std::vector<LaunchSite> Out;
+  llvm::SmallPtrSet<const CallExpr *, 16> Redone;
+  for (LaunchSite &Site : launches) {
+    if (!Site.needsTarget) {
+      Out.push_back(std::move(Site));
+      continue;
+    }
+    if (!Redone.insert(Site.call).second)
+      continue; // another variant of a launch already evaluated per target
+    for (unsigned T = 0; T < targets.size(); ++T) {
+      ValueContext Base;
+      Base.target = &targets[T];
+      Base.kernelModel = [this](const FunctionDecl &K) -> std::optional<KernelModel> {
+        const KernelInfo *Info = kernelFor(&K);
+        const KernelResourceFacts *Res = Info ? resourcesFor(*Info) : nullptr;
+        if (!Res || !Res->registersKnown())
+          return std::nullopt;
+        return KernelModel{Res->model, Info->dynamicSharedMemOptin};
+      };
+      for (LaunchSite &Variant : launchVariants(Site, Values, Calls, Base)) {
+        Variant.targetIndex = T;
+        Out.push_back(std::move(Variant));
+      }
+    }
+  }
+  launches = std::move(Out);
+}
+
 void TranslationUnitFacts::predictOccupancy() {
   for (const LaunchSite &Site : launches) {
     const KernelInfo *Kernel = kernelFor(Site.kernel);
     const KernelResourceFacts *Res = Kernel ? resourcesFor(*Kernel) : nullptr;
-    for (const ::occlint::TargetGpu &Gpu : targets) {
+    for (unsigned TargetIndex = 0; TargetIndex < targets.size(); ++TargetIndex) {
+      if (Site.targetIndex && *Site.targetIndex != TargetIndex)
+        continue;
+      const ::occlint::TargetGpu &Gpu = targets[TargetIndex];
       LaunchOnTarget L;
       L.site = &Site;
       L.kernel = Kernel;

@@ -82,6 +82,9 @@ private:
   mutable size_t KernelsIndexed = 0;
   void collect(ASTContext &Ctx);
   void joinResources(ASTContext &Ctx, const FactsOptions &Options);
+  /// Launches whose values depend on the GPU, evaluated again per target
+  /// (device properties, the occupancy API with the kernels' resources).
+  void evaluatePerTarget(ASTContext &Ctx);
   void predictOccupancy();
 
   std::shared_ptr<const ::occlint::PtxasReport> Report; // keeps a log-file report alive

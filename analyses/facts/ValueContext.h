@@ -12,10 +12,14 @@
 // then enumerates the choice, within bounds, as separate variants.
 #pragma once
 
+#include "core/GpuDatabase.h"
+#include "core/Occupancy.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,12 +37,25 @@ struct ValueFrame {
   const Stmt *at = nullptr;
 };
 
+/// What the occupancy API needs of a kernel: its resources as ptxas reported
+/// them (no report: no answer) and its dynamic shared memory opt-in.
+struct KernelModel {
+  ::occlint::KernelResources resources;
+  std::optional<int64_t> optinDynamicSharedMem;
+};
+
 struct ValueContext {
   /// frames[0] holds the launch; frames[k + 1].at calls frames[k].function.
   /// Empty: no context at all (values as the whole function sees them).
   std::vector<ValueFrame> frames;
   /// The member a variant takes of a finite set, by (the set's key, frame).
   std::map<std::pair<const void *, unsigned>, unsigned> picks;
+  /// The GPU the values are read for: device properties
+  /// (cudaGetDeviceProperties, cudaDeviceGetAttribute) and the occupancy API
+  /// answer per GPU. Null: those values are unknown (and say so in the trace).
+  const ::occlint::TargetGpu *target = nullptr;
+  /// A kernel's resources for the occupancy API; empty or nullopt: unknown.
+  std::function<std::optional<KernelModel>(const FunctionDecl &Kernel)> kernelModel;
 };
 
 /// Something the evaluator could not decide alone and a caller could
@@ -69,6 +86,9 @@ struct EvaluationTrace {
   /// A guard contradicts a value read: in this context the statement cannot
   /// be reached.
   bool infeasible = false;
+  /// A value read depends on the GPU (a device property, the occupancy API)
+  /// and the context named none: evaluate again per target.
+  bool needsTarget = false;
 };
 
 } // namespace clang::tidy::occlint

@@ -18,7 +18,7 @@ ValueEvaluatorImpl::ValueEvaluatorImpl(ASTContext &Ctx, ValueEvaluator::Cache &C
     : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), C(C), Context(Context), Trace(&Trace) {
   if (!Context.frames.empty())
     Frame = 0;
-  ContextFree = Context.frames.size() <= 1 && Context.picks.empty() &&
+  ContextFree = Context.frames.size() <= 1 && Context.picks.empty() && !Context.target &&
                 (Context.frames.empty() || guardsOf(0).empty());
 }
 
@@ -57,7 +57,10 @@ void ValueEvaluatorImpl::recordReason(std::string Reason) {
     Trace->unknownReason = std::move(Reason);
 }
 
-void ValueEvaluatorImpl::replay(const std::optional<OpenChoice> &Choice, const std::string &Reason) {
+void ValueEvaluatorImpl::replay(const std::optional<OpenChoice> &Choice, const std::string &Reason,
+                                bool NeedsTarget) {
+  if (NeedsTarget && Trace)
+    Trace->needsTarget = true;
   if (Choice)
     recordChoice(*Choice);
   if (!Reason.empty())

@@ -173,6 +173,9 @@ IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType) {
   std::string Name = VD.getName().str();
   const VarDecl *Def = &VD;
   const Expr *Init = VD.getAnyInitializer(Def);
+  if (VD.getType()->isIntegralOrEnumerationType() && !hasStableValue(VD))
+    if (std::optional<IVal> Queried = deviceQueryValue(VD, nullptr, UseType))
+      return refineByGuards(VD, *Queried);
   if (!Init || !Def || !hasStableValue(VD)) {
     if (VD.isLocalVarDecl())
       recordReason(Init ? "'" + Name + "' is modified after its definition"
@@ -183,7 +186,7 @@ IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType) {
   }
   const unsigned VarFrame = frameOf(VD);
   if (const CachedValue<IVal> *Cached = cachedInt(Def, VarFrame)) {
-    replay(Cached->choice, Cached->unknownReason);
+    replay(Cached->choice, Cached->unknownReason, Cached->needsTarget);
     return refineByGuards(VD, Cached->value);
   }
   if (Active.size() >= MaxVarDepth || !Active.insert(Def).second) {
@@ -201,13 +204,13 @@ IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType) {
   Frame = SavedFrame;
   Trace = Outer;
   Active.erase(Def);
-  replay(Mine.choice, Mine.unknownReason);
+  replay(Mine.choice, Mine.unknownReason, Mine.needsTarget);
   IVal Out = Value;
   std::vector<ValueDerivation> Own{
       {Def->getLocation(), "'" + Name + "' is defined here as " + describe(Value)}};
   Out.derivation = mergeDerivations(Own, Value.derivation);
   if (Truncations == TruncationsBefore)
-    cacheInt(Def, VarFrame, {Out, Mine.choice, Mine.unknownReason});
+    cacheInt(Def, VarFrame, {Out, Mine.choice, Mine.unknownReason, Mine.needsTarget});
   return refineByGuards(VD, Out);
 }
 

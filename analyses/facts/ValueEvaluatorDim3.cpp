@@ -63,6 +63,11 @@ IVal ValueEvaluatorImpl::evalMember(const MemberExpr *E) {
   const auto *F = dyn_cast<FieldDecl>(E->getMemberDecl());
   if (!F || E->isArrow())
     return unknownOf(T);
+  // prop.multiProcessorCount of a cudaDeviceProp filled by cudaGetDeviceProperties.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->getBase()->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && VD->getType()->isRecordType())
+      if (std::optional<IVal> Queried = deviceQueryValue(*VD, F, T))
+        return *Queried;
   std::optional<unsigned> Index = componentIndex(*F);
   if (!Index || !dim3Fields(F->getParent()))
     return unknownOf(T);
@@ -281,7 +286,7 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
   }
   const unsigned VarFrame = frameOf(*VD);
   if (const CachedValue<IDim3> *Cached = cachedDim3(Def, VarFrame)) {
-    replay(Cached->choice, Cached->unknownReason);
+    replay(Cached->choice, Cached->unknownReason, Cached->needsTarget);
     Out = Cached->value;
   } else {
     if (Active.size() >= MaxVarDepth || !Active.insert(Def).second) {
@@ -298,14 +303,14 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
     Frame = SavedFrame;
     Trace = Outer;
     Active.erase(Def);
-    replay(Mine.choice, Mine.unknownReason);
+    replay(Mine.choice, Mine.unknownReason, Mine.needsTarget);
     std::vector<ValueDerivation> Own{
         {Def->getLocation(), "'" + VD->getName().str() + "' is defined here as " + describeDim3(Value)}};
     Out = Value;
     for (IVal &V : Out.c)
       V.derivation = mergeDerivations(Own, V.derivation);
     if (Truncations == TruncationsBefore)
-      cacheDim3(Def, VarFrame, {Out, Mine.choice, Mine.unknownReason});
+      cacheDim3(Def, VarFrame, {Out, Mine.choice, Mine.unknownReason, Mine.needsTarget});
   }
   return Spell(std::move(Out));
 }

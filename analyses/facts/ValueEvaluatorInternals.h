@@ -89,6 +89,7 @@ template <typename Value> struct CachedValue {
   Value value;
   std::optional<OpenChoice> choice;
   std::string unknownReason;
+  bool needsTarget = false;
 };
 
 struct ValueEvaluator::Cache {
@@ -99,6 +100,9 @@ struct ValueEvaluator::Cache {
   // Read without a frame, and in frame 0 of a context with no guards.
   llvm::DenseMap<const VarDecl *, CachedValue<IVal>> intVars, intVarsInFrame;
   llvm::DenseMap<const VarDecl *, CachedValue<IDim3>> dim3Vars, dim3VarsInFrame;
+  // The one device query call that fills a variable (null: none, or more
+  // than one, or the variable is also used otherwise).
+  llvm::DenseMap<const VarDecl *, const CallExpr *> deviceQueryFillers;
 };
 
 /// One top-level evaluation: the recursion guards live here.
@@ -157,7 +161,13 @@ private:
   const CachedValue<IDim3> *cachedDim3(const VarDecl *Def, unsigned F);
   void cacheDim3(const VarDecl *Def, unsigned F, CachedValue<IDim3> Entry);
   /// Records what a (cached) variable's evaluation taught.
-  void replay(const std::optional<OpenChoice> &Choice, const std::string &Reason);
+  void replay(const std::optional<OpenChoice> &Choice, const std::string &Reason, bool NeedsTarget);
+  /// A variable filled by a device query (cudaGetDeviceProperties,
+  /// cudaDeviceGetAttribute, the occupancy API): its value for the context's
+  /// target, or nullopt when VD is not such a variable
+  /// (ValueEvaluatorDevice.cpp). `Field`: the member read of a struct.
+  std::optional<IVal> deviceQueryValue(const VarDecl &VD, const FieldDecl *Field, QualType UseType);
+  const CallExpr *deviceQueryFiller(const VarDecl &VD);
   IVal evalParam(const ParmVarDecl &P, QualType UseType);
   const Expr *boundArgument(const ParmVarDecl &P) const;
   IVal evalSubscript(const ArraySubscriptExpr *E);

@@ -1,0 +1,228 @@
+// Values the host asks the device for, per target GPU:
+//   cudaGetDeviceProperties(&prop, dev); ... prop.multiProcessorCount ...
+//   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+//   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, 256, 0);
+//   cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, kernel, 0, 0);
+// A variable counts as filled by the query only when the query is the one
+// place it is written: every other use of it in its function reads it. Its
+// value is the target GPU's (GpuDatabase) or the occupancy engine's for the
+// kernel's ptxas resources (the engine equals the runtime's answer;
+// maxPotentialBlockSize equals cuda_occupancy.h's search); without a target
+// in the context the value is unknown and the trace asks for one.
+#include "facts/ValueEvaluatorInternals.h"
+
+#include "facts/LaunchSites.h"
+
+#include "core/OccupancyBlockSizeSearch.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+// The query calls and which of their arguments are out-pointers.
+bool isQueryOut(const CallExpr &Call, unsigned Arg) {
+  const FunctionDecl *FD = Call.getDirectCallee();
+  if (!FD || !FD->getDeclName().isIdentifier())
+    return false;
+  StringRef Name = FD->getName();
+  if (Name == "cudaGetDeviceProperties" || Name == "cudaGetDeviceProperties_v2" ||
+      Name == "cudaDeviceGetAttribute" || Name == "cudaOccupancyMaxActiveBlocksPerMultiprocessor")
+    return Arg == 0;
+  if (Name == "cudaOccupancyMaxPotentialBlockSize")
+    return Arg == 0 || Arg == 1;
+  return false;
+}
+
+class References : public RecursiveASTVisitor<References> {
+public:
+  explicit References(const VarDecl &VD) : VD(VD) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() == &VD)
+      Found.push_back(E);
+    return true;
+  }
+  const VarDecl &VD;
+  std::vector<const DeclRefExpr *> Found;
+};
+
+const Stmt *parentOf(const Stmt &S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(S);
+  return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
+}
+
+const Stmt *skipParens(const Stmt *S, ASTContext &Ctx) {
+  while (S && isa<ParenExpr>(S))
+    S = parentOf(*S, Ctx);
+  return S;
+}
+
+bool isRead(const Stmt *Parent) {
+  const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
+  return Cast && Cast->getCastKind() == CK_LValueToRValue;
+}
+
+// The device's value of a cudaDeviceProp field or cudaDeviceAttr, as
+// GpuDatabase knows it; nullopt for what it does not model.
+std::optional<int64_t> deviceValue(StringRef What, const ::occlint::TargetGpu &Gpu) {
+  const ::occlint::ArchLimits &A = Gpu.arch;
+  if (What == "multiProcessorCount" || What == "cudaDevAttrMultiProcessorCount")
+    return Gpu.smCount;
+  if (What == "maxThreadsPerBlock" || What == "cudaDevAttrMaxThreadsPerBlock")
+    return A.maxThreadsPerBlock;
+  if (What == "warpSize" || What == "cudaDevAttrWarpSize")
+    return A.warpSize;
+  if (What == "sharedMemPerBlock" || What == "cudaDevAttrMaxSharedMemoryPerBlock")
+    return A.sharedMemPerBlock;
+  if (What == "sharedMemPerBlockOptin" || What == "cudaDevAttrMaxSharedMemoryPerBlockOptin")
+    return A.sharedMemPerBlockOptin;
+  if (What == "sharedMemPerMultiprocessor" || What == "cudaDevAttrMaxSharedMemoryPerMultiprocessor")
+    return A.sharedMemPerSM;
+  if (What == "maxThreadsPerMultiProcessor" || What == "cudaDevAttrMaxThreadsPerMultiProcessor")
+    return A.maxThreadsPerSM;
+  if (What == "maxBlocksPerMultiProcessor" || What == "cudaDevAttrMaxBlocksPerMultiprocessor")
+    return A.maxBlocksPerSM;
+  if (What == "regsPerBlock" || What == "cudaDevAttrMaxRegistersPerBlock")
+    return A.regsPerBlock;
+  if (What == "regsPerMultiprocessor" || What == "cudaDevAttrMaxRegistersPerMultiprocessor")
+    return A.regsPerSM;
+  if (What == "major" || What == "cudaDevAttrComputeCapabilityMajor")
+    return A.major;
+  if (What == "minor" || What == "cudaDevAttrComputeCapabilityMinor")
+    return A.minor;
+  return std::nullopt;
+}
+
+} // namespace
+
+const CallExpr *ValueEvaluatorImpl::deviceQueryFiller(const VarDecl &VD) {
+  auto Known = C.deviceQueryFillers.find(&VD);
+  if (Known != C.deviceQueryFillers.end())
+    return Known->second;
+  const CallExpr *Filler = nullptr;
+  bool Valid = VD.isLocalVarDecl() && !VD.getType()->isReferenceType();
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
+  if (Valid && FD && FD->getBody()) {
+    References Refs(VD);
+    Refs.TraverseStmt(FD->getBody());
+    for (const DeclRefExpr *Ref : Refs.Found) {
+      const Stmt *Parent = skipParens(parentOf(*Ref, Ctx), Ctx);
+      if (isRead(Parent))
+        continue;
+      if (const auto *Member = dyn_cast_or_null<MemberExpr>(Parent); Member && !Member->isArrow() &&
+                                                                      isRead(skipParens(parentOf(*Member, Ctx), Ctx)))
+        continue;
+      const auto *AddrOf = dyn_cast_or_null<UnaryOperator>(Parent);
+      const Stmt *Use = AddrOf && AddrOf->getOpcode() == UO_AddrOf ? skipParens(parentOf(*AddrOf, Ctx), Ctx) : nullptr;
+      while (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Use))
+        Use = skipParens(parentOf(*Cast, Ctx), Ctx);
+      const auto *Call = dyn_cast_or_null<CallExpr>(Use);
+      bool IsOut = false;
+      if (Call && !Filler)
+        for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+          if (Call->getArg(I)->IgnoreParenImpCasts() == AddrOf && isQueryOut(*Call, I))
+            IsOut = true;
+      if (!IsOut) {
+        Valid = false;
+        break;
+      }
+      Filler = Call;
+    }
+  }
+  const CallExpr *Result = Valid ? Filler : nullptr;
+  C.deviceQueryFillers[&VD] = Result;
+  return Result;
+}
+
+std::optional<IVal> ValueEvaluatorImpl::deviceQueryValue(const VarDecl &VD, const FieldDecl *Field, QualType UseType) {
+  const CallExpr *Call = deviceQueryFiller(VD);
+  if (!Call)
+    return std::nullopt;
+  const StringRef Callee = Call->getDirectCallee()->getName();
+  const std::string Name = "'" + VD.getName().str() + (Field ? "." + Field->getName().str() : "") + "'";
+  // Values of another function's variables are not read per target (they
+  // would enter a cache shared by every target).
+  if (frameOf(VD) == NoFrame || !Context.target) {
+    if (Trace)
+      Trace->needsTarget = true;
+    recordReason(Name + " is read from the device: known per target GPU");
+    return unknownOf(UseType, Name.substr(1, Name.size() - 2));
+  }
+  const ::occlint::TargetGpu &Gpu = *Context.target;
+  const std::string On = " on " + Gpu.productName +
+                         (Gpu.productAssumed ? " (assumed: the default product of " + Gpu.arch.name + ")" : "");
+  std::optional<int64_t> Value;
+  std::string How;
+  if (Callee.starts_with("cudaGetDeviceProperties")) {
+    if (Field) {
+      Value = deviceValue(Field->getName(), Gpu);
+      How = "cudaGetDeviceProperties";
+    }
+  } else if (Callee == "cudaDeviceGetAttribute" && !Field && Call->getNumArgs() >= 2) {
+    if (const auto *Attr = dyn_cast<DeclRefExpr>(Call->getArg(1)->IgnoreParenImpCasts())) {
+      Value = deviceValue(Attr->getDecl()->getName(), Gpu);
+      How = Attr->getDecl()->getName().str();
+    }
+  } else if (!Field && Call->getNumArgs() >= 3) {
+    // The occupancy API: the kernel's ptxas resources and the launch values
+    // the call names, read where the call is.
+    const FunctionDecl *Kernel = referencedKernel(Call->getArg(Callee == "cudaOccupancyMaxPotentialBlockSize" ? 2 : 1));
+    std::optional<KernelModel> Model =
+        Kernel && Context.kernelModel ? Context.kernelModel(*Kernel) : std::optional<KernelModel>();
+    if (!Model) {
+      recordReason(Name + " comes from " + Callee.str() + ", which needs the kernel's ptxas report");
+      return unknownOf(UseType, Name.substr(1, Name.size() - 2));
+    }
+    auto Arg = [&](unsigned I) -> std::optional<int64_t> {
+      if (I >= Call->getNumArgs())
+        return 0; // the runtime's default arguments
+      IVal V = evalInt(Call->getArg(I));
+      return V.exact() ? std::optional<int64_t>(int64_t(V.lo)) : std::nullopt;
+    };
+    if (Callee == "cudaOccupancyMaxActiveBlocksPerMultiprocessor") {
+      std::optional<int64_t> Block = Arg(2), Smem = Arg(3);
+      if (Block && Smem && *Block > 0 && *Block <= (1 << 24)) {
+        ::occlint::LaunchShape Shape;
+        Shape.blockX = int(*Block);
+        Shape.dynamicSharedMem = *Smem;
+        if (Model->optinDynamicSharedMem)
+          Shape.optinDynamicSharedMem = std::min<int64_t>(*Model->optinDynamicSharedMem, Gpu.arch.sharedMemPerBlockOptin);
+        Value = ::occlint::computeOccupancyLimits(Gpu, Model->resources, Shape).blocksPerSM;
+        How = Callee.str() + " with " + std::to_string(*Block) + " threads";
+      }
+    } else if (Callee == "cudaOccupancyMaxPotentialBlockSize") {
+      std::optional<int64_t> Smem = Arg(3), Limit = Arg(4);
+      if (Smem && Limit && *Limit >= 0 && *Limit <= INT32_MAX) {
+        ::occlint::BlockSizeSearchInputs Inputs;
+        Inputs.dynamicSharedMem = *Smem;
+        Inputs.blockSizeLimit = int(*Limit);
+        if (Model->optinDynamicSharedMem)
+          Inputs.optinDynamicSharedMem = std::min<int64_t>(*Model->optinDynamicSharedMem, Gpu.arch.sharedMemPerBlockOptin);
+        ::occlint::BlockSizeSearchResult R = ::occlint::maxPotentialBlockSize(Gpu, Model->resources, Inputs);
+        if (R.error.empty()) {
+          const bool IsBlock = Call->getNumArgs() > 1 && [&] {
+            const auto *U = dyn_cast<UnaryOperator>(Call->getArg(1)->IgnoreParenImpCasts());
+            const auto *Ref = U ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()) : nullptr;
+            return Ref && Ref->getDecl() == &VD;
+          }();
+          Value = IsBlock ? R.blockSize : R.minGridSize;
+          How = Callee.str();
+        }
+      }
+    }
+  }
+  if (!Value) {
+    recordReason(Name + " is read from the device in a way occlint does not model");
+    return unknownOf(UseType, Name.substr(1, Name.size() - 2));
+  }
+  IVal R = castTo(exactOf(*Value), UseType);
+  R.derivation.push_back({SM.getExpansionLoc(Call->getBeginLoc()),
+                          Name + " is " + std::to_string(*Value) + On + " (" + How + ")"});
+  return R;
+}
+
+} // namespace clang::tidy::occlint

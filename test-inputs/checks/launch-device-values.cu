@@ -1,0 +1,41 @@
+// Test input for launch values read from the device, per target GPU
+// (analyses/facts/ValueEvaluatorDevice.cpp): cudaGetDeviceProperties,
+// cudaDeviceGetAttribute, and the occupancy API answered by the engine for the
+// kernel's ptxas resources (test-inputs/checks/ptxas/regenerate.sh), seen
+// through cuda-occupancy-report's remark (it names the block and the grid).
+// RUN-ARGS: --gpu=H100 --ptxas-log=%S/ptxas/launch-device-values.sm_90.log --checks=-*,cuda-occupancy-report
+#include <cuda_runtime.h>
+
+__global__ void work(float *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; } // expect-note 5 {{'work' uses 8 registers per thread, 0 bytes of static shared memory (ptxas, sm_90)}}
+
+void properties(float *p) {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  work<<<prop.multiProcessorCount * 4, prop.maxThreadsPerBlock>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 2 blocks of 1024 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps; the grid of 528 blocks runs in 2.00 waves}} [cuda-occupancy-report]
+}
+
+void attribute(float *p) {
+  int sms;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  work<<<sms, 256>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps; the grid of 132 blocks fills 12.5% of one wave}} [cuda-occupancy-report]
+}
+
+void activeBlocks(float *p) {
+  int perSm;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, work, 256, 0);
+  work<<<perSm * 132, 256>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps; the grid of 1056 blocks runs in 1.00 waves}} [cuda-occupancy-report]
+}
+
+void potentialBlockSize(float *p) {
+  int minGrid, block;
+  cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, work, 0, 0);
+  work<<<minGrid, block>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 2 blocks of 1024 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps; the grid of 264 blocks runs in 1.00 waves}} [cuda-occupancy-report]
+}
+
+// Written again after the query: not the device's value any more.
+void notTheQuerysValue(float *p) {
+  int sms;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  sms = sms / 2;
+  work<<<sms, 256>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps}} [cuda-occupancy-report]
+}
