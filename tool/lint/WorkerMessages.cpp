@@ -61,6 +61,9 @@ template <typename X_, typename Io_> void launchFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(grid) OCCLINT_FIELD(block) OCCLINT_FIELD(dynamicSharedMem) OCCLINT_FIELD(cooperative)
   OCCLINT_FIELD(registersKnown)
 }
+template <typename X_, typename Io_> void suppressedFields(X_ &X, Io_ Io) {
+  OCCLINT_FIELD(check) OCCLINT_FIELD(suppressedBy) OCCLINT_FIELD(reason)
+}
 template <typename X_, typename Io_> void unitFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(mainFile) OCCLINT_FIELD(arch) OCCLINT_FIELD(resourceSource)
 }
@@ -83,6 +86,7 @@ OCCLINT_FIELDS_OF(KernelResources, kernelResourcesFields)
 OCCLINT_FIELDS_OF(LaunchShape, shapeFields)
 OCCLINT_FIELDS_OF(NextStep, nextStepFields)
 OCCLINT_FIELDS_OF(SourcePoint, pointFields)
+OCCLINT_FIELDS_OF(SuppressedFinding, suppressedFields)
 #undef OCCLINT_FIELDS_OF
 
 json toJson(const TargetGpu &G) { return {{"arch", G.arch.name}, {"productName", G.productName}, {"smCount", G.smCount}}; }
@@ -137,6 +141,9 @@ json toJson(const TranslationUnitRecord &U) {
     LJ["resources"] = optionalToJson(L.resources);
     LJ["shape"] = optionalToJson(L.shape);
     LJ["occupancy"] = optionalToJson(L.occupancy);
+    LJ["suppressed"] = json::array();
+    for (const SuppressedFinding &S : L.suppressed)
+      LJ["suppressed"].push_back(toJson(S));
     J["launches"].push_back(std::move(LJ));
   }
   return J;
@@ -159,6 +166,8 @@ void fromJson(const json &J, TranslationUnitRecord &U) {
     optionalFromJson(LJ.at("resources"), L.resources);
     optionalFromJson(LJ.at("shape"), L.shape);
     optionalFromJson(LJ.at("occupancy"), L.occupancy);
+    for (const json &S : LJ.at("suppressed"))
+      fromJson(S, L.suppressed.emplace_back());
   }
 }
 

@@ -14,3 +14,4 @@ report occupancy-spills sm_90
 report launch-tail-wave sm_90
 report launch-invalid-config sm_90
 report seed-examples sm_80
+report launch-precedence sm_90
