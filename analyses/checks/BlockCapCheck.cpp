@@ -20,6 +20,7 @@ static int registersThatKeepBlocks(const ::occlint::TargetGpu &Gpu, ::occlint::K
 }
 
 void BlockCapCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
+  const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None ||
         isDeliberateSerialLaunch(*L.site))
@@ -33,6 +34,8 @@ void BlockCapCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
     if (!(R.bindingLimiters & unsigned(Limiter::Blocks)) || (R.bindingLimiters & Others) ||
         R.limitBlocks >= R.limitWarps)
       continue;
+    if (isMootOnTarget(Table, L))
+      continue; // an invalid launch, or a grid with at most one block per SM
     const ::occlint::ArchLimits &Arch = L.gpu->arch;
     const int WarpsPerBlockToLift = (Arch.maxWarpsPerSM + Arch.maxBlocksPerSM - 1) / Arch.maxBlocksPerSM;
     const int ThreadsToLift = WarpsPerBlockToLift * Arch.warpSize;

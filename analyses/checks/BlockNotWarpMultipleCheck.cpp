@@ -41,6 +41,7 @@ void BlockNotWarpMultipleCheck::noteResize(const LaunchSite &Site, const Integer
 
 void BlockNotWarpMultipleCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
+  const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchSite &Site : Facts.launches) {
     const EvaluatedValue Block = Site.block.product();
     if (!Block.isExact() || isDeliberateSerialLaunch(Site))
@@ -48,6 +49,8 @@ void BlockNotWarpMultipleCheck::checkFacts(const TranslationUnitFacts &Facts, AS
     const uint64_t Threads = Block.exactValue();
     if (Threads == 0 || Threads % WarpSize == 0)
       continue; // zero threads is an invalid configuration, not this check's finding
+    if (isMootAtSite(Table, Site))
+      continue; // the launch cannot start: its error is the finding
 
     const uint64_t Warps = (Threads + WarpSize - 1) / WarpSize;
     const uint64_t Lanes = Warps * WarpSize;
@@ -60,12 +63,19 @@ void BlockNotWarpMultipleCheck::checkFacts(const TranslationUnitFacts &Facts, AS
       Loc = SM.getExpansionLoc(Site.blockExpr->getBeginLoc());
       Range = SM.getExpansionRange(Site.blockExpr->getSourceRange()).getAsRange();
     }
+    // The masked lanes hold warp slots too, which cost resident warps, but
+    // not where the grid leaves each SM at most one block (cuda-launch-tiny-
+    // grid's row of the precedence table): then the lanes are the whole cost.
     diag(Loc, "block of %0 thread%s0 is not a multiple of the warp size (%1): "
               "%2 of the %3 lanes in its %4 warp%s4 are masked off "
-              "(estimated loss %5%%)")
+              "(estimated loss %5%%)%6")
         << static_cast<unsigned>(Threads) << static_cast<unsigned>(WarpSize)
         << static_cast<unsigned>(Lanes - Threads) << static_cast<unsigned>(Lanes)
-        << static_cast<unsigned>(Warps) << llvm::formatv("{0:F2}", LossPercent).str() << Range;
+        << static_cast<unsigned>(Warps) << llvm::formatv("{0:F2}", LossPercent).str()
+        << (Table.atMostOneBlockPerSM(Site) ? "; the grid puts at most one block on each SM, so the masked lanes "
+                                              "are the whole cost: no SM runs short of warp slots"
+                                            : "")
+        << Range;
     // The warning carries no fix-it (--fix applies those): a larger block
     // changes what the launch runs. The change is a note, with a fix-it only
     // where the block-resize safety rule proves it safe (--fix-notes).

@@ -10,7 +10,7 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::occlint {
 
 OcclintCheck::OcclintCheck(StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context), CheckName(Name.str()) {
+    : ClangTidyCheck(Name, Context), TidyContext(Context), CheckName(Name.str()) {
   SharedOptions.targets = ClangTidyCheck::Options.getLocalOrGlobal("Targets", "");
   SharedOptions.ptxasLog = ClangTidyCheck::Options.getLocalOrGlobal("PtxasLog", "");
   SharedOptions.readCache = boolOption("ReadCache", true, /*Global=*/true);
@@ -22,6 +22,29 @@ bool OcclintCheck::isDeliberateSerialLaunch(const LaunchSite &Site) const {
     return false;
   const EvaluatedValue Grid = Site.grid.product();
   return Grid.max && *Grid.max == 1;
+}
+
+LaunchFindingPrecedence OcclintCheck::precedence(const TranslationUnitFacts &Facts) const {
+  return LaunchFindingPrecedence(Facts, [this](StringRef Check) { return TidyContext->isCheckEnabled(Check); });
+}
+
+static void recordSuppressed(const LaunchOnTarget &L, const std::string &Check, const MootVerdict &V) {
+  L.suppressed.push_back({Check, V.by, V.reason});
+}
+
+bool OcclintCheck::isMootOnTarget(const LaunchFindingPrecedence &Table, const LaunchOnTarget &L) const {
+  const MootVerdict V = Table.mootOnTarget(CheckName, L);
+  if (V)
+    recordSuppressed(L, CheckName, V);
+  return bool(V);
+}
+
+bool OcclintCheck::isMootAtSite(const LaunchFindingPrecedence &Table, const LaunchSite &Site) const {
+  const MootVerdict V = Table.mootAtSite(CheckName, Site);
+  if (V)
+    for (const LaunchOnTarget *L : Table.targetsOf(Site))
+      recordSuppressed(*L, CheckName, V);
+  return bool(V);
 }
 
 // ClangTidyCheck's own get<bool> cannot be used: its explicit specialization
@@ -62,6 +85,8 @@ void OcclintCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void OcclintCheck::onStartOfTranslationUnit() { TranslationUnitFacts::forgetAll(); }
+
+void OcclintCheck::onEndOfTranslationUnit() { TranslationUnitFacts::sendRecords(); }
 
 void OcclintCheck::check(const MatchFinder::MatchResult &Result) {
   const TranslationUnitFacts &Facts = TranslationUnitFacts::get(*Result.Context, SharedOptions);

@@ -14,6 +14,7 @@
 //             nothing about it (default true; docs/launch-analysis.md)
 #pragma once
 
+#include "checks/LaunchFindingPrecedence.h"
 #include "facts/TranslationUnitFacts.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
@@ -28,6 +29,10 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
+  /// Sends the facts' records (with the findings the checks suppressed) once
+  /// every check has run: MatchFinder calls this for every check after the
+  /// whole translation unit was matched.
+  void onEndOfTranslationUnit() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
@@ -42,6 +47,17 @@ protected:
   /// on: a scalar update, a flag, a final reduction pass; its block size,
   /// occupancy and waves do not matter.
   bool isDeliberateSerialLaunch(const LaunchSite &Site) const;
+
+  /// The precedence table for this run: which checks are enabled decides
+  /// which rows apply (LaunchFindingPrecedence.h).
+  LaunchFindingPrecedence precedence(const TranslationUnitFacts &Facts) const;
+  /// True when the table makes this check's finding on the launch moot; the
+  /// finding is then recorded on the launch as suppressed. Asked only once the
+  /// check knows it has a finding there.
+  bool isMootOnTarget(const LaunchFindingPrecedence &Table, const LaunchOnTarget &L) const;
+  /// The same for a finding reported once per launch site, recorded on each
+  /// of the site's launches on targets.
+  bool isMootAtSite(const LaunchFindingPrecedence &Table, const LaunchSite &Site) const;
 
   /// One note per derivation step of a value ("'threads' is defined here as 256").
   void noteDerivation(const std::vector<ValueDerivation> &Steps);
@@ -63,6 +79,7 @@ protected:
   static std::string percent(double Fraction);
 
 private:
+  ClangTidyContext *TidyContext;
   std::string CheckName;
   FactsOptions SharedOptions;
   bool IgnoreSingleBlock;

@@ -8,7 +8,10 @@ OccupancyReportCheck::OccupancyReportCheck(StringRef Name, ClangTidyContext *Con
 void OccupancyReportCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) { OcclintCheck::storeOptions(Opts); }
 
 void OccupancyReportCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
+  const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
+    if (isMootOnTarget(Table, L))
+      continue; // an invalid launch: its error says why it cannot start
     const std::string Kernel = L.kernel ? L.kernel->displayName : "kernel";
     if (!L.kernel) {
       diag(L.site->loc, "predicted occupancy on %0: unknown (the launched kernel is not known here)",

@@ -23,6 +23,7 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
   // The kernels whose __launch_bounds__ fix-it a note already carries, and
   // where: a second insertion before the same name would be applied too.
   std::map<const FunctionDecl *, std::pair<std::string, SourceLocation>> Offered;
+  const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None ||
         !L.resources->registersKnown() || isDeliberateSerialLaunch(*L.site))
@@ -40,6 +41,8 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
     // registers (and risking spills) for; 12.5 % -> 25 % is.
     if ((Step->occupancy - R.occupancy) * 100.0 < double(MinGainPercent) * R.occupancy)
       continue;
+    if (isMootOnTarget(Table, L))
+      continue; // an invalid launch, or a grid with at most one block per SM
     const int Regs = L.resources->model.registersPerThread;
     const int Threads = L.shape->threadsPerBlock();
     diag(L.site->loc, "on %0, '%1' uses %2 registers per thread, %3 more than fit %4 blocks of %5 threads per "

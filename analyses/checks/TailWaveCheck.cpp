@@ -13,6 +13,7 @@ void TailWaveCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void TailWaveCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
+  const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     // Waves need the real blocks per SM: with registers unknown it is only an upper bound.
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None || !L.occupancy->fullWaves ||
@@ -34,6 +35,8 @@ void TailWaveCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
     const double Idle = (1.0 - double(Tail) / double(PerWave)) * UpTo;
     if (100.0 * Idle < double(ThresholdPercent))
       continue;
+    if (isMootOnTarget(Table, L))
+      continue; // an invalid launch (a tail needs a grid of at least one block per SM)
     const int64_t Grid = *L.shape->gridBlocks;
     diag(L.site->loc, "on %0, the grid of %1 blocks runs as %2 full wave%s2 of %3 blocks and a partial wave of "
                       "%4 block%s4: the partial wave can cost up to %5 of the runtime")

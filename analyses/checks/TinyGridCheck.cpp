@@ -11,6 +11,7 @@ void TinyGridCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
+  const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     const EvaluatedValue Grid = L.site->grid.product();
     if (!Grid.max || *Grid.max <= 0 || *Grid.max >= L.gpu->smCount)
@@ -22,6 +23,8 @@ void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
     // 128 blocks on 132 SMs leave 3 % idle: not worth a change of the grid.
     if (Idle * 100 < int64_t(MinIdlePercent) * Sms)
       continue;
+    if (isMootOnTarget(Table, L))
+      continue; // an invalid launch: its error is the finding
     diag(L.site->loc, "grid of %0%1 block%s2 on %3 leaves %4%5 of its %6 SMs idle (%7)")
         << (Grid.isExact() ? "" : "at most ") << static_cast<unsigned>(*Grid.max)
         << static_cast<unsigned>(*Grid.max) << gpuName(*L.gpu) << (Grid.isExact() ? "" : "at least ")

@@ -3,10 +3,12 @@
 // facts of --format=json and the tables and staircases of `occlint report`.
 //
 // The occlint binary installs a FactsRecordSink before it runs the checks;
-// TranslationUnitFacts hands it one record per translation unit and arch as
-// soon as the facts are computed (that is, when any cuda-* check that works
-// on launches or kernels is enabled). Inside clang-tidy --load nothing is
-// installed and nothing is recorded.
+// TranslationUnitFacts hands it one record per translation unit and arch at
+// the end of the translation unit, once every check has run (the records
+// carry the findings the checks suppressed), when the facts were computed at
+// all (that is, when any cuda-* check that works on launches or kernels is
+// enabled). Inside clang-tidy --load nothing is installed and nothing is
+// recorded.
 #pragma once
 
 #include "core/Occupancy.h"
@@ -32,6 +34,17 @@ struct KernelRecord {
   int64_t spillStores = 0, spillLoads = 0; // bytes (ptxas)
 };
 
+/// A finding a launch or occupancy check did not report on a launch because
+/// the precedence table made it moot (checks/LaunchFindingPrecedence.h,
+/// docs/launch-analysis.md "One finding per root cause"): another finding on
+/// the same launch has the same root cause.
+struct SuppressedFinding {
+  std::string check;        // the check that stayed quiet: "cuda-occupancy-block-cap"
+  std::string suppressedBy; // the check whose finding wins: "cuda-launch-tiny-grid"
+  std::string reason;       // why the finding is moot, one sentence without a final period
+  bool operator==(const SuppressedFinding &) const = default;
+};
+
 struct LaunchRecord {
   SourcePoint location;             // where the launch is written (expansion site for macros)
   std::string launchKind;           // "<<<>>>", "cudaLaunchKernel", ...
@@ -53,6 +66,7 @@ struct LaunchRecord {
   // Why grid, block, dynamic shared memory are not exact ("" when they are,
   // or when there is nothing to say).
   std::string gridUnknown, blockUnknown, dynamicSharedMemUnknown;
+  std::vector<SuppressedFinding> suppressed;            // by check name
 };
 
 struct TranslationUnitRecord {

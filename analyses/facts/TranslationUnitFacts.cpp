@@ -14,6 +14,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace clang::tidy::occlint {
@@ -74,6 +75,7 @@ struct CacheEntry {
   const ASTContext *context;
   std::string key;
   std::unique_ptr<TranslationUnitFacts> facts;
+  bool recordSent = false;
 };
 
 // One cache per thread: occlint --jobs parses several translation units at once.
@@ -144,8 +146,6 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
   Facts->joinResources(Ctx, Options);
   Facts->evaluatePerTarget(Ctx);
   Facts->predictOccupancy();
-  if (FactsRecordSink *Sink = getFactsRecordSink())
-    Sink->record(Facts->toRecord(Ctx));
   // A parse with errors: where its functions are, so that occlint can tell
   // which findings lie in code Clang could not parse (FunctionExtents.h).
   if (FunctionExtentSink *Sink = getFunctionExtentSink(); Sink && Ctx.getDiagnostics().hasErrorOccurred())
@@ -155,6 +155,15 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
 }
 
 void TranslationUnitFacts::forgetAll() { cache().clear(); }
+
+void TranslationUnitFacts::sendRecords() {
+  FactsRecordSink *Sink = getFactsRecordSink();
+  for (CacheEntry &Entry : cache()) {
+    if (Sink && !Entry.recordSent)
+      Sink->record(Entry.facts->toRecord(*Entry.context));
+    Entry.recordSent = true;
+  }
+}
 
 const KernelInfo *TranslationUnitFacts::kernelFor(const FunctionDecl *Kernel) const {
   if (!Kernel)
@@ -346,7 +355,7 @@ static SourcePoint pointOf(SourceLocation Loc, const SourceManager &SM) {
   return Point;
 }
 
-TranslationUnitRecord TranslationUnitFacts::toRecord(ASTContext &Ctx) const {
+TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) const {
   const SourceManager &SM = Ctx.getSourceManager();
   TranslationUnitRecord Record;
   if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
@@ -400,6 +409,10 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(ASTContext &Ctx) const {
     R.gridUnknown = L.site->gridUnknownReason;
     R.blockUnknown = L.site->blockUnknownReason;
     R.dynamicSharedMemUnknown = L.site->dynamicSharedMemUnknownReason;
+    // By check name: the order the checks ran in is clang-tidy's, not a meaning.
+    R.suppressed = L.suppressed;
+    std::sort(R.suppressed.begin(), R.suppressed.end(),
+              [](const SuppressedFinding &A, const SuppressedFinding &B) { return A.check < B.check; });
     Record.launches.push_back(std::move(R));
   }
   return Record;

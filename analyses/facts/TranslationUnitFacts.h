@@ -46,6 +46,11 @@ struct LaunchOnTarget {
   /// as 0) the occupancy is an upper bound.
   std::optional<::occlint::LaunchShape> shape;
   std::optional<::occlint::OccupancyResult> occupancy;
+  /// The findings the checks left out on this launch as moot
+  /// (checks/LaunchFindingPrecedence.h). The one part of the facts the checks
+  /// write, as they run; it reaches the record sent at the end of the
+  /// translation unit.
+  mutable std::vector<SuppressedFinding> suppressed;
 };
 
 struct FactsOptions {
@@ -59,6 +64,11 @@ public:
   static const TranslationUnitFacts &get(ASTContext &Ctx, const FactsOptions &Options);
   /// Drops the facts of the previous translation unit.
   static void forgetAll();
+  /// Hands the installed FactsRecordSink the record of each facts of this
+  /// translation unit not sent yet. Called when every check has run
+  /// (OcclintCheck::onEndOfTranslationUnit), so that the records carry the
+  /// findings the checks suppressed.
+  static void sendRecords();
 
   std::string arch;                                // "sm_90"; "" when the parse has no device target
   std::vector<::occlint::TargetGpu> targets;       // the GPUs analysed on this pass
@@ -73,7 +83,7 @@ public:
   const KernelInfo *kernelFor(const FunctionDecl *Kernel) const;
   const KernelResourceFacts *resourcesFor(const KernelInfo &Kernel) const;
   /// A copy without AST pointers, for the installed FactsRecordSink.
-  TranslationUnitRecord toRecord(ASTContext &Ctx) const;
+  TranslationUnitRecord toRecord(const ASTContext &Ctx) const;
 
 private:
   // kernelFor's index by canonical declaration, caught up with `kernels` on

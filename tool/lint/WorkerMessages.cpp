@@ -63,6 +63,9 @@ template <typename X_, typename Io_> void launchFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(incompleteBecause) OCCLINT_FIELD(gridUnknown) OCCLINT_FIELD(blockUnknown)
   OCCLINT_FIELD(dynamicSharedMemUnknown)
 }
+template <typename X_, typename Io_> void suppressedFields(X_ &X, Io_ Io) {
+  OCCLINT_FIELD(check) OCCLINT_FIELD(suppressedBy) OCCLINT_FIELD(reason)
+}
 template <typename X_, typename Io_> void unitFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(mainFile) OCCLINT_FIELD(arch) OCCLINT_FIELD(resourceSource)
 }
@@ -85,6 +88,7 @@ OCCLINT_FIELDS_OF(KernelResources, kernelResourcesFields)
 OCCLINT_FIELDS_OF(LaunchShape, shapeFields)
 OCCLINT_FIELDS_OF(NextStep, nextStepFields)
 OCCLINT_FIELDS_OF(SourcePoint, pointFields)
+OCCLINT_FIELDS_OF(SuppressedFinding, suppressedFields)
 #undef OCCLINT_FIELDS_OF
 
 json toJson(const TargetGpu &G) { return {{"arch", G.arch.name}, {"productName", G.productName}, {"smCount", G.smCount}}; }
@@ -142,6 +146,9 @@ json toJson(const TranslationUnitRecord &U) {
     LJ["callChain"] = json::array();
     for (const auto &P : L.callChain)
       LJ["callChain"].push_back(toJson(P));
+    LJ["suppressed"] = json::array();
+    for (const SuppressedFinding &S : L.suppressed)
+      LJ["suppressed"].push_back(toJson(S));
     J["launches"].push_back(std::move(LJ));
   }
   return J;
@@ -166,6 +173,8 @@ void fromJson(const json &J, TranslationUnitRecord &U) {
     optionalFromJson(LJ.at("occupancy"), L.occupancy);
     for (const json &P : LJ.at("callChain"))
       fromJson(P, L.callChain.emplace_back());
+    for (const json &S : LJ.at("suppressed"))
+      fromJson(S, L.suppressed.emplace_back());
   }
 }
 

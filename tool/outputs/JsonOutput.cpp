@@ -24,7 +24,10 @@ using clang::tidy::occlint::KernelRecord;
 using clang::tidy::occlint::LaunchRecord;
 using clang::tidy::occlint::TranslationUnitRecord;
 
-constexpr int JsonSchemaVersion = 1;
+// 2: the launch and occupancy checks follow a precedence table, so a launch's
+// diagnostics no longer hold every finding: the moot ones are in the launch's
+// "suppressed".
+constexpr int JsonSchemaVersion = 2;
 
 Json nullIfEmpty(const std::string &S) { return S.empty() ? Json(nullptr) : Json(S); }
 
@@ -206,6 +209,14 @@ Json unknownJson(const LaunchRecord &L) {
   return Out.empty() ? Json(nullptr) : Out;
 }
 
+// The findings the precedence table made moot on this launch (docs/launch-analysis.md).
+Json suppressedJson(const std::vector<clang::tidy::occlint::SuppressedFinding> &Suppressed) {
+  Json Out = Json::array();
+  for (const auto &S : Suppressed)
+    Out.push_back({{"check", S.check}, {"suppressedBy", S.suppressedBy}, {"reason", S.reason}});
+  return Out;
+}
+
 Json launchJson(const TranslationUnitRecord &Unit, const LaunchRecord &L) {
   const KernelRecord *Kernel = kernelNamed(Unit, L.mangledName);
   return {{"file", nullIfEmpty(absoluteFile(L.location.file))},
@@ -228,7 +239,8 @@ Json launchJson(const TranslationUnitRecord &Unit, const LaunchRecord &L) {
           {"occupancy", L.occupancy ? occupancyJson(*L.occupancy) : Json(nullptr)},
           {"failure", failureJson(L.occupancy)},
           {"waves", wavesJson(L.occupancy)},
-          {"nextSteps", nextStepsJson(L.occupancy)}};
+          {"nextSteps", nextStepsJson(L.occupancy)},
+          {"suppressed", suppressedJson(L.suppressed)}};
 }
 
 Json kernelJson(const TranslationUnitRecord &Unit, const KernelRecord &K) {

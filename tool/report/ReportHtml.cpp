@@ -42,6 +42,8 @@ tr.findings-row td { border-top: none; padding-top: 0; }
 tr.kernel + tr.findings-row td { background: #f3f6fb; }
 ul.findings { margin: 0 0 2px 18px; padding-left: 16px; }
 ul.findings li { margin: 0 0 2px; }
+details.moot { margin: 0 0 2px 18px; color: #57606a; }
+details.moot ul { margin: 2px 0 2px 0; padding-left: 16px; }
 li.error code { color: #cf222e; } li.warning code { color: #9a6700; } li.remark code { color: #0969da; }
 figure.group { margin: 14px 0 22px; border: 1px solid #d0d7de; border-radius: 8px; padding: 10px 12px; }
 figure.group figcaption { margin-bottom: 6px; }
@@ -51,13 +53,23 @@ ul.steps { margin: 6px 0 0; padding-left: 18px; font-size: 13px; }
 )";
 
 // After layout: how many charts there are, that each has a box, that the
-// marked points exist and that each launch's point sits on its curve.
+// marked points exist and that each launch's point sits on its curve; how
+// many launches have moot findings, and that those are folded (drawn as their
+// summary alone until opened).
 const char *const SelfCheck = R"(
 (function () {
   var charts = document.querySelectorAll('svg.staircase');
   var facts = { groups: document.querySelectorAll('figure.group').length, charts: charts.length,
-                chartsWithArea: 0, curves: 0, ownPoints: 0, nextPoints: 0, ownOnCurve: 0, launchRows: 0 };
+                chartsWithArea: 0, curves: 0, ownPoints: 0, nextPoints: 0, ownOnCurve: 0, launchRows: 0,
+                mootGroups: 0, mootFolded: 0, mootItems: 0 };
   facts.launchRows = document.querySelectorAll('tr.launch').length;
+  document.querySelectorAll('details.moot').forEach(function (d) {
+    facts.mootGroups++;
+    facts.mootItems += d.querySelectorAll('li').length;
+    var summary = d.querySelector('summary');
+    if (!d.open && summary &&
+        d.getBoundingClientRect().height <= summary.getBoundingClientRect().height + 1) facts.mootFolded++;
+  });
   charts.forEach(function (svg) {
     var box = svg.getBoundingClientRect();
     if (box.width > 0 && box.height > 0) facts.chartsWithArea++;
@@ -127,14 +139,30 @@ private:
   }
 
   // The findings at a row's line, in a row of their own under it (a column
-  // would make the table too wide for the messages).
-  void findingsRow(const std::vector<ReportFinding> &Findings) {
-    if (Findings.empty())
+  // would make the table too wide for the messages); the findings the
+  // precedence table made moot on a launch follow, folded.
+  void findingsRow(const std::vector<ReportFinding> &Findings, const std::vector<ReportMootFinding> &Moot = {}) {
+    if (Findings.empty() && Moot.empty())
       return;
-    OS << "<tr class=\"findings-row\"><td colspan=\"" << Columns << "\"><ul class=\"findings\">";
-    for (const ReportFinding &F : Findings)
-      OS << "<li class=\"" << e(F.severity) << "\"><code>" << e(F.check) << "</code> " << e(F.message) << "</li>";
-    OS << "</ul></td></tr>\n";
+    OS << "<tr class=\"findings-row\"><td colspan=\"" << Columns << "\">";
+    if (!Findings.empty()) {
+      OS << "<ul class=\"findings\">";
+      for (const ReportFinding &F : Findings)
+        OS << "<li class=\"" << e(F.severity) << "\"><code>" << e(F.check) << "</code> " << e(F.message) << "</li>";
+      OS << "</ul>";
+    }
+    if (!Moot.empty()) {
+      OS << "<details class=\"moot\"><summary>" << Moot.size() << " finding" << (Moot.size() == 1 ? "" : "s")
+         << " moot: ";
+      for (size_t I = 0; I < Moot.size(); ++I)
+        OS << (I ? ", " : "") << "<code>" << e(Moot[I].check) << "</code>";
+      OS << "</summary><ul>";
+      for (const ReportMootFinding &M : Moot)
+        OS << "<li><code>" << e(M.check) << "</code> suppressed by <code>" << e(M.suppressedBy) << "</code>: "
+           << e(M.reason) << "</li>";
+      OS << "</ul></details>";
+    }
+    OS << "</td></tr>\n";
   }
 
   void occupancyCell(const ReportLaunchRow &L) {
@@ -194,13 +222,14 @@ private:
         if (!L.limitsDetail.empty())
           OS << " title=\"" << e(L.limitsDetail) << "\"";
         OS << ">" << e(L.limits) << "</td><td class=\"waves\">" << e(L.waves) << "</td></tr>\n";
-        findingsRow(L.findings);
+        findingsRow(L.findings, L.moot);
       }
     }
     OS << "</tbody>\n</table>\n";
     OS << "<p class=\"note\"><span class=\"estimated\">unknown (estimate)</span>: no ptxas report for the kernel "
           "(source-only mode, --no-compile, or none in the --ptxas-log files); its occupancy is then an upper "
-          "bound, marked &le;. The findings at a kernel's or a launch's line are listed under its row.</p>\n"
+          "bound, marked &le;. The findings at a kernel's or a launch's line are listed under its row; the ones "
+          "another finding of the launch makes moot (docs/launch-analysis.md) are folded below them.</p>\n"
           "</section>\n";
   }
 

@@ -86,6 +86,20 @@ private:
     return Out;
   }
 
+  // The findings the precedence table made moot, folded: GitHub renders the
+  // <details> element in a table cell.
+  static std::string moot(const std::vector<ReportMootFinding> &Moot) {
+    if (Moot.empty())
+      return "";
+    std::string Summary, Items;
+    for (const ReportMootFinding &M : Moot) {
+      Summary += (Summary.empty() ? "" : ", ") + code(M.check);
+      Items += "<br>" + code(M.check) + " suppressed by " + code(M.suppressedBy) + ": " + escapeMarkdown(M.reason);
+    }
+    return "<details><summary>" + std::to_string(Moot.size()) + " finding" + (Moot.size() == 1 ? "" : "s") +
+           " moot: " + Summary + "</summary>" + Items.substr(4) + "</details>";
+  }
+
   void table() {
     OS << "## Kernels and launches\n\n";
     if (Model.kernels.empty()) {
@@ -106,7 +120,8 @@ private:
            << " |  | " << code(L.block) << " | " << code(L.grid) << " | "
            << (L.cannotLaunch ? "**" + m(L.occupancy) + "**" : m(L.occupancy)) << " | "
            << m(L.limitsDetail.empty() ? L.limits : L.limits + ": " + L.limitsDetail) << " | " << m(L.waves) << " | "
-           << findings(L.findings) << " |\n";
+           << findings(L.findings) << (L.findings.empty() || L.moot.empty() ? "" : " ") << moot(L.moot)
+           << " |\n";
       }
     }
     OS << "\n";

@@ -301,6 +301,8 @@ private:
         Row.limits = "block " + L.block + ", dynamic shared memory " + L.dynamicSharedMem + ": not constants";
     }
     Row.findings = findingsAt(Entry.file, L.location.line);
+    for (const auto &S : L.suppressed)
+      Row.moot.push_back({S.check, S.suppressedBy, S.reason});
     return Row;
   }
 

@@ -22,6 +22,13 @@ struct ReportFinding {
   std::string location; // "src/a.cu:12:5", relative to the page's base directory
 };
 
+/// A finding the precedence table made moot on a launch (docs/launch-analysis.md).
+struct ReportMootFinding {
+  std::string check;        // "cuda-occupancy-block-cap"
+  std::string suppressedBy; // "cuda-launch-tiny-grid"
+  std::string reason;
+};
+
 /// A launch on one target GPU.
 struct ReportLaunchRow {
   std::string location;      // "src/a.cu:12"
@@ -40,6 +47,7 @@ struct ReportLaunchRow {
   std::string limitsDetail;  // the engine's reason when it cannot launch, "" otherwise
   std::string waves;         // "2.30 (2 full + tail of 40 blocks)", "" without a grid
   std::vector<ReportFinding> findings; // the top-level diagnostics at the launch's line
+  std::vector<ReportMootFinding> moot; // shown folded under the findings
   int staircase = -1;        // index into ReportModel::staircases, -1 when none
 };
 

@@ -38,8 +38,9 @@ std::string quoted(const std::vector<std::string> &Files) {
 }
 
 // Runs occlint on Files (no device compiles) and parses its stdout as JSON.
-json lintJson(const std::vector<std::string> &Files, const std::string &Options, int *ExitCode = nullptr) {
-  CommandResult R = runCommand(Occlint + " --format=json --no-compile --quiet " + Options + quoted(Files) + " --",
+json lintJson(const std::vector<std::string> &Files, const std::string &Options, int *ExitCode = nullptr,
+              const std::string &Environment = "") {
+  CommandResult R = runCommand(Environment + Occlint + " --format=json --no-compile --quiet " + Options + quoted(Files) + " --",
                                /*MergeStderr=*/false);
   if (ExitCode)
     *ExitCode = R.exitCode;
@@ -92,7 +93,7 @@ TEST(JsonFormat, HasTheTextOutputsDiagnosticsAndNotes) {
   EXPECT_EQ(Text.exitCode, 1);
   EXPECT_EQ(JsonExit, Text.exitCode);
 
-  EXPECT_EQ(J["version"], 1);
+  EXPECT_EQ(J["version"], 2);
   EXPECT_EQ(J["tool"]["name"], "occlint");
   EXPECT_EQ(J["fileCount"], 3);
   bool SawFix = false, SawNote = false;
@@ -219,6 +220,60 @@ TEST(JsonFormat, AHeadersLaunchesAppearOnceForTwoTranslationUnits) {
   EXPECT_FALSE(HeaderFindings.empty());
   for (const auto &[Finding, Count] : HeaderFindings)
     EXPECT_EQ(Count, 1) << Finding;
+}
+
+// The launch of `J` at `Line` (one target GPU).
+json launchAt(const json &J, int Line) {
+  for (const json &L : J["launches"])
+    if (L["line"] == Line)
+      return L;
+  ADD_FAILURE() << "no launch at line " << Line << " in " << J["launches"].dump(1);
+  return json::object();
+}
+
+std::set<std::string> checksAt(const json &J, int Line) {
+  std::set<std::string> Checks;
+  for (const json &D : J["diagnostics"])
+    if (D["line"] == Line)
+      Checks.insert(D["check"].get<std::string>());
+  return Checks;
+}
+
+// The precedence table (docs/launch-analysis.md): a moot finding is not in
+// "diagnostics" but in its launch's "suppressed", naming the check that won;
+// with that check off, it is a diagnostic again.
+TEST(JsonFormat, MootFindingsAreRecordedOnTheLaunch) {
+  ScratchDir D;
+  const std::string Input = D.write("moot.cu", "#include <cuda_runtime.h>\n"
+                                               "__global__ void copy(float *p) { p[threadIdx.x] = 0.0f; }\n"
+                                               "void run(float *p) {\n"
+                                               "  copy<<<2, 32>>>(p);\n"     // 4: tiny grid; block cap moot
+                                               "  copy<<<2, 2048>>>(p);\n"   // 5: invalid; tiny grid moot
+                                               "  copy<<<4096, 32>>>(p);\n"  // 6: block cap
+                                               "}\n");
+  const json J = lintJson({Input}, "--gpu=H100");
+  EXPECT_EQ(J["version"], 2);
+  EXPECT_EQ(checksAt(J, 4), std::set<std::string>{"cuda-launch-tiny-grid"});
+  EXPECT_EQ(launchAt(J, 4)["suppressed"],
+            json::parse(R"json([{"check": "cuda-occupancy-block-cap", "suppressedBy": "cuda-launch-tiny-grid",
+                             "reason": "the grid of 2 blocks is smaller than the SM count of H100 SXM (sm_90, 132 SMs): each SM holds at most one block"}])json"));
+  EXPECT_EQ(checksAt(J, 5), std::set<std::string>{"cuda-launch-invalid-config"});
+  EXPECT_EQ(launchAt(J, 5)["suppressed"],
+            json::parse(R"json([{"check": "cuda-launch-tiny-grid", "suppressedBy": "cuda-launch-invalid-config",
+                             "reason": "the launch cannot start on H100 SXM (sm_90, 132 SMs)"}])json"));
+  EXPECT_EQ(checksAt(J, 6), std::set<std::string>{"cuda-occupancy-block-cap"});
+  EXPECT_EQ(launchAt(J, 6)["suppressed"], json::array());
+  // Analysed in occlint's own process (no child, no WorkerMessages round
+  // trip): the same document.
+  EXPECT_EQ(lintJson({Input}, "--gpu=H100", nullptr, "OCCLINT_IN_PROCESS=1 "), J);
+
+  // Turning a winner off brings the findings it made moot back.
+  const json NoTinyGrid = lintJson({Input}, "--gpu=H100 --checks=-cuda-launch-tiny-grid");
+  EXPECT_EQ(checksAt(NoTinyGrid, 4), std::set<std::string>{"cuda-occupancy-block-cap"});
+  EXPECT_EQ(launchAt(NoTinyGrid, 4)["suppressed"], json::array());
+  const json NoInvalid = lintJson({Input}, "--gpu=H100 --checks=-cuda-launch-invalid-config");
+  EXPECT_EQ(checksAt(NoInvalid, 5), std::set<std::string>{"cuda-launch-tiny-grid"});
+  EXPECT_EQ(launchAt(NoInvalid, 5)["suppressed"], json::array());
 }
 
 std::set<std::string> entries(const fs::path &Dir) {

@@ -73,7 +73,7 @@ LintResult resultWithDiagnostics() {
 
 TEST(JsonOutput, HeaderFields) {
   const json J = written(resultWithDiagnostics());
-  EXPECT_EQ(J["version"], 1);
+  EXPECT_EQ(J["version"], 2);
   EXPECT_EQ(J["tool"]["name"], "occlint");
   EXPECT_EQ(J["tool"]["version"], OCCLINT_VERSION);
   EXPECT_EQ(J["fileCount"], 2);
@@ -320,7 +320,24 @@ TEST(JsonOutput, AnUnknownKernelOrShapeHasNullFacts) {
   EXPECT_TRUE(Launch["failure"].is_null());
   EXPECT_TRUE(Launch["waves"].is_null());
   EXPECT_TRUE(Launch["nextSteps"].empty());
+  EXPECT_TRUE(Launch["suppressed"].is_array());
+  EXPECT_TRUE(Launch["suppressed"].empty());
   EXPECT_EQ(Launch["gpu"]["arch"], "sm_80");
+}
+
+TEST(JsonOutput, MootFindingsAreListedOnTheirLaunch) {
+  LintResult R;
+  facts::TranslationUnitRecord U = unitWithLaunch("/src/a.cu", "/src/a.cu");
+  U.launches[0].suppressed = {
+      {"cuda-occupancy-block-cap", "cuda-launch-tiny-grid", "the grid of 2 blocks is smaller than the SM count"},
+      {"cuda-occupancy-register-cliff", "cuda-launch-tiny-grid", "the same"}};
+  R.units.push_back(U);
+  const json Launch = written(R)["launches"][0];
+  EXPECT_EQ(Launch["suppressed"],
+            json::parse(R"json([{"check": "cuda-occupancy-block-cap", "suppressedBy": "cuda-launch-tiny-grid",
+                             "reason": "the grid of 2 blocks is smaller than the SM count"},
+                            {"check": "cuda-occupancy-register-cliff", "suppressedBy": "cuda-launch-tiny-grid",
+                             "reason": "the same"}])json"));
 }
 
 TEST(JsonOutput, AHeadersLaunchesFromTwoTranslationUnitsAppearOnce) {

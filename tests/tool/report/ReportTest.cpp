@@ -321,6 +321,47 @@ TEST_F(Report, MarkdownRowsHaveTheOccupancyOfTheRemarks) {
   EXPECT_NE(Page.output.find("this launch: 134 → 12.5%; next step: 128 → 25.0%"), std::string::npos) << Page.output;
 }
 
+// launch-precedence.cu with its ptxas log: launches with findings the
+// precedence table makes moot (docs/launch-analysis.md).
+std::string precedenceArguments() {
+  return " --gpu=H100 --ptxas-log=" + shellQuote((ChecksDir / "ptxas" / "launch-precedence.sm_90.log").string()) +
+         " " + shellQuote((ChecksDir / "launch-precedence.cu").string()) + " --";
+}
+
+TEST_F(Report, MootFindingsAreFoldedUnderTheLaunch) {
+  const fs::path Html = Scratch / "precedence.html";
+  CommandResult R =
+      runCommand(occlint() + " report --quiet --html " + shellQuote(Html.string()) + precedenceArguments());
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  const std::string Page = readFile(Html);
+  // The cooperative launch that cannot start: block-cap and tail-wave moot.
+  EXPECT_NE(Page.find("<details class=\"moot\"><summary>2 findings moot: <code>cuda-launch-tail-wave</code>, "
+                      "<code>cuda-occupancy-block-cap</code></summary>"),
+            std::string::npos)
+      << Page;
+  EXPECT_NE(Page.find("<li><code>cuda-occupancy-register-cliff</code> suppressed by <code>cuda-launch-tiny-grid</code>: "
+                      "the grid of 2 blocks is smaller than the SM count of H100 SXM (sm_90, 132 SMs): each SM "
+                      "holds at most one block</li>"),
+            std::string::npos);
+  // Rendered: every group is folded, and holds the moot findings of its launch.
+  const nlohmann::json Facts = renderedFacts(Html);
+  ASSERT_TRUE(Facts.is_object()) << Facts.dump();
+  // copy<<<2, 2048>>> (1), <<<dim3(10, 0), 100>>> (1), tiled<<<2, 100, 64 KiB>>>
+  // (2), the cooperative launch (2), heavy<<<2, 100>>> (1), copy<<<2, 32>>> (1),
+  // copy<<<128, 32>>> (1).
+  EXPECT_EQ(Facts["mootGroups"], 7) << Facts.dump();
+  EXPECT_EQ(Facts["mootItems"], 9) << Facts.dump();
+  EXPECT_EQ(Facts["mootFolded"], Facts["mootGroups"]) << "a group is not folded: " << Facts.dump();
+  // The same in the Markdown page's Findings cell.
+  CommandResult Md = runCommand(occlint() + " report --quiet --markdown" + precedenceArguments(), false);
+  ASSERT_EQ(Md.exitCode, 0) << Md.output;
+  EXPECT_NE(Md.output.find("<details><summary>2 findings moot: `cuda-launch-tail-wave`, "
+                           "`cuda-occupancy-block-cap`</summary>`cuda-launch-tail-wave` suppressed by "
+                           "`cuda-launch-invalid-config`: the launch cannot start on H100 SXM (sm\\_90, 132 SMs)<br>"),
+            std::string::npos)
+      << Md.output;
+}
+
 TEST_F(Report, MarkdownOfTheBundledProjectMatchesTheRemarksPerArch) {
   // No --gpu: each translation unit is parsed for its compile command's archs
   // (sm_80 and sm_90 for the library): a row per launch and GPU.
