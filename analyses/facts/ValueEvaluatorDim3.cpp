@@ -249,11 +249,16 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
     const std::string Of =
         "parameter '" + P->getName().str() + "' of '" + (Fn ? Fn->getNameAsString() : std::string("?")) + "'";
     const unsigned F = frameOf(*P);
-    if (F == NoFrame || P->getType()->isReferenceType() || isMutated(*P)) {
+    if (F == NoFrame || P->getType()->isReferenceType()) {
       recordReason(Of);
       return unknownDim3(Spelling);
     }
     const Expr *Arg = boundArgument(*P);
+    // Asked only with a binding to use (the analyzer's cost: ValueEvaluatorContext.cpp, evalParam).
+    if (Arg && isMutated(*P)) {
+      recordReason(Of + ", which the function modifies");
+      return unknownDim3(Spelling);
+    }
     if (!Arg) {
       OpenChoice Choice;
       Choice.kind = OpenChoice::Kind::Callers;
