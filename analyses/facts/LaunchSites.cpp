@@ -180,16 +180,14 @@ static void readLaunchConfig(LaunchSite &Site, const VarDecl *Config, ValueEvalu
   Site.gridExpr = singleAssignment(All, Config, "gridDim");
   Site.blockExpr = singleAssignment(All, Config, "blockDim");
   Site.dynamicSharedMemExpr = singleAssignment(All, Config, "dynamicSmemBytes");
-  if (Site.gridExpr)
-    Site.grid = Values.evaluateDim3(*Site.gridExpr);
-  else
+  // The written values are evaluated with the launch's variants
+  // (launchVariants); a field never assigned here stays unknown.
+  if (!Site.gridExpr)
     Site.grid.xyz[0] = EvaluatedValue::unknown("gridDim");
-  if (Site.blockExpr)
-    Site.block = Values.evaluateDim3(*Site.blockExpr);
-  else
+  if (!Site.blockExpr)
     Site.block.xyz[0] = EvaluatedValue::unknown("blockDim");
-  Site.dynamicSharedMem = Site.dynamicSharedMemExpr ? Values.evaluateInteger(*Site.dynamicSharedMemExpr)
-                                                    : EvaluatedValue::unknown("dynamicSmemBytes");
+  if (!Site.dynamicSharedMemExpr)
+    Site.dynamicSharedMem = EvaluatedValue::unknown("dynamicSmemBytes");
   // Attributes: the array assigned to config.attrs, or given in its initializer.
   const Expr *AttrsExpr = singleAssignment(All, Config, "attrs");
   const VarDecl *Attrs = AttrsExpr ? referencedVariable(AttrsExpr) : nullptr;
@@ -266,13 +264,6 @@ std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDe
       Site.block.xyz[0] = EvaluatedValue::unknown("blockDim");
       Site.dynamicSharedMem = EvaluatedValue::unknown("dynamicSmemBytes");
     }
-  } else {
-    if (Site.gridExpr)
-      Site.grid = Values.evaluateDim3(*Site.gridExpr);
-    if (Site.blockExpr)
-      Site.block = Values.evaluateDim3(*Site.blockExpr);
-    if (Site.dynamicSharedMemExpr)
-      Site.dynamicSharedMem = Values.evaluateInteger(*Site.dynamicSharedMemExpr);
   }
   Site.loc = SM.getExpansionLoc(Call.getBeginLoc());
   Site.range = SM.getExpansionRange(Call.getSourceRange()).getAsRange();

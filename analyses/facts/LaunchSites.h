@@ -65,7 +65,10 @@ struct LaunchSite {
   std::optional<unsigned> targetIndex; // index into TranslationUnitFacts::targets
 };
 
-/// The launch described by `Call`, or nullopt when it is not a launch.
+/// The launch described by `Call`, or nullopt when it is not a launch: the
+/// kernel, the kind and the expressions of its grid, block and dynamic shared
+/// memory, not yet their values (launchVariants evaluates them, in each
+/// context the launch is reached in). `Values` reads launch attributes.
 std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDecl *Caller,
                                           ASTContext &Ctx, ValueEvaluator &Values);
 

@@ -56,8 +56,13 @@ VariantKey keyOf(const LaunchSite &S) {
 
 std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &Values, CallSiteIndex &Calls,
                                        const ValueContext &Base) {
-  if (!Site.caller || !Site.call)
-    return {Site};
+  if (!Site.caller || !Site.call) {
+    LaunchSite S = Site; // no function to give a context: the values as written
+    bool Infeasible = false, NeedsTarget = false;
+    evaluateIn(S, Base, Values, Infeasible, NeedsTarget);
+    S.needsTarget = NeedsTarget && !Base.target;
+    return {S};
+  }
   std::deque<Pending> Work;
   ValueContext Start;
   Start.frames = {ValueFrame{Site.caller, Site.call}};
