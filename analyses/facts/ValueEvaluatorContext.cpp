@@ -192,55 +192,67 @@ const Expr *ValueEvaluatorImpl::boundArgument(const ParmVarDecl &P) const {
   return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
 }
 
-IVal ValueEvaluatorImpl::evalParam(const ParmVarDecl &P, QualType UseType) {
-  const std::string Name = P.getName().str();
+ValueEvaluatorImpl::ParamBinding ValueEvaluatorImpl::bindParameter(const ParmVarDecl &P) {
+  ParamBinding B;
   const auto *Fn = dyn_cast<FunctionDecl>(P.getDeclContext());
-  const std::string Of = "parameter '" + Name + "' of '" + (Fn ? Fn->getNameAsString() : std::string("?")) + "'";
-  const unsigned F = frameOf(P);
-  if (F == NoFrame || P.getType()->isReferenceType() || P.getType().isVolatileQualified()) {
-    recordReason(Of);
-    return unknownOf(UseType, Name);
+  B.function = Fn ? Fn->getNameAsString() : std::string("?");
+  B.of = "parameter '" + P.getName().str() + "' of '" + B.function + "'";
+  B.frame = frameOf(P);
+  if (B.frame == NoFrame || P.getType()->isReferenceType() || P.getType().isVolatileQualified()) {
+    recordReason(B.of);
+    return B;
   }
   // Whether the function modifies the parameter matters only when a binding
   // or a guard would be used: Clang's ExprMutationAnalyzer costs the uses of
   // the parameter times the body (3,000 launches reading 'n' in one function
   // made it quadratic), so it is not asked for a parameter that stays unknown.
-  const Expr *Arg = boundArgument(P);
-  const std::vector<GuardFact> &Guards = guardsOf(F);
+  B.argument = boundArgument(P);
+  const std::vector<GuardFact> &Guards = guardsOf(B.frame);
   const bool Guarded =
       std::any_of(Guards.begin(), Guards.end(), [&](const GuardFact &G) { return G.var == &P; });
-  if ((Arg || Guarded) && isMutated(P)) {
-    recordReason(Of + ", which the function modifies");
-    return unknownOf(UseType, Name);
+  if ((B.argument || Guarded) && isMutated(P)) {
+    recordReason(B.of + ", which the function modifies");
+    B.argument = nullptr;
+    return B;
   }
-  IVal V;
-  if (Arg) {
-    const unsigned Saved = Frame;
-    Frame = F + 1;
-    V = castTo(evalInt(Arg), P.getType());
-    Frame = Saved;
-    if (!V.informative())
-      recordReason(Of + ", called with a runtime value at " + where(Arg->getBeginLoc()));
-    V.derivation = mergeDerivations(
-        V.derivation,
-        {{SM.getExpansionLoc(Arg->getBeginLoc()),
-          "'" + (Fn ? Fn->getNameAsString() : std::string("?")) + "' is called here with '" + Name + "' = " + describe(V)}});
-    if (!V.exact())
-      V.spelling = Name;
-  } else {
+  B.readable = true;
+  return B;
+}
+
+ValueDerivation ValueEvaluatorImpl::callStep(const ParmVarDecl &P, const ParamBinding &B, const std::string &Value,
+                                             bool ValueKnown) {
+  if (!ValueKnown)
+    recordReason(B.of + ", called with a runtime value at " + where(B.argument->getBeginLoc()));
+  return {SM.getExpansionLoc(B.argument->getBeginLoc()),
+          "'" + B.function + "' is called here with '" + P.getName().str() + "' = " + Value};
+}
+
+void ValueEvaluatorImpl::openCallers(const ParmVarDecl &P, const ParamBinding &B) {
+  OpenChoice Choice;
+  Choice.kind = OpenChoice::Kind::Callers;
+  Choice.frame = B.frame;
+  Choice.parameter = &P;
+  recordChoice(Choice);
+  recordReason(B.of);
+}
+
+IVal ValueEvaluatorImpl::evalParam(const ParmVarDecl &P, QualType UseType) {
+  const std::string Name = P.getName().str();
+  const ParamBinding B = bindParameter(P);
+  if (!B.readable)
+    return unknownOf(UseType, Name);
+  if (!B.argument) {
     // The guards first: a case label among several is a choice of its own,
     // taken before the callers are.
-    V = refineByGuards(P, unknownOf(P.getType(), Name));
-    if (!V.exact()) {
-      OpenChoice Choice;
-      Choice.kind = OpenChoice::Kind::Callers;
-      Choice.frame = F;
-      Choice.parameter = &P;
-      recordChoice(Choice);
-      recordReason(Of);
-    }
+    IVal V = refineByGuards(P, unknownOf(P.getType(), Name));
+    if (!V.exact())
+      openCallers(P, B);
     return castTo(std::move(V), UseType);
   }
+  IVal V = evalArgument(B, [&](const Expr *Arg) { return castTo(evalInt(Arg), P.getType()); });
+  V.derivation = mergeDerivations(V.derivation, {callStep(P, B, describe(V), V.informative())});
+  if (!V.exact())
+    V.spelling = Name;
   return refineByGuards(P, castTo(std::move(V), UseType));
 }
 

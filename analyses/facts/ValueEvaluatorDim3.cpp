@@ -245,38 +245,15 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
   };
   // A dim3 parameter: the caller's argument, when a frame binds it.
   if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
-    const auto *Fn = dyn_cast<FunctionDecl>(P->getDeclContext());
-    const std::string Of =
-        "parameter '" + P->getName().str() + "' of '" + (Fn ? Fn->getNameAsString() : std::string("?")) + "'";
-    const unsigned F = frameOf(*P);
-    if (F == NoFrame || P->getType()->isReferenceType()) {
-      recordReason(Of);
+    const ParamBinding B = bindParameter(*P);
+    if (!B.readable)
+      return unknownDim3(Spelling);
+    if (!B.argument) {
+      openCallers(*P, B);
       return unknownDim3(Spelling);
     }
-    const Expr *Arg = boundArgument(*P);
-    // Asked only with a binding to use (the analyzer's cost: ValueEvaluatorContext.cpp, evalParam).
-    if (Arg && isMutated(*P)) {
-      recordReason(Of + ", which the function modifies");
-      return unknownDim3(Spelling);
-    }
-    if (!Arg) {
-      OpenChoice Choice;
-      Choice.kind = OpenChoice::Kind::Callers;
-      Choice.frame = F;
-      Choice.parameter = P;
-      recordChoice(Choice);
-      recordReason(Of);
-      return unknownDim3(Spelling);
-    }
-    const unsigned Saved = Frame;
-    Frame = F + 1;
-    IDim3 Out = evalDim3(Arg);
-    Frame = Saved;
-    if (!Out.exact())
-      recordReason(Of + ", called with a runtime value at " + where(Arg->getBeginLoc()));
-    ValueDerivation Step{SM.getExpansionLoc(Arg->getBeginLoc()),
-                         "'" + (Fn ? Fn->getNameAsString() : std::string("?")) + "' is called here with '" +
-                             P->getName().str() + "' = " + describeDim3(Out)};
+    IDim3 Out = evalArgument(B, [&](const Expr *Arg) { return evalDim3(Arg); });
+    const ValueDerivation Step = callStep(*P, B, describeDim3(Out), Out.exact());
     for (IVal &V : Out.c)
       V.derivation = mergeDerivations(V.derivation, {Step});
     return Spell(std::move(Out));

@@ -168,6 +168,34 @@ private:
   /// (ValueEvaluatorDevice.cpp). `Field`: the member read of a struct.
   std::optional<IVal> deviceQueryValue(const VarDecl &VD, const FieldDecl *Field, QualType UseType);
   const CallExpr *deviceQueryFiller(const VarDecl &VD);
+  /// A parameter read in a context, shared by integer and dim3 parameters
+  /// (ValueEvaluatorContext.cpp): `argument` is the call's argument when the
+  /// next frame out binds it; `readable` is false when the parameter stays
+  /// unknown whatever its callers pass (no frame, a reference, a volatile, or
+  /// modified by its function), the reason recorded.
+  struct ParamBinding {
+    const Expr *argument = nullptr;
+    unsigned frame = NoFrame;
+    bool readable = false;
+    std::string function; // the parameter's function, by name
+    std::string of;       // "parameter 'n' of 'f'"
+  };
+  ParamBinding bindParameter(const ParmVarDecl &P);
+  /// Evaluates the bound argument in the caller's frame (`Eval` gets it).
+  template <class EvalFn> auto evalArgument(const ParamBinding &B, EvalFn Eval) {
+    const unsigned Saved = Frame;
+    Frame = B.frame + 1;
+    auto Value = Eval(B.argument);
+    Frame = Saved;
+    return Value;
+  }
+  /// The step a bound parameter adds to its value's derivation, and the
+  /// reason when the caller's argument is not known ("called with a runtime
+  /// value at x.cu:40").
+  ValueDerivation callStep(const ParmVarDecl &P, const ParamBinding &B, const std::string &Value,
+                           bool ValueKnown);
+  /// An unbound parameter: its callers are the choice that could settle it.
+  void openCallers(const ParmVarDecl &P, const ParamBinding &B);
   IVal evalParam(const ParmVarDecl &P, QualType UseType);
   const Expr *boundArgument(const ParmVarDecl &P) const;
   IVal evalSubscript(const ArraySubscriptExpr *E);
