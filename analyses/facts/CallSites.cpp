@@ -1,68 +1,60 @@
 #include "facts/CallSites.h"
 
+#include "facts/InstantiatedFunctionVisitor.h"
+
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 namespace clang::tidy::occlint {
 
 namespace {
 
-class CallCollector : public RecursiveASTVisitor<CallCollector> {
-  using Base = RecursiveASTVisitor<CallCollector>;
-
+class CallCollector : public InstantiatedFunctionVisitor<CallCollector> {
 public:
-  llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> Calls;
-  llvm::SmallPtrSet<const DeclRefExpr *, 32> CalleeRefs;
-  std::vector<const DeclRefExpr *> FunctionRefs;
-
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitImplicitCode() const { return false; }
-
-  bool TraverseDecl(Decl *D) {
-    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
-    if (!FD)
-      return Base::TraverseDecl(D);
-    if (FD->isDependentContext())
-      return true;
-    const FunctionDecl *Saved = Current;
-    Current = FD;
-    const bool Result = Base::TraverseDecl(D);
-    Current = Saved;
-    return Result;
-  }
+  explicit CallCollector(CallSiteIndex &Index) : Index(Index) {}
 
   bool VisitCallExpr(CallExpr *Call) {
-    if (Call->isValueDependent() || Call->isTypeDependent())
-      return true;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-      CalleeRefs.insert(Ref);
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (Callee && Current && !isa<CXXOperatorCallExpr>(Call))
-      Calls[Callee->getCanonicalDecl()].push_back({Call, Current});
+    Index.noteCall(*Call, currentFunction());
     return true;
   }
-
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (isa<FunctionDecl>(Ref->getDecl()))
-      FunctionRefs.push_back(Ref);
+    Index.noteFunctionReference(*Ref);
     return true;
   }
 
 private:
-  const FunctionDecl *Current = nullptr;
+  CallSiteIndex &Index;
 };
 
 } // namespace
 
-void CallSiteIndex::build() {
+void CallSiteIndex::noteCall(const CallExpr &Call, const FunctionDecl *Caller) {
+  if (Call.isValueDependent() || Call.isTypeDependent())
+    return;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreParenImpCasts()))
+    CalleeRefs.insert(Ref);
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (Callee && Caller && !isa<CXXOperatorCallExpr>(Call))
+    Calls[Callee->getCanonicalDecl()].push_back({&Call, Caller});
+}
+
+void CallSiteIndex::noteFunctionReference(const DeclRefExpr &Ref) {
+  if (isa<FunctionDecl>(Ref.getDecl()))
+    FunctionRefs.push_back(&Ref);
+}
+
+void CallSiteIndex::seal() {
   Built = true;
-  CallCollector Collector;
-  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
-  Calls = std::move(Collector.Calls);
-  for (const DeclRefExpr *Ref : Collector.FunctionRefs)
-    if (!Collector.CalleeRefs.count(Ref))
+  for (const DeclRefExpr *Ref : FunctionRefs)
+    if (!CalleeRefs.count(Ref))
       AddressTaken.insert(cast<FunctionDecl>(Ref->getDecl())->getCanonicalDecl());
+  CalleeRefs.clear();
+  FunctionRefs.clear();
+}
+
+void CallSiteIndex::build() {
+  CallCollector Collector(*this);
+  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  seal();
 }
 
 const std::vector<CallSite> &CallSiteIndex::callsOf(const FunctionDecl &Callee) {

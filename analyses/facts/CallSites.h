@@ -24,6 +24,13 @@ class CallSiteIndex {
 public:
   explicit CallSiteIndex(ASTContext &Ctx) : Ctx(Ctx) {}
 
+  /// Filling the index from a walk the caller already makes over the whole
+  /// translation unit (TranslationUnitFacts' collector), instead of a walk
+  /// of its own: every call and every reference to a function, then seal().
+  void noteCall(const CallExpr &Call, const FunctionDecl *Caller);
+  void noteFunctionReference(const DeclRefExpr &Ref);
+  void seal();
+
   /// The direct calls of `Callee` (any declaration of it), in source order.
   const std::vector<CallSite> &callsOf(const FunctionDecl &Callee);
   /// No call of `Callee` can come from elsewhere: it has internal linkage
@@ -35,6 +42,10 @@ private:
   bool Built = false;
   llvm::DenseMap<const FunctionDecl *, std::vector<CallSite>> Calls;
   llvm::DenseSet<const FunctionDecl *> AddressTaken;
+  // While filling: callees named by calls, and every reference to a function
+  // (a reference that is not a callee takes the function's address).
+  llvm::DenseSet<const DeclRefExpr *> CalleeRefs;
+  std::vector<const DeclRefExpr *> FunctionRefs;
   void build();
 };
 

@@ -1,14 +1,15 @@
 #include "facts/TranslationUnitFacts.h"
 
+#include "facts/CallSites.h"
 #include "facts/FactsRecords.h"
 #include "core/ResourceCompiler.h"
 #include "facts/FunctionExtents.h"
+#include "facts/InstantiatedFunctionVisitor.h"
 #include "facts/LaunchVariants.h"
 #include "facts/ResourceReports.h"
 #include "facts/TargetSelection.h"
 
 #include "clang/AST/Attr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -21,43 +22,41 @@ namespace clang::tidy::occlint {
 
 namespace {
 
-// Walks every function body of the translation unit, template instantiations
-// included (their values are the instantiation's), patterns excluded.
-class FactsCollector : public RecursiveASTVisitor<FactsCollector> {
-  using Base = RecursiveASTVisitor<FactsCollector>;
-
+// Walks every function body of the translation unit once: kernels, launches
+// (their variants read after the walk, when every caller is known), opt-ins,
+// and every call for the call index.
+class FactsCollector : public InstantiatedFunctionVisitor<FactsCollector> {
 public:
-  FactsCollector(ASTContext &Ctx, TranslationUnitFacts &Facts) : Ctx(Ctx), Facts(Facts), Values(Ctx), Calls(Ctx) {}
+  FactsCollector(ASTContext &Ctx, TranslationUnitFacts &Facts, CallSiteIndex &Calls)
+      : Ctx(Ctx), Facts(Facts), Values(Ctx), Calls(Calls) {}
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitImplicitCode() const { return false; }
-
-  bool TraverseDecl(Decl *D) {
-    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
-    if (!FD)
-      return Base::TraverseDecl(D);
-    if (FD->isDependentContext())
-      return true; // a template pattern: its instantiations are visited instead
-    if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() && !Seen.count(FD)) {
-      Seen.insert(FD);
-      Facts.kernels.push_back(std::make_unique<KernelInfo>(describeKernel(*FD, Ctx, Values)));
-    }
-    const FunctionDecl *Saved = Current;
-    Current = FD;
-    const bool Result = Base::TraverseDecl(D);
-    Current = Saved;
-    return Result;
+  void enterFunction(const FunctionDecl &FD) {
+    if (FD.hasAttr<CUDAGlobalAttr>() && FD.doesThisDeclarationHaveABody() && Seen.insert(&FD).second)
+      Facts.kernels.push_back(std::make_unique<KernelInfo>(describeKernel(FD, Ctx, Values)));
   }
 
   bool VisitCallExpr(CallExpr *Call) {
-    if (!Current || Call->isValueDependent() || Call->isTypeDependent())
+    Calls.noteCall(*Call, currentFunction());
+    if (!currentFunction() || Call->isValueDependent() || Call->isTypeDependent())
       return true;
-    if (std::optional<LaunchSite> Site = recognizeLaunch(*Call, Current, Ctx, Values))
-      for (LaunchSite &Variant : launchVariants(*Site, Values, Calls))
-        Facts.launches.push_back(std::move(Variant));
+    if (std::optional<LaunchSite> Site = recognizeLaunch(*Call, currentFunction(), Ctx, Values))
+      Launches.push_back(std::move(*Site));
     else if (std::optional<DynamicSharedMemOptin> Optin = recognizeOptin(*Call, Ctx, Values))
       Optins.push_back(std::move(*Optin));
     return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    Calls.noteFunctionReference(*Ref);
+    return true;
+  }
+
+  /// After the walk: each launch's variants, in source order.
+  void expandLaunches() {
+    Calls.seal();
+    for (const LaunchSite &Site : Launches)
+      for (LaunchSite &Variant : launchVariants(Site, Values, Calls))
+        Facts.launches.push_back(std::move(Variant));
   }
 
   std::vector<DynamicSharedMemOptin> Optins;
@@ -66,8 +65,8 @@ private:
   ASTContext &Ctx;
   TranslationUnitFacts &Facts;
   ValueEvaluator Values;
-  CallSiteIndex Calls;
-  const FunctionDecl *Current = nullptr;
+  CallSiteIndex &Calls;
+  std::vector<LaunchSite> Launches; // as recognized, values not read yet
   llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
 };
 
@@ -142,9 +141,10 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
   TargetSelection Selection = selectTargets(Options.targets, Facts->arch);
   Facts->targets = std::move(Selection.gpus);
   Facts->targetsError = std::move(Selection.error);
-  Facts->collect(Ctx);
+  CallSiteIndex Calls(Ctx);
+  Facts->collect(Ctx, Calls);
   Facts->joinResources(Ctx, Options);
-  Facts->evaluatePerTarget(Ctx);
+  Facts->evaluatePerTarget(Ctx, Calls);
   Facts->predictOccupancy();
   // A parse with errors: where its functions are, so that occlint can tell
   // which findings lie in code Clang could not parse (FunctionExtents.h).
@@ -178,9 +178,10 @@ const KernelResourceFacts *TranslationUnitFacts::resourcesFor(const KernelInfo &
   return It == Resources.end() ? nullptr : &It->second;
 }
 
-void TranslationUnitFacts::collect(ASTContext &Ctx) {
-  FactsCollector Collector(Ctx, *this);
+void TranslationUnitFacts::collect(ASTContext &Ctx, CallSiteIndex &Calls) {
+  FactsCollector Collector(Ctx, *this, Calls);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Collector.expandLaunches();
   for (const DynamicSharedMemOptin &Optin : Collector.Optins) {
     const KernelInfo *Found = kernelFor(Optin.kernel);
     if (!Found || !Optin.bytes.max)
@@ -273,11 +274,10 @@ void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Op
   }
 }
 
-void TranslationUnitFacts::evaluatePerTarget(ASTContext &Ctx) {
+void TranslationUnitFacts::evaluatePerTarget(ASTContext &Ctx, CallSiteIndex &Calls) {
   if (std::none_of(launches.begin(), launches.end(), [](const LaunchSite &S) { return S.needsTarget; }))
     return;
   ValueEvaluator Values(Ctx);
-  CallSiteIndex Calls(Ctx);
   std::vector<LaunchSite> Out;
   llvm::SmallPtrSet<const CallExpr *, 16> Redone;
   for (LaunchSite &Site : launches) {

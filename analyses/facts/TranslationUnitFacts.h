@@ -59,6 +59,8 @@ struct FactsOptions {
   bool readCache = true; // the global `ReadCache` option: without PtxasLog, read occlint's cache
 };
 
+class CallSiteIndex;
+
 class TranslationUnitFacts {
 public:
   static const TranslationUnitFacts &get(ASTContext &Ctx, const FactsOptions &Options);
@@ -90,11 +92,13 @@ private:
   // use (thousands of launches of thousands of kernels in one file).
   mutable llvm::DenseMap<const FunctionDecl *, const KernelInfo *> KernelsByDecl;
   mutable size_t KernelsIndexed = 0;
-  void collect(ASTContext &Ctx);
+  /// Kernels and launches, in one walk that also fills `Calls` (the callers
+  /// a launch's variants are read through).
+  void collect(ASTContext &Ctx, CallSiteIndex &Calls);
   void joinResources(ASTContext &Ctx, const FactsOptions &Options);
   /// Launches whose values depend on the GPU, evaluated again per target
   /// (device properties, the occupancy API with the kernels' resources).
-  void evaluatePerTarget(ASTContext &Ctx);
+  void evaluatePerTarget(ASTContext &Ctx, CallSiteIndex &Calls);
   void predictOccupancy();
 
   std::shared_ptr<const ::occlint::PtxasReport> Report; // keeps a log-file report alive
