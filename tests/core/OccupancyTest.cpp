@@ -1,8 +1,9 @@
 // Unit tests of the occupancy engine: launch failures, next steps, waves,
 // limiter names, multi-dimensional blocks. The exactness of the numbers
-// against cuda_occupancy.h is tests/OccupancyDifferentialTest.cpp's job; the
-// ArchLimits here are built by hand (A100 = sm_80, H100/H200 = sm_90, RTX 4090
-// = sm_89, GP100 = sm_60) so the tests do not depend on data/gpus.json.
+// against cuda_occupancy.h is OccupancyDifferentialTest.cpp's job; the
+// ArchLimits here are built by hand (HandBuiltArchs.h: A100 = sm_80, H100/H200
+// = sm_90, RTX 4090 = sm_89; GP100 = sm_60 below) so the tests do not depend
+// on data/gpus.json.
 #include "core/Occupancy.h"
 
 #include <gtest/gtest.h>
@@ -17,30 +18,8 @@ namespace {
 
 ArchLimits sm80() { return occlint::testing::handBuiltSm80(); }
 
-ArchLimits sm90() {
-  ArchLimits a = sm80();
-  a.name = "sm_90";
-  a.major = 9;
-  a.sharedMemPerSM = 233472;
-  a.sharedMemPerBlockOptin = 232448;
-  a.carveoutBytes = {0, 8192, 16384, 32768, 65536, 102400, 135168, 167936, 200704, 233472};
-  a.barrierLimitEnforced = true;
-  return a;
-}
-
-ArchLimits sm89() {
-  ArchLimits a = sm80();
-  a.name = "sm_89";
-  a.minor = 9;
-  a.maxThreadsPerSM = 1536;
-  a.maxWarpsPerSM = 48;
-  a.maxBlocksPerSM = 24;
-  a.sharedMemPerSM = 102400;
-  a.sharedMemPerBlockOptin = 101376;
-  a.maxBarriersPerSM = 24;
-  a.carveoutBytes = {0, 8192, 16384, 32768, 65536, 102400};
-  return a;
-}
+ArchLimits sm90() { return occlint::testing::handBuiltSm90(); }
+ArchLimits sm89() { return occlint::testing::handBuiltSm89(); }
 
 ArchLimits sm60() {
   ArchLimits a = sm80();
