@@ -36,6 +36,8 @@ void BlockCapCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
       continue;
     if (isMootOnTarget(Table, L))
       continue; // an invalid launch, or a grid with at most one block per SM
+    if (isSilencedAtCaller(*L.site))
+      continue;
     const ::occlint::ArchLimits &Arch = L.gpu->arch;
     const int WarpsPerBlockToLift = (Arch.maxWarpsPerSM + Arch.maxBlocksPerSM - 1) / Arch.maxBlocksPerSM;
     const int ThreadsToLift = WarpsPerBlockToLift * Arch.warpSize;

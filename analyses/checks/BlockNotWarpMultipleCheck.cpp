@@ -51,6 +51,8 @@ void BlockNotWarpMultipleCheck::checkFacts(const TranslationUnitFacts &Facts, AS
       continue; // zero threads is an invalid configuration, not this check's finding
     if (isMootAtSite(Table, Site))
       continue; // the launch cannot start: its error is the finding
+    if (isSilencedAtCaller(Site))
+      continue;
 
     const uint64_t Warps = (Threads + WarpSize - 1) / WarpSize;
     const uint64_t Lanes = Warps * WarpSize;

@@ -2,6 +2,7 @@
 #include "facts/ResourceReports.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Tooling/Core/Diagnostic.h"
 #include "llvm/Support/FormatVariadic.h"
 
 
@@ -84,7 +85,10 @@ void OcclintCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
-void OcclintCheck::onStartOfTranslationUnit() { TranslationUnitFacts::forgetAll(); }
+void OcclintCheck::onStartOfTranslationUnit() {
+  TranslationUnitFacts::forgetAll();
+  CallerNoLints.reset(); // its cache of NOLINT blocks is per file, and files change (the LSP)
+}
 
 void OcclintCheck::onEndOfTranslationUnit() { TranslationUnitFacts::sendRecords(); }
 
@@ -92,7 +96,35 @@ void OcclintCheck::check(const MatchFinder::MatchResult &Result) {
   const TranslationUnitFacts &Facts = TranslationUnitFacts::get(*Result.Context, SharedOptions);
   if (!Facts.targetsError.empty())
     configurationDiag("%0") << Facts.targetsError;
+  CurrentContext = Result.Context;
   checkFacts(Facts, *Result.Context);
+}
+
+bool OcclintCheck::isSilencedAtCaller(const LaunchSite &Site) const {
+  if (Site.values.callChain.empty() || !CurrentContext)
+    return false;
+  if (!CallerNoLints)
+    CallerNoLints = std::make_unique<NoLintDirectiveHandler>();
+  const DiagnosticsEngine &Engine = CurrentContext->getDiagnostics();
+  const DiagnosticStorage NoArguments{};
+  auto SilencedAt = [&](SourceLocation Loc) {
+    if (Loc.isInvalid())
+      return false;
+    // The handler reads only the location (and its macro expansions) and the
+    // source manager of the diagnostic it is asked about.
+    const Diagnostic AtLoc(&Engine, Loc, /*DiagID=*/0, NoArguments, "");
+    SmallVector<tooling::Diagnostic, 1> MalformedNoLints; // clang-tidy itself reports those
+    return CallerNoLints->shouldSuppress(DiagnosticsEngine::Warning, AtLoc, CheckName, MalformedNoLints,
+                                         /*AllowIO=*/true, /*EnableNoLintBlocks=*/true);
+  };
+  for (const CallExpr *Call : Site.values.callChain) {
+    if (SilencedAt(Call->getBeginLoc()))
+      return true;
+    for (const Expr *Arg : Call->arguments())
+      if (SilencedAt(Arg->getBeginLoc()))
+        return true;
+  }
+  return false;
 }
 
 void OcclintCheck::noteDerivation(const std::vector<ValueDerivation> &Steps) {

@@ -18,6 +18,9 @@
 #include "facts/TranslationUnitFacts.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "clang-tidy/NoLintDirectiveHandler.h"
+
+#include <memory>
 
 namespace clang::tidy::occlint {
 
@@ -59,6 +62,15 @@ protected:
   /// of the site's launches on targets.
   bool isMootAtSite(const LaunchFindingPrecedence &Table, const LaunchSite &Site) const;
 
+  /// A variant reached through helper calls (LaunchSite::values.callChain)
+  /// that a NOLINT for this check silences at one of those calls: on the
+  /// line of the call or of one of its arguments, NOLINTNEXTLINE above it, or
+  /// a NOLINTBEGIN/END block around it, read by clang-tidy's own
+  /// NoLintDirectiveHandler. The finding is for the values that caller
+  /// passes, so the caller is where a user says it is deliberate. As at the
+  /// launch itself, an error is never silenced.
+  bool isSilencedAtCaller(const LaunchSite &Site) const;
+
   /// One note per derivation step of a value ("'threads' is defined here as 256").
   void noteDerivation(const std::vector<ValueDerivation> &Steps);
   /// "ptxas, sm_90: 130 registers, ..." at the kernel, or the estimate's reason.
@@ -80,6 +92,8 @@ protected:
 
 private:
   ClangTidyContext *TidyContext;
+  ASTContext *CurrentContext = nullptr;                   // of the translation unit being checked
+  mutable std::unique_ptr<NoLintDirectiveHandler> CallerNoLints; // per translation unit
   std::string CheckName;
   FactsOptions SharedOptions;
   bool IgnoreSingleBlock;

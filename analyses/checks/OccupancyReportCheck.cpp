@@ -12,6 +12,8 @@ void OccupancyReportCheck::checkFacts(const TranslationUnitFacts &Facts, ASTCont
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     if (isMootOnTarget(Table, L))
       continue; // an invalid launch: its error says why it cannot start
+    if (isSilencedAtCaller(*L.site))
+      continue;
     const std::string Kernel = L.kernel ? L.kernel->displayName : "kernel";
     if (!L.kernel) {
       diag(L.site->loc, "predicted occupancy on %0: unknown (the launched kernel is not known here)",

@@ -43,6 +43,8 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
       continue;
     if (isMootOnTarget(Table, L))
       continue; // an invalid launch, or a grid with at most one block per SM
+    if (isSilencedAtCaller(*L.site))
+      continue;
     const int Regs = L.resources->model.registersPerThread;
     const int Threads = L.shape->threadsPerBlock();
     diag(L.site->loc, "on %0, '%1' uses %2 registers per thread, %3 more than fit %4 blocks of %5 threads per "

@@ -37,6 +37,8 @@ void TailWaveCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
       continue;
     if (isMootOnTarget(Table, L))
       continue; // an invalid launch (a tail needs a grid of at least one block per SM)
+    if (isSilencedAtCaller(*L.site))
+      continue;
     const int64_t Grid = *L.shape->gridBlocks;
     diag(L.site->loc, "on %0, the grid of %1 blocks runs as %2 full wave%s2 of %3 blocks and a partial wave of "
                       "%4 block%s4: the partial wave can cost up to %5 of the runtime")

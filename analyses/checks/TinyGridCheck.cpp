@@ -25,6 +25,8 @@ void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
       continue;
     if (isMootOnTarget(Table, L))
       continue; // an invalid launch: its error is the finding
+    if (isSilencedAtCaller(*L.site))
+      continue;
     diag(L.site->loc, "grid of %0%1 block%s2 on %3 leaves %4%5 of its %6 SMs idle (%7)")
         << (Grid.isExact() ? "" : "at most ") << static_cast<unsigned>(*Grid.max)
         << static_cast<unsigned>(*Grid.max) << gpuName(*L.gpu) << (Grid.isExact() ? "" : "at least ")

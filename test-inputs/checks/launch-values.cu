@@ -5,7 +5,7 @@
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report,cuda-launch-block-not-warp-multiple
 #include <cuda_runtime.h>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 9 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 12 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -71,4 +71,16 @@ static void guardedHelper(float *p, int threads) {
 void guardedCallers(float *p) {
   guardedHelper(p, 64);
   guardedHelper(p, 4096);
+}
+
+// A finding for one caller's value is silenced at that caller: a NOLINT on
+// the call, or NOLINTNEXTLINE above it, for the check it names. The other
+// checks still speak (the remarks), and a caller without one still gets the
+// warning, with the call as its note.
+static void launchQuiet(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 100 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 9 blocks of 200 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 21 blocks of 80 threads per SM}} [cuda-occupancy-report] expect-warning {{block of 80 threads is not a multiple of the warp size (32)}} [cuda-launch-block-not-warp-multiple]
+void quietCallers(float *p) {
+  launchQuiet(p, 100); // NOLINT(cuda-launch-block-not-warp-multiple): a deliberate size
+  // NOLINTNEXTLINE(cuda-launch-block-not-warp-multiple)
+  launchQuiet(p, 200);
+  launchQuiet(p, 80); // expect-note {{'launchQuiet' is called here with 'threads' = 80}}
 }
