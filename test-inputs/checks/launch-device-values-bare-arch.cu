@@ -1,0 +1,21 @@
+// Test input for launch values read from the device when the target is a
+// bare arch (--gpu=sm_90): the SM count is the arch's default product's, and
+// the note that derives the value says it is assumed
+// (analyses/facts/ValueEvaluatorDevice.cpp, TargetGpu::productAssumed).
+// RUN-ARGS: --gpu=sm_90 --checks=-*,cuda-launch-tiny-grid
+#include <cuda_runtime.h>
+
+__global__ void work(float *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; }
+
+void halfTheSms(float *p) {
+  int sms;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0); // expect-note {{'sms' is 132 on H100 SXM (assumed: the default product of sm_90) (cudaDevAttrMultiProcessorCount)}}
+  work<<<sms / 2, 256>>>(p); // expect-warning {{grid of 66 blocks on H100 SXM (sm_90, 132 SMs) leaves 66 of its 132 SMs idle (50.0%)}} [cuda-launch-tiny-grid]
+}
+
+void aFixedProduct(float *p) {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  // One block per SM: nothing idle, nothing to say.
+  work<<<prop.multiProcessorCount, 256>>>(p);
+}
