@@ -276,10 +276,22 @@ IVal ValueEvaluatorImpl::evalSubscript(const ArraySubscriptExpr *E) {
     return unknownOf(T);
   }
   const uint64_t Size = AT->getSize().getZExtValue();
+  // The index's own reason for being unknown ("'j' is modified after its
+  // definition") is not the element's: a sweep over the array says which
+  // array it reads instead. Its choices and target dependence still count.
+  EvaluationTrace IndexTrace;
+  EvaluationTrace *Outer = Trace;
+  Trace = &IndexTrace;
   IVal Index = evalInt(E->getIdx());
+  Trace = Outer;
+  if (Trace && IndexTrace.infeasible)
+    Trace->infeasible = true;
+  replay(IndexTrace.choice, "", IndexTrace.needsTarget);
   const i128 Lo = std::max<i128>(Index.lo, 0), Hi = std::min<i128>(Index.hi, i128(Size) - 1);
-  if (Size == 0 || Lo > Hi || Hi - Lo >= 256)
+  if (Size == 0 || Lo > Hi || Hi - Lo >= 256) {
+    recordReason(IndexTrace.unknownReason);
     return unknownOf(T);
+  }
   const unsigned Saved = Frame;
   Frame = frameOf(*VD);
   std::vector<i128> Members;
