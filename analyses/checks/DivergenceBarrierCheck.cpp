@@ -7,19 +7,20 @@ namespace clang::tidy::occlint {
 void DivergenceBarrierCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
   std::set<SourceLocation::UIntTy> Done;
   for (const DivergenceCollective &C : R.Collectives) {
-    if (!C.Barrier || C.Ctx.Group >= C.Needed || !Done.insert(C.Loc.getRawEncoding()).second)
+    if (!C.Barrier || !missedUnder(C) || !Done.insert(C.Loc.getRawEncoding()).second)
       continue;
+    const DivergenceContext &Ctx = *missedUnder(C);
     if (C.Needed >= 64)
       diag(C.Loc, "%0 is reached under control flow that is not uniform across the block: the threads that do not "
                   "reach it never arrive at the barrier (deadlock or undefined behavior)%1",
            DiagnosticIDs::Error)
-          << C.Name << assumption(C.Ctx.Cond.Assumed, C.Kernel);
+          << C.Name << assumption(Ctx.Cond.Assumed, C.Kernel);
     else
       diag(C.Loc, "%0 is reached under control flow that is not uniform across its tile of %1 threads: the threads "
                   "of the tile that do not reach it never arrive%2",
            DiagnosticIDs::Error)
-          << C.Name << C.Needed << assumption(C.Ctx.Cond.Assumed, C.Kernel);
-    noteContext(C.Ctx);
+          << C.Name << C.Needed << assumption(Ctx.Cond.Assumed, C.Kernel);
+    noteContext(Ctx);
   }
 }
 

@@ -8,9 +8,9 @@
 
 namespace clang::tidy::occlint {
 
-class DivergenceBarrierCheck : public DivergenceCheck {
+class DivergenceBarrierCheck : public DivergenceCollectiveCheck {
 public:
-  using DivergenceCheck::DivergenceCheck;
+  using DivergenceCollectiveCheck::DivergenceCollectiveCheck;
 
 protected:
   void checkDivergence(const DivergenceResults &R, ASTContext &Ctx) override;

@@ -40,4 +40,17 @@ void DivergenceCheck::noteContext(const DivergenceContext &C) {
     diag(Call, "reached through this call", DiagnosticIDs::Note);
 }
 
+DivergenceCollectiveCheck::DivergenceCollectiveCheck(StringRef Name, ClangTidyContext *Context)
+    : DivergenceCheck(Name, Context), ReportExitedThreads(boolOption("ReportExitedThreads", false)) {}
+
+void DivergenceCollectiveCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  DivergenceCheck::storeOptions(Opts);
+  Options.store(Opts, "ReportExitedThreads", ReportExitedThreads ? "true" : "false");
+}
+
+const DivergenceContext *DivergenceCollectiveCheck::missedUnder(const DivergenceCollective &C) const {
+  const DivergenceContext &Ctx = ReportExitedThreads || C.ExitedMatter ? C.Ctx : C.Ctx.ignoringExited();
+  return Ctx.Group < C.Needed ? &Ctx : nullptr;
+}
+
 } // namespace clang::tidy::occlint

@@ -23,4 +23,25 @@ protected:
   static std::string assumption(bool Assumed, const std::string &Kernel);
 };
 
+/// The base of the checks on barriers and warp collectives
+/// (cuda-divergence-barrier, cuda-divergence-warp-sync-mask), with their
+/// option ReportExitedThreads (default false): whether threads that have
+/// exited the kernel count as threads that miss a barrier, __syncwarp or a
+/// vote. Off, as the PTX ISA (a barrier held up only by exited threads is
+/// released) and the CUDA guide (the non-exited threads of the mask) have it;
+/// a shuffle whose source lane may have exited is reported either way.
+class DivergenceCollectiveCheck : public DivergenceCheck {
+public:
+  DivergenceCollectiveCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+
+protected:
+  /// The control the collective is reached under, as this check counts the
+  /// threads; null when every thread that must arrive does.
+  const DivergenceContext *missedUnder(const DivergenceCollective &C) const;
+
+private:
+  bool ReportExitedThreads;
+};
+
 } // namespace clang::tidy::occlint

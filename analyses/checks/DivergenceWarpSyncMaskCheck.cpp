@@ -7,20 +7,21 @@ namespace clang::tidy::occlint {
 void DivergenceWarpSyncMaskCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
   std::set<SourceLocation::UIntTy> Done;
   for (const DivergenceCollective &C : R.Collectives) {
-    if (C.Barrier || C.Ctx.Group >= C.Needed || !Done.insert(C.Loc.getRawEncoding()).second)
+    if (C.Barrier || !missedUnder(C) || !Done.insert(C.Loc.getRawEncoding()).second)
       continue;
+    const DivergenceContext &Ctx = *missedUnder(C);
     if (C.Needed == 32 && C.Name.rfind("tile.", 0) != 0)
       diag(C.Loc, "'%0' with the full mask 0xffffffff is reached by only some lanes of the warp: lanes named in the "
                   "mask never arrive (undefined behavior); pass __activemask() or the mask of the lanes that take "
                   "this path%1",
            DiagnosticIDs::Error)
-          << C.Name << assumption(C.Ctx.Cond.Assumed, C.Kernel);
+          << C.Name << assumption(Ctx.Cond.Assumed, C.Kernel);
     else
       diag(C.Loc, "'%0' is reached by only some threads of its tile of %1: the others never arrive (undefined "
                   "behavior)%2",
            DiagnosticIDs::Error)
-          << C.Name << C.Needed << assumption(C.Ctx.Cond.Assumed, C.Kernel);
-    noteContext(C.Ctx);
+          << C.Name << C.Needed << assumption(Ctx.Cond.Assumed, C.Kernel);
+    noteContext(Ctx);
   }
 }
 

@@ -8,9 +8,9 @@
 
 namespace clang::tidy::occlint {
 
-class DivergenceWarpSyncMaskCheck : public DivergenceCheck {
+class DivergenceWarpSyncMaskCheck : public DivergenceCollectiveCheck {
 public:
-  using DivergenceCheck::DivergenceCheck;
+  using DivergenceCollectiveCheck::DivergenceCollectiveCheck;
 
 protected:
   void checkDivergence(const DivergenceResults &R, ASTContext &Ctx) override;

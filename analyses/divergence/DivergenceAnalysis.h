@@ -33,6 +33,12 @@ struct DivergenceContext {
   std::string CondText;           // "tid % 2 == 0"
   std::string Exit;               // "return", "break", "continue" when the branch leaves early
   std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
+  /// The same question when threads that have exited the kernel do not
+  /// count (the PTX ISA releases a barrier held up only by exited threads;
+  /// the guide asks warp intrinsics only of the non-exited lanes of their
+  /// mask): null when it is this context.
+  std::shared_ptr<const DivergenceContext> ExitedIgnored;
+  const DivergenceContext &ignoringExited() const { return ExitedIgnored ? *ExitedIgnored : *this; }
 };
 
 /// A thread-dependent branch that splits warps.
@@ -57,6 +63,9 @@ struct DivergenceCollective {
   unsigned Needed = 64;           // the group that must be uniform
   DivergenceContext Ctx;
   std::string Kernel;
+  /// A shuffle: a source lane that has exited still gives an undefined
+  /// value, so exited threads count.
+  bool ExitedMatter = false;
 };
 
 struct BlockShape {

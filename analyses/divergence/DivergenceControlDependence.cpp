@@ -122,17 +122,22 @@ void Dataflow::region(const CFGBlock *X, const CFGBlock *S, std::vector<unsigned
 /// then the first in the CFG's order. A min-propagation over the control
 /// dependence graph, linear in its size (a per-branch region walk costs the
 /// square of a chain of thousands of `&&` terms).
-std::vector<Taint> Dataflow::computeTaints() {
+std::vector<Taint> Dataflow::computeTaints(bool IgnoreExits) {
   const unsigned N = Cfg->getNumBlockIDs();
   using Key = std::tuple<unsigned, int, unsigned>; // (group, not primary, order)
   const Key None{64, 1, ~0u};
   std::vector<Key> Own(N, None), Best(N, None);
   std::vector<int> From(N, -1);
+  std::vector<bool> ExitOnly;
+  if (IgnoreExits)
+    ExitOnly = exitOnlyBlocks();
   unsigned Order = 0;
   for (const CFGBlock *X : *Cfg) {
     const unsigned Id = X->getBlockID();
     ++Order;
     if (X->succ_size() < 2 || !Conds[Id])
+      continue;
+    if (IgnoreExits && earlyExit(*X, ExitOnly))
       continue;
     const unsigned G = Conds[Id]->uniformGroup();
     if (G < 64)
@@ -182,10 +187,103 @@ const Stmt *Dataflow::branchStmt(const CFGBlock *X) {
   return T;
 }
 
+/// The blocks from which every path leads to the kernel's end with no
+/// collective and no call that could hold one on the way: the threads there
+/// are leaving (a greatest fixpoint, so a loop with no collective leaves
+/// too). Only in a kernel: a device function's `return` goes back to its
+/// caller.
+std::vector<bool> Dataflow::exitOnlyBlocks() {
+  const unsigned N = Cfg->getNumBlockIDs();
+  std::vector<bool> Leaves(N, false);
+  if (!FD.hasAttr<CUDAGlobalAttr>())
+    return Leaves;
+  auto HoldsCollective = [&](const CFGBlock &B) {
+    for (const CFGElement &El : B) {
+      auto S = El.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      std::vector<const Stmt *> Work{S->getStmt()};
+      while (!Work.empty()) {
+        const Stmt *X = Work.back();
+        Work.pop_back();
+        if (!X)
+          continue;
+        if (isa<GCCAsmStmt>(X))
+          return true;
+        if (const auto *CE = dyn_cast<CallExpr>(X))
+          if (classifyCall(*CE).Role != CallRole::None || analysableDefinition(CE->getDirectCallee(), Ctx))
+            return true;
+        for (const Stmt *C : X->children())
+          Work.push_back(C);
+      }
+    }
+    return false;
+  };
+  std::vector<bool> Blocked(N, false);
+  for (const CFGBlock *B : *Cfg) {
+    Blocked[B->getBlockID()] = HoldsCollective(*B);
+    Leaves[B->getBlockID()] = !Blocked[B->getBlockID()];
+  }
+  // Remove blocks with a successor that does not leave, until none changes.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const CFGBlock *B : *Cfg) {
+      const unsigned Id = B->getBlockID();
+      if (!Leaves[Id] || B == &Cfg->getExit())
+        continue;
+      bool AllLeave = B->succ_size() > 0;
+      for (const CFGBlock::AdjacentBlock &S : B->succs())
+        if (S && !Leaves[S->getBlockID()])
+          AllLeave = false;
+      if (!AllLeave) {
+        Leaves[Id] = false;
+        Changed = true;
+      }
+    }
+  }
+  return Leaves;
+}
+
+/// A branch one side of which leaves the kernel early: an early `return`,
+/// a `break`, or the exit of a loop, from where only the kernel's end
+/// follows. (A thread-dependent `if` around a barrier at the kernel's end is
+/// not one: the threads that skip it were never told to leave; the check
+/// follows the guide there.)
+bool Dataflow::earlyExit(const CFGBlock &X, const std::vector<bool> &ExitOnly) {
+  const bool Loop = isa_and_nonnull<ForStmt, WhileStmt, DoStmt>(X.getTerminatorStmt());
+  unsigned Index = 0;
+  for (const CFGBlock::AdjacentBlock &S : X.succs()) {
+    const unsigned I = Index++;
+    if (!S || !ExitOnly[S->getBlockID()])
+      continue;
+    if (Loop && I == 1)
+      return true; // the loop's exit
+    if (isa_and_nonnull<BreakStmt>(S->getTerminatorStmt()))
+      return true;
+    for (const CFGElement &El : *S)
+      if (auto St = El.getAs<CFGStmt>(); St && isa<ReturnStmt>(St->getStmt()))
+        return true;
+  }
+  return false;
+}
+
 DivergenceContext Dataflow::contextAt(unsigned Block) {
-  const Taint &T = Taints[Block];
-  if (T.Group >= Entry.Group || T.From < 0)
-    return Entry;
+  DivergenceContext C = contextFrom(Taints[Block], Entry);
+  C.ExitedIgnored = Entry.ExitedIgnored;
+  const Taint &Live = LiveTaints.empty() ? Taints[Block] : LiveTaints[Block];
+  DivergenceContext L = contextFrom(Live, Entry.ignoringExited());
+  L.ExitedIgnored = nullptr;
+  if (L.Group != C.Group || L.Branch != C.Branch)
+    C.ExitedIgnored = std::make_shared<const DivergenceContext>(std::move(L));
+  else if (C.ExitedIgnored && C.Group < Entry.Group)
+    C.ExitedIgnored = nullptr; // this function's own branch decides, exits or not
+  return C;
+}
+
+DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext &Outer) {
+  if (T.Group >= Outer.Group || T.From < 0)
+    return Outer;
   DivergenceContext C;
   C.Group = T.Group;
   const CFGBlock *X = blockById(T.From);

@@ -39,7 +39,11 @@ FunctionSummary Dataflow::run() {
       if (const auto *CE = dyn_cast<Expr>(T))
         CondBlock[CE->IgnoreParens()] = B->getBlockID();
   const unsigned N = Cfg->getNumBlockIDs();
+  EdgeFacts.assign(N, std::nullopt);
+  for (const CFGBlock *B : *Cfg)
+    EdgeFacts[B->getBlockID()] = edgeFactOf(*B);
   Taints.assign(N, Taint{});
+  JoinTaints.assign(N, {});
   Conds.assign(N, std::nullopt);
   Primary.assign(N, false);
   // Values and control dependence feed each other: iterate both.
@@ -49,10 +53,13 @@ FunctionSummary Dataflow::run() {
       for (unsigned I = 0; I < N; ++I)
         Primary[I] = Conds[I] && Conds[I]->uniformGroup() < 64;
     std::vector<Taint> New = computeTaints();
-    if (New == Taints)
+    std::vector<std::vector<JoinTaint>> NewJoins = computeJoinTaints();
+    if (New == Taints && NewJoins == JoinTaints)
       break;
     Taints = std::move(New);
+    JoinTaints = std::move(NewJoins);
   }
+  LiveTaints = computeTaints(/*IgnoreExits=*/true);
   if (Report) {
     Reporting = true;
     flow();
@@ -60,8 +67,9 @@ FunctionSummary Dataflow::run() {
   }
   FunctionSummary S;
   S.Ret = HasReturn ? Ret : ThreadValue::uniform();
-  // Out-parameters: their values where the paths meet at the exit.
-  const std::optional<Env> &AtExit = In[Cfg->getExit().getBlockID()];
+  // Out-parameters: their values where the paths meet at the exit (after
+  // the join's taints).
+  const std::optional<Env> &AtExit = Out[Cfg->getExit().getBlockID()];
   for (unsigned I = 0; I < FD.getNumParams(); ++I) {
     const ParmVarDecl *P = FD.getParamDecl(I);
     std::optional<ThreadValue> V;
@@ -109,6 +117,7 @@ void Dataflow::flow() {
   HasReturn = false;
   std::vector<unsigned> Visits(N, 0);
   CondFresh.assign(N, false);
+  AssignedIn.assign(N, {});
   // Blocks in reverse post-order: a loop settles before the code after it
   // runs, so a chain of thousands of loops costs a few visits per block, not
   // one more round of the whole chain per loop (a FIFO would).
@@ -122,11 +131,31 @@ void Dataflow::flow() {
     if (++Visits[Id] > 40) // widening: give up precision rather than loop
       for (auto &[K, V] : Local)
         V = ThreadValue::top();
+    for (const JoinTaint &T : JoinTaints[Id]) // the paths of a thread-dependent branch join here
+      if (auto It = Local.find(T.Var); It != Local.end()) {
+        const MonoCoord Mono = It->second.Mono;
+        It->second = taintAtJoin(It->second, T.Group);
+        if (T.KeepMono)
+          It->second.Mono = Mono;
+      }
     process(*B, Local);
     Out[Id] = Local;
-    for (const CFGBlock *S : B->succs())
-      if (S && mergeInto(In[S->getBlockID()], Local))
+    unsigned Index = 0;
+    for (const CFGBlock *S : B->succs()) {
+      const unsigned I = Index++;
+      if (!S)
+        continue;
+      bool Changed;
+      if (EdgeFacts[Id]) { // what the condition says on this edge
+        Env Edge = Local;
+        applyEdgeFact(*EdgeFacts[Id], I, Edge);
+        Changed = mergeInto(In[S->getBlockID()], Edge);
+      } else {
+        Changed = mergeInto(In[S->getBlockID()], Local);
+      }
+      if (Changed)
         Work.enqueueBlock(S);
+    }
   }
 }
 

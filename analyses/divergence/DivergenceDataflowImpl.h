@@ -16,6 +16,7 @@
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 #include <memory>
@@ -37,6 +38,31 @@ struct Taint {
   bool operator==(const Taint &O) const { return Group == O.Group && From == O.From; }
 };
 
+/// A variable the threads may disagree on from a block on: assigned under a
+/// thread-dependent branch whose paths join there (DivergenceSyncDependence.cpp).
+struct JoinTaint {
+  const VarDecl *Var = nullptr;
+  unsigned Group = 64;   // the finest group the branches split
+  bool KeepMono = false; // every such branch is a boundary guard: an index stays monotone
+  bool operator==(const JoinTaint &O) const {
+    return Var == O.Var && Group == O.Group && KeepMono == O.KeepMono;
+  }
+};
+
+/// A value that reaches a join from paths only threads of groups of `Group`
+/// lanes agree on: with whole warps agreeing (Group >= 32) its lane pattern
+/// survives but it may differ between warps; otherwise it may differ in
+/// every lane.
+ThreadValue taintAtJoin(const ThreadValue &V, unsigned Group);
+
+/// A branch's condition makes a variable a multiple of 2^Log2 on one edge
+/// (DivergenceEdgeFacts.cpp).
+struct EdgeFact {
+  const VarDecl *Var = nullptr;
+  unsigned Log2 = 0;
+  unsigned AlignedSucc = 0; // the successor index (0: true, 1: false) where it holds
+};
+
 // Describing the branch to blame (DivergenceControlDependence.cpp).
 std::string sourceText(const Stmt *S, const ASTContext &Ctx);
 const Expr *branchCondition(const Stmt *S);
@@ -47,6 +73,8 @@ public:
            const ThreadValue &This, const DivergenceContext &Entry, bool Report);
 
   FunctionSummary run();
+  /// The local variable (or parameter) an expression names, if any.
+  const VarDecl *localVarOf(const Expr *Ex) const { return localVar(Ex); }
 
 private:
   const FunctionDecl &FD;
@@ -70,13 +98,20 @@ private:
   llvm::DenseMap<const Expr *, unsigned> CondBlock;
   std::vector<bool> CondFresh;
   std::vector<Taint> Taints;
+  // The same, not counting branches one side of which only leads the threads
+  // out of the kernel (computed once the values settle; kernels only).
+  std::vector<Taint> LiveTaints;
   std::vector<bool> Primary;
   // Control dependence: the blocks directly dependent on each branch block,
   // and the marks of region()'s walks (a generation per walk).
   std::vector<std::vector<unsigned>> DependsDirectly;
   std::vector<unsigned> Mark;
   unsigned Generation = 0;
-  llvm::DenseMap<const VarDecl *, unsigned> DeclBlock;
+  // Sync dependence: the variables each block assigns (in the last flow),
+  // and per block the variables to taint on entry, where the paths of a
+  // thread-dependent branch that assigned them join.
+  std::vector<llvm::DenseSet<const VarDecl *>> AssignedIn;
+  std::vector<std::vector<JoinTaint>> JoinTaints;
   ThreadValue Ret;
   bool HasReturn = false;
 
@@ -91,6 +126,9 @@ private:
   static bool mergeInto(std::optional<Env> &Dst, const Env &Src);
   void flow();
   void process(const CFGBlock &B, Env &Local);
+  std::vector<std::optional<EdgeFact>> EdgeFacts; // per block, computed once
+  std::optional<EdgeFact> edgeFactOf(const CFGBlock &B);
+  void applyEdgeFact(const EdgeFact &F, unsigned SuccIndex, Env &Edge);
 
   // ---- transfer functions (DivergenceTransfer.cpp) ----------------------------
   void processStmt(const Stmt *S);
@@ -115,7 +153,14 @@ private:
   const CFGBlock *ipdom(const CFGBlock *B);
   void computeControlDependence();
   void region(const CFGBlock *X, const CFGBlock *S, std::vector<unsigned> &Members);
-  std::vector<Taint> computeTaints();
+  /// With IgnoreExits, a branch one of whose sides only leads to the
+  /// kernel's end, with no collective on the way, splits nothing: the
+  /// threads that take it exit.
+  std::vector<Taint> computeTaints(bool IgnoreExits = false);
+  std::vector<bool> exitOnlyBlocks();
+  bool earlyExit(const CFGBlock &X, const std::vector<bool> &ExitOnly);
+  DivergenceContext contextFrom(const Taint &T, const DivergenceContext &Outer);
+  std::vector<std::vector<JoinTaint>> computeJoinTaints();
   const CFGBlock *blockById(int Id);
   const Stmt *branchStmt(const CFGBlock *X);
   DivergenceContext contextAt(unsigned Block);

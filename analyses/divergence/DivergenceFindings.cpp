@@ -34,6 +34,7 @@ void Dataflow::recordCollective(const CallExpr *CE, const CallInfo &Info) {
   C.Needed = Info.Group;
   C.Ctx = contextAt(Cur);
   C.Kernel = D.Kernel;
+  C.ExitedMatter = Info.Role == CallRole::Shuffle || Info.Role == CallRole::ShuffleIdx;
   if (C.Ctx.Group < C.Needed)
     D.Out.addCollective(std::move(C));
 }

@@ -1,7 +1,7 @@
 // The transfer functions of the divergence dataflow: how each statement and
 // expression (assignments, operators, loads, calls, inline assembly) maps the
-// thread values of the local variables, with assignments under divergent
-// control tainted at the join.
+// thread values of the local variables (assignments under divergent control
+// are tainted where the paths join: DivergenceSyncDependence.cpp).
 #include "divergence/DivergenceDataflowImpl.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -11,13 +11,7 @@
 
 namespace clang::tidy::occlint::detail {
 
-namespace {
-
-/// A value that reaches a join from a branch only threads of groups of
-/// `Group` lanes agree on: with whole warps agreeing (Group >= 32) its lane
-/// pattern survives but it may differ between warps; otherwise it may differ
-/// in every lane.
-ThreadValue taint(const ThreadValue &V, unsigned Group) {
+ThreadValue taintAtJoin(const ThreadValue &V, unsigned Group) {
   if (Group >= 64)
     return V;
   if (Group < 32)
@@ -30,15 +24,12 @@ ThreadValue taint(const ThreadValue &V, unsigned Group) {
   return T;
 }
 
-} // namespace
-
 void Dataflow::processStmt(const Stmt *S) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *Dcl : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(Dcl)) {
         if (VD->hasGlobalStorage())
           continue;
-        DeclBlock[VD] = Cur;
         (*E)[VD] = VD->getInit() ? eval(VD->getInit()) : ThreadValue::uniform();
       }
     return;
@@ -46,7 +37,7 @@ void Dataflow::processStmt(const Stmt *S) {
   if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
     ThreadValue V = RS->getRetValue() ? eval(RS->getRetValue()) : ThreadValue::uniform();
     if (Taints[Cur].Group < 64) // threads return here at different points
-      V = taint(V, Taints[Cur].Group);
+      V = taintAtJoin(V, Taints[Cur].Group);
     Ret = HasReturn ? join(Ret, V) : V;
     HasReturn = true;
     return;
@@ -68,24 +59,12 @@ const VarDecl *Dataflow::localVar(const Expr *Ex) const {
   return nullptr;
 }
 
-/// An assignment in the current block: under a thread-dependent branch the
-/// variable no longer holds one value for all threads once the paths join
-/// (unless it was declared under that branch too).
+/// An assignment in the current block. Under a thread-dependent branch the
+/// threads still running took the same path, so the value is not divergent
+/// by itself: the threads disagree only where the branch's paths join again,
+/// which computeJoinTaints finds from the blocks that assign each variable.
 void Dataflow::setVar(const VarDecl *VD, ThreadValue V) {
-  const unsigned G = Taints[Cur].Group;
-  if (G < 64) {
-    auto It = DeclBlock.find(VD);
-    const unsigned DeclGroup = It == DeclBlock.end() ? 64 : Taints[It->second].Group;
-    if (DeclGroup > G) {
-      const MonoCoord Mono = V.Mono;
-      V = taint(V, G);
-      // Under a boundary guard (a grid-stride loop's own condition) an
-      // index stays monotone: the guard still splits one warp only.
-      const int From = Taints[Cur].From;
-      if (From >= 0 && Conds[From] && toBool(*Conds[From]).Split == SplitKind::Boundary)
-        V.Mono = Mono;
-    }
-  }
+  AssignedIn[Cur].insert(VD);
   (*E)[VD] = V;
 }
 
@@ -107,7 +86,10 @@ void Dataflow::assign(const Expr *LHS, const ThreadValue &V) {
   if (const auto *ME = dyn_cast<MemberExpr>(LHS); ME && !ME->isArrow())
     Base = ME->getBase();
   else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(LHS)) {
-    Base = AS->getBase();
+    // Only an array the variable holds; a store through a pointer
+    // (`p[i] = v`) changes the memory, not the pointer.
+    if (const VarDecl *VD = localVar(AS->getBase()); VD && VD->getType()->isArrayType())
+      Base = AS->getBase();
     Stored = join(V, opaque({eval(AS->getIdx())}));
   }
   if (Base)
@@ -216,6 +198,15 @@ ThreadValue Dataflow::evalUncached(const Expr *Ex) {
       if (const auto *Call = dyn_cast<CallExpr>(MTE->getSubExpr()->IgnoreParenImpCasts());
           Call && classifyCall(*Call).Role == CallRole::ThreadIndex)
         return builtinVar("threadIdx", ME->getMemberDecl()->getName());
+    // A static data member read through an object (`packed.size`): the
+    // object does not matter, the member is one variable of the program.
+    if (const auto *Static = dyn_cast<VarDecl>(ME->getMemberDecl())) {
+      if (Static->getType()->isIntegralOrEnumerationType() && Static->getType().isConstQualified() &&
+          Static->getInit() && !Static->getInit()->isValueDependent())
+        if (const APValue *Value = Static->evaluateValue(); Value && Value->isInt())
+          return ThreadValue::constant(Value->getInt().getExtValue());
+      return ThreadValue::uniform();
+    }
     const ThreadValue B = eval(ME->getBase());
     return ME->isArrow() ? load(B) : B;
   }
@@ -381,9 +372,20 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
   if (Reporting)
     recordCollective(CE, Info);
   switch (Info.Role) {
+  case CallRole::GroupUniform: {
+    // A tile's size() or num_threads() is its type's (thread_block_tile<32>):
+    // a warp-stride loop steps by exactly 32. (The toolkit's are constexpr;
+    // the source-only mode's declarations are not: the type says it too.)
+    Expr::EvalResult R;
+    if (!CE->isValueDependent() && CE->getType()->isIntegralOrEnumerationType() && CE->EvaluateAsInt(R, Ctx))
+      return ThreadValue::constant(R.Val.getInt().getExtValue());
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (Info.Group <= 32 && Callee && (Callee->getName() == "size" || Callee->getName() == "num_threads"))
+      return ThreadValue::constant(Info.Group);
+    return ThreadValue::uniform();
+  }
   case CallRole::Barrier:
   case CallRole::SyncWarp:
-  case CallRole::GroupUniform:
     return ThreadValue::uniform();
   case CallRole::ShuffleIdx: {
     const ThreadValue V = Arg(First), Src = Arg(First + 1);
@@ -433,6 +435,11 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
       Params.erase(Params.begin()); // the object is the first argument of a member operator
     DivergenceContext Here = contextAt(Cur);
     Here.Calls.push_back(CE->getExprLoc());
+    if (Here.ExitedIgnored) {
+      DivergenceContext Live = *Here.ExitedIgnored;
+      Live.Calls.push_back(CE->getExprLoc());
+      Here.ExitedIgnored = std::make_shared<const DivergenceContext>(std::move(Live));
+    }
     FunctionSummary S = D.call(*Def, Params, Obj, Here, Reporting);
     if (Params.size() == Args.size()) // locals passed by non-const reference
       for (unsigned I = 0; I < S.OutParams.size() && I < CE->getNumArgs(); ++I)

@@ -44,6 +44,24 @@ std::pair<SplitKind, uint32_t> splitOf(const ThreadValue &V) {
   return {V.Split, V.SureOther};
 }
 
+/// A strided index against a uniform bound (`c < C` for c = lane + 32 k: a
+/// warp- or block-stride loop, or the tail guard of its chunk): the index's
+/// lane parts fit in one period of its alignment, so the lanes disagree only
+/// in the period the bound falls in, the tail of the range: a boundary, as
+/// for a monotone index. (A lane index itself against an unknown bound,
+/// `lane < k`, has no period: a threshold.)
+bool stridedAgainstBound(const ThreadValue &A, const ThreadValue &B) {
+  for (const auto &[Index, Bound] : {std::pair{&A, &B}, std::pair{&B, &A}}) {
+    if (!Bound->laneConstant() || Index->Align >= 62 ||
+        (Index->Rest != RestKind::BlockUniform && Index->Rest != RestKind::WarpUniform))
+      continue;
+    const auto [Lo, Hi] = std::minmax_element(Index->Lane.begin(), Index->Lane.end());
+    if (*Hi - *Lo < pow2(Index->Align))
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 ThreadValue compare(CompareOp Op, const ThreadValue &A, const ThreadValue &B) {
@@ -94,7 +112,8 @@ ThreadValue compare(CompareOp Op, const ThreadValue &A, const ThreadValue &B) {
   const int64_t Hi = *std::max_element(T.begin(), T.end()) - Off;
   if (floorDiv(Hi, Mod) == floorDiv(Lo, Mod))
     return kindOnly(D.Rest, Assumed);
-  return boolSplit(D.Mono != MonoCoord::None ? SplitKind::Boundary : SplitKind::Threshold, 0, Assumed);
+  return boolSplit(D.Mono != MonoCoord::None || stridedAgainstBound(A, B) ? SplitKind::Boundary : SplitKind::Threshold,
+                   0, Assumed);
 }
 
 ThreadValue toBool(const ThreadValue &A) {

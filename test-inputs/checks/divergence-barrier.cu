@@ -21,12 +21,15 @@ __global__ void warpUniformIsNotEnough(float *p) {
   }
 }
 
+// The threads that miss the barrier have exited the kernel: the PTX ISA
+// releases a barrier held up only by exited threads, so this is quiet unless
+// ReportExitedThreads is on (LintOptions.ReportExitedThreadsCountsThreadsThatLeftTheKernel).
 __global__ void afterEarlyReturn(float *p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) // expect-note {{threads for which 'i >= n' holds return here early}}
+  if (i >= n)
     return;
   p[i] *= 2.0f;
-  __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform}} [cuda-divergence-barrier]
+  __syncthreads();
 }
 
 __global__ void countUnderData(const int *flags, int *out) {
@@ -53,7 +56,9 @@ __global__ void asmBarrier(float *p) {
   }
 }
 
-// A value assigned under a thread-dependent branch is varying after it.
+// A value assigned under a thread-dependent branch is varying after it. The
+// threads that leave the loop early wait at the barrier after it while the
+// others wait at the one inside: two barriers, a real mismatch.
 __global__ void controlDependence(const int *in, float *p) {
   int limit = 4;
   if (threadIdx.x == 0) // the join comes before the loop: no note here
@@ -62,6 +67,8 @@ __global__ void controlDependence(const int *in, float *p) {
     p[k] += 1.0f;
     __syncthreads(); // expect-error {{__syncthreads() is reached under control flow}} [cuda-divergence-barrier]
   }
+  __syncthreads();
+  p[threadIdx.x] = 0.0f;
 }
 
 __global__ void afterDivergentBreak(float *p, int n) {
@@ -71,6 +78,29 @@ __global__ void afterDivergentBreak(float *p, int n) {
     p[threadIdx.x] += 1.0f;
     __syncthreads(); // expect-error {{__syncthreads() is reached under control flow}} [cuda-divergence-barrier]
   }
+  __syncthreads();
+}
+
+// The same loops when leaving them leaves the kernel: the threads that miss
+// the barrier have exited (quiet unless ReportExitedThreads is on).
+__global__ void loopExitLeavesTheKernel(const int *in, float *p) {
+  int limit = 4;
+  if (threadIdx.x == 0)
+    limit = in[0];
+  for (int k = 0; k < limit; ++k) {
+    p[k] += 1.0f;
+    __syncthreads();
+  }
+}
+
+__global__ void breakLeavesTheKernel(float *p, int n) {
+  for (int k = 0; k < n; ++k) {
+    if (p[threadIdx.x] > 10.0f)
+      break;
+    p[threadIdx.x] += 1.0f;
+    __syncthreads();
+  }
+  p[threadIdx.x] *= 0.5f; // no collective on the way out
 }
 
 // Interprocedural: the barrier is in a helper, the branch in the kernel.

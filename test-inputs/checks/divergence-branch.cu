@@ -187,3 +187,91 @@ __global__ void smallBodies(float *a) {
     v = 0.0f;
   a[threadIdx.x] = threadIdx.x % 2 ? v : -v;
 }
+
+// ---- sync dependence: a value assigned under a thread-dependent branch is
+// divergent where the branch's paths join, not inside them --------------------
+
+// A counter reused by constant-trip loops in both arms of a divergent `if`:
+// the lanes in each arm run the loop the same number of times.
+__global__ void counterReusedInBothArms(float *a) {
+  int i;
+  if (threadIdx.x % 2 == 0) { // expect-warning {{even and odd lanes take different paths on 'threadIdx.x % 2 == 0'}} [cuda-divergence-branch]
+    for (i = 0; i < 16; i++)
+      a[threadIdx.x * 16 + i] += a[i] * 2.0f + 1.0f;
+  } else {
+    for (i = 0; i < 16; i++)
+      a[threadIdx.x * 16 + i] -= a[i] * 3.0f - 1.0f;
+  }
+}
+
+// Warp-stride loops: every lane runs the same number of iterations but the
+// last (a tail: a boundary, reported only with ReportBoundaryGuards), whether
+// the stride is written 32, warpSize, a tile's size() or 256 over lane * 8.
+__global__ void warpStrideLoops(float *out, const float *in, int C) {
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const int lane = threadIdx.x % 32;
+  float s = 0.0f;
+  for (int c = warp.thread_rank(); c < C; c += warp.size())
+    s += in[c] * in[c] + 1.0f;
+  for (int c = lane; c < C; c += warpSize)
+    s += in[c] * in[c] + 2.0f;
+  for (int c = lane * 8; c < C; c += 256)
+    s += in[c] * in[c] + in[c + 1];
+  out[threadIdx.x] = s;
+}
+
+// After a loop whose exit differs between lanes, the lanes arrive from
+// different iterations: the index is per-lane there (temporal divergence).
+__global__ void indexAfterAStrideLoop(float *out, const float *in, int C) {
+  int c = threadIdx.x % 32;
+  for (; c < C; c += 32)
+    out[c] = in[c];
+  if (c == C + 7) { // expect-warning {{lanes take different paths depending on per-thread data on 'c == C + 7'}} [cuda-divergence-branch]
+    out[c] = in[c] * in[c] + in[c + 1] * 2.0f;
+    out[c + 1] = in[c + 2] * 3.0f;
+  }
+}
+
+// A static member read through a per-thread object is one value.
+struct alignas(16) Packed4 {
+  static constexpr int size = 4;
+  float v[4];
+};
+__global__ void staticMemberThroughAnObject(float *out, const Packed4 *in) {
+  Packed4 p = in[blockIdx.x * blockDim.x + threadIdx.x];
+  float s = 0.0f;
+  for (int k = 0; k < p.size; k++)
+    s += p.v[k] * 2.0f + 1.0f;
+  out[threadIdx.x] = s;
+}
+
+// A store through a pointer parameter changes the memory, not the pointer:
+// the null test stays uniform on the next iteration.
+__global__ void storeThroughAPointer(float *out, const float *in, float *bias, int n) {
+  for (int i = 0; i < n; i++) {
+    if (bias != nullptr)
+      out[i * 32 + threadIdx.x] = in[i] + bias[i] * 2.0f + in[i + 1];
+    bias[threadIdx.x] = 1.0f;
+  }
+}
+
+// A precondition on the edge that goes on: after `if (C % 32 != 0) __trap();`
+// C is a multiple of 32, so `lane < C` holds in every lane or in none.
+__global__ void preconditionAlignsTheBound(float *out, const float *in, int C) {
+  if (C % 32 != 0)
+    __trap();
+  const int lane = threadIdx.x % 32;
+  if (lane < C) {
+    out[threadIdx.x] = in[lane] * in[lane] + in[lane + 1] * 2.0f;
+    out[threadIdx.x + 1] = in[lane + 2] * 3.0f;
+  }
+}
+
+// Without it, the lanes below C take the path and the others do not.
+__global__ void noPrecondition(float *out, const float *in, int C) {
+  const int lane = threadIdx.x % 32;
+  if (lane < C) { // expect-warning {{the lanes below a threshold take a different path from the lanes above it on 'lane < C'}} [cuda-divergence-branch]
+    out[threadIdx.x] = in[lane] * in[lane] + in[lane + 1] * 2.0f;
+    out[threadIdx.x + 1] = in[lane + 2] * 3.0f;
+  }
+}

@@ -33,12 +33,23 @@ __global__ void shuffleUnderBoundary(float *p, int n) {
   }
 }
 
+// The odd lanes have exited: the guide asks __syncwarp only of the
+// non-exited lanes of its mask (quiet unless ReportExitedThreads is on).
 __global__ void syncwarpAfterOddReturn(float *p) {
-  if (threadIdx.x & 1) // expect-note {{threads for which 'threadIdx.x & 1' holds return here early}}
+  if (threadIdx.x & 1)
     return;
   p[threadIdx.x] = 1.0f;
-  __syncwarp(0xffffffff); // expect-error {{'__syncwarp' with the full mask}} [cuda-divergence-warp-sync-mask]
+  __syncwarp(0xffffffff);
   __syncwarp(0x55555555); // a mask of the even lanes: what arrives
+}
+
+// A shuffle after the same return still reads from exited lanes: undefined.
+__global__ void shuffleAfterOddReturn(float *p) {
+  if (threadIdx.x & 1) // expect-note {{threads for which 'threadIdx.x & 1' holds return here early}}
+    return;
+  float v = p[threadIdx.x];
+  v += __shfl_xor_sync(0xffffffff, v, 1); // expect-error {{'__shfl_xor_sync' with the full mask}} [cuda-divergence-warp-sync-mask]
+  p[threadIdx.x] = v;
 }
 
 __device__ float warpSum(float v) {

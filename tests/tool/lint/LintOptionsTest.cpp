@@ -231,6 +231,31 @@ TEST(LintOptions, QuietPrintsNothingOnStderrForTwoArchs) {
 // The significance options (issue 15): each default silences a line of the
 // check's test input that the option's other value reports, so each test can
 // fail.
+// Threads that left the kernel (an early return, a loop exit or break with
+// only the kernel's end after it) miss no barrier, __syncwarp or vote by
+// default (the PTX ISA, the guide); ReportExitedThreads counts them again.
+// A shuffle reading an exited lane is reported either way.
+TEST(LintOptions, ReportExitedThreadsCountsThreadsThatLeftTheKernel) {
+  auto Errors = [](const std::string &Checks, const std::string &Config, const char *Input) {
+    CommandResult R = runOcclint("--quiet --gpu=H100 --no-compile --checks=" + Checks + " " + Config + " " +
+                                 inputs({Input}) + "--");
+    size_t N = 0;
+    for (const std::string &Line : diagnosticLines(R.output))
+      N += Line.find(": error: ") != std::string::npos;
+    return N;
+  };
+  const std::string Barrier = "-*,cuda-divergence-barrier";
+  const std::string On = "--config='{CheckOptions: {cuda-divergence-barrier.ReportExitedThreads: true, "
+                         "cuda-divergence-warp-sync-mask.ReportExitedThreads: true}}'";
+  const size_t Default = Errors(Barrier, "", "divergence-barrier.cu");
+  // afterEarlyReturn, loopExitLeavesTheKernel, breakLeavesTheKernel.
+  EXPECT_EQ(Errors(Barrier, On, "divergence-barrier.cu"), Default + 3);
+  EXPECT_EQ(Errors(Barrier, On, "divergence-classics.cu"), Errors(Barrier, "", "divergence-classics.cu") + 1);
+  const std::string Mask = "-*,cuda-divergence-warp-sync-mask";
+  // syncwarpAfterOddReturn's full-mask __syncwarp; the shuffle after the same return counts either way.
+  EXPECT_EQ(Errors(Mask, On, "divergence-warp-sync-mask.cu"), Errors(Mask, "", "divergence-warp-sync-mask.cu") + 1);
+}
+
 TEST(LintOptions, SignificanceOptionsSilenceWhatTheirDefaultsCallMoot) {
   auto Count = [](const std::string &Args, const char *Input, const std::string &Needle) {
     CommandResult R = runOcclint("--quiet " + Args + " " + inputs({Input}) + "--");

@@ -1,0 +1,87 @@
+// What a branch's condition says about a variable on each of its edges, for
+// the divergence domain: `if (C % 256 != 0) __trap();` (or
+// `assert(C % 256 == 0)`) leaves C a multiple of 256 on the path that goes
+// on, so `for (c = lane * 8; c < C; c += 256)` has the same trip count in
+// every lane. Only alignments are read (the domain keeps a value's known
+// low zero bits), from `X % K` and `X & (K - 1)` with K a power of two,
+// compared with zero or tested as a truth value.
+#include "divergence/DivergenceDataflowImpl.h"
+#include "divergence/ThreadVarianceImpl.h"
+
+#include "clang/AST/ExprCXX.h"
+
+#include <bit>
+
+namespace clang::tidy::occlint::detail {
+
+namespace {
+
+/// `X % K` or `X & (K - 1)` with K = 2^Log2: the variable X and Log2.
+std::optional<std::pair<const VarDecl *, unsigned>> lowBitsOf(const Expr *E, const ASTContext &Ctx,
+                                                               const Dataflow &Flow) {
+  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!BO || (BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_And))
+    return std::nullopt;
+  const VarDecl *Var = Flow.localVarOf(BO->getLHS());
+  Expr::EvalResult R;
+  if (!Var || BO->getRHS()->isValueDependent() || !BO->getRHS()->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  const llvm::APSInt &K = R.Val.getInt();
+  if (K.isNegative() || K.getActiveBits() > 62)
+    return std::nullopt;
+  const uint64_t Mask = BO->getOpcode() == BO_Rem ? K.getZExtValue() : K.getZExtValue() + 1;
+  if (Mask < 2 || !std::has_single_bit(Mask))
+    return std::nullopt;
+  return std::pair{Var, unsigned(std::countr_zero(Mask))};
+}
+
+} // namespace
+
+std::optional<EdgeFact> Dataflow::edgeFactOf(const CFGBlock &B) {
+  const Stmt *T = B.getTerminatorCondition(false);
+  const auto *Cond = dyn_cast_or_null<Expr>(T);
+  if (!Cond || B.succ_size() != 2)
+    return std::nullopt;
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  bool ZeroOnTrue = false; // the low bits are zero when the condition is true
+  if (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot) {
+    E = Not->getSubExpr()->IgnoreParenImpCasts();
+    ZeroOnTrue = true;
+  } else if (const auto *Cmp = dyn_cast<BinaryOperator>(E); Cmp && (Cmp->getOpcode() == BO_EQ || Cmp->getOpcode() == BO_NE)) {
+    Expr::EvalResult R;
+    const Expr *Other = nullptr;
+    for (const auto &[A, Bx] : {std::pair{Cmp->getLHS(), Cmp->getRHS()}, std::pair{Cmp->getRHS(), Cmp->getLHS()}})
+      if (!Bx->isValueDependent() && Bx->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0) {
+        Other = A;
+        break;
+      }
+    if (!Other)
+      return std::nullopt;
+    E = Other;
+    ZeroOnTrue = Cmp->getOpcode() == BO_EQ;
+  }
+  auto Low = lowBitsOf(E, Ctx, *this);
+  if (!Low)
+    return std::nullopt;
+  return EdgeFact{Low->first, Low->second, ZeroOnTrue ? 0u : 1u};
+}
+
+void Dataflow::applyEdgeFact(const EdgeFact &F, unsigned SuccIndex, Env &Edge) {
+  if (SuccIndex != F.AlignedSucc)
+    return;
+  auto It = Edge.find(F.Var);
+  if (It == Edge.end())
+    return;
+  ThreadValue &V = It->second;
+  // Only a value whose lane part is itself a multiple of 2^Log2 can take
+  // the alignment (then so is its uniform part).
+  if (V.Rest == RestKind::PerLane || V.Rest == RestKind::Const || V.Align >= F.Log2)
+    return;
+  for (int64_t X : V.Lane)
+    if (floorMod(X, pow2(F.Log2)) != 0)
+      return;
+  V.Align = F.Log2;
+  V = normalize(V);
+}
+
+} // namespace clang::tidy::occlint::detail
