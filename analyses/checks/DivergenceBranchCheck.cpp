@@ -6,8 +6,8 @@
 namespace clang::tidy::occlint {
 
 // (Bools through OcclintCheck::boolOption: see there why not get<bool>.)
-DivergenceBranchCheck::DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context)
-    : DivergenceCheck(Name, Context), ReportBoundaryGuards(boolOption("ReportBoundaryGuards", false)),
+DivergenceBranchCheck::DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context, bool DataSplits)
+    : DivergenceCheck(Name, Context), DataSplits(DataSplits), ReportBoundaryGuards(boolOption("ReportBoundaryGuards", false)),
       ReportSingleLane(boolOption("ReportSingleLane", false)),
       MinOperations(Options.get("MinOperations", int64_t(4))),
       HeavySingleLane(Options.get("HeavySingleLaneOperations", int64_t(64))) {}
@@ -45,6 +45,10 @@ void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTConte
   for (const DivergenceBranch &B : R.Branches) {
     const int64_t Work = B.WorkTaken + B.WorkOther;
     if (Work < MinOperations)
+      continue;
+    // Which of the two checks: a split decided by data (a switch on loaded
+    // values too) or by the thread index.
+    if (B.Cond.FromData != DataSplits)
       continue;
     const Shape S = B.What == "switch" ? Shape::Split : shapeOf(B.Cond);
     if (S == Shape::Boundary && !ReportBoundaryGuards)

@@ -23,6 +23,7 @@ public:
     Factories.registerCheck<BlockNotWarpMultipleCheck>("cuda-launch-block-not-warp-multiple");
     Factories.registerCheck<DivergenceBarrierCheck>("cuda-divergence-barrier");
     Factories.registerCheck<DivergenceBranchCheck>("cuda-divergence-branch");
+    Factories.registerCheck<DivergenceDataBranchCheck>("cuda-divergence-data-branch");
     Factories.registerCheck<DivergenceWarpSyncMaskCheck>("cuda-divergence-warp-sync-mask");
     Factories.registerCheck<InvalidConfigCheck>("cuda-launch-invalid-config");
     Factories.registerCheck<TailWaveCheck>("cuda-launch-tail-wave");

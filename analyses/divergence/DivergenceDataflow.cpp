@@ -137,6 +137,8 @@ void Dataflow::flow() {
         It->second = taintAtJoin(It->second, T.Group);
         if (T.KeepMono)
           It->second.Mono = Mono;
+        if (T.FromData && !It->second.laneConstant())
+          It->second.FromData = true;
       }
     process(*B, Local);
     Out[Id] = Local;

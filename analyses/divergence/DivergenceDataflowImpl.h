@@ -44,8 +44,9 @@ struct JoinTaint {
   const VarDecl *Var = nullptr;
   unsigned Group = 64;   // the finest group the branches split
   bool KeepMono = false; // every such branch is a boundary guard: an index stays monotone
+  bool FromData = false; // a branch decided by data: the joined value is data too
   bool operator==(const JoinTaint &O) const {
-    return Var == O.Var && Group == O.Group && KeepMono == O.KeepMono;
+    return Var == O.Var && Group == O.Group && KeepMono == O.KeepMono && FromData == O.FromData;
   }
 };
 

@@ -62,11 +62,13 @@ std::vector<std::vector<JoinTaint>> Dataflow::computeJoinTaints() {
     std::vector<JoinTaint> &At = Joins[J->getBlockID()];
     for (const VarDecl *VD : RegionVars[Id]) {
       auto It = std::find_if(At.begin(), At.end(), [&](const JoinTaint &T) { return T.Var == VD; });
+      const bool Data = Conds[Id]->FromData;
       if (It == At.end()) {
-        At.push_back({VD, G, Boundary});
+        At.push_back({VD, G, Boundary, Data});
       } else {
         It->Group = std::min(It->Group, G);
         It->KeepMono = It->KeepMono && Boundary;
+        It->FromData = It->FromData || Data;
       }
     }
   }

@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
+#include <algorithm>
 #include <string>
 
 namespace clang::tidy::occlint::detail {
@@ -116,6 +117,16 @@ ThreadValue Dataflow::eval(const Expr *Ex) {
   if (Depth.prewarmHere())
     forEachOperandPostOrder(Ex, [this](const Expr *Sub) { eval(Sub); });
   ThreadValue V = evalUncached(Ex);
+  // Data flows through every operation: a per-thread result of operands one
+  // of which came from data came from data too (the domain's operations do
+  // not carry the mark; their operands are cached here).
+  if (!V.FromData && !V.laneConstant())
+    for (const Stmt *Child : Ex->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+        if (auto It = Cache.find(CE->IgnoreParens()); It != Cache.end() && It->second.FromData) {
+          V.FromData = true;
+          break;
+        }
   Cache[Ex] = V;
   return V;
 }
@@ -133,7 +144,9 @@ ThreadValue Dataflow::load(const ThreadValue &Address) {
   // Every lane reading the same address reads the same value.
   if (Address.laneConstant())
     return opaque({Address});
-  return ThreadValue::top();
+  ThreadValue V = ThreadValue::top();
+  V.FromData = true;
+  return V;
 }
 
 ThreadValue Dataflow::evalUncached(const Expr *Ex) {
@@ -405,8 +418,11 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
     return Arg(First).laneConstant() && Info.Group == 32 ? ThreadValue::warpUniform() : ThreadValue::top();
   case CallRole::ActiveMask:
     return ThreadValue::warpUniform();
-  case CallRole::Atomic:
-    return ThreadValue::top();
+  case CallRole::Atomic: {
+    ThreadValue V = ThreadValue::top();
+    V.FromData = true;
+    return V;
+  }
   case CallRole::ThreadRank:
     if (Info.Group >= 64)
       return ThreadValue::linearTid();
@@ -452,6 +468,8 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
   if (MC)
     Args.push_back(eval(MC->getImplicitObjectArgument()));
   ThreadValue Result = opaque(Args);
+  if (!Result.laneConstant()) // what the arguments (or what they point to) held from data
+    Result.FromData = std::any_of(Args.begin(), Args.end(), [](const ThreadValue &V) { return V.FromData; });
   // Locals passed by address or by non-const reference may be written.
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I)->IgnoreParenImpCasts();

@@ -108,10 +108,18 @@ std::optional<uint32_t> ThreadValue::trueLanes() const {
 
 bool ThreadValue::operator==(const ThreadValue &O) const {
   return Lane == O.Lane && Rest == O.Rest && RestConst == O.RestConst && Align == O.Align && Mono == O.Mono &&
-         Split == O.Split && SureOther == O.SureOther && Assumed == O.Assumed;
+         Split == O.Split && SureOther == O.SureOther && Assumed == O.Assumed && FromData == O.FromData;
 }
 
+static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B);
+
 ThreadValue join(const ThreadValue &A, const ThreadValue &B) {
+  ThreadValue R = joinValues(A, B);
+  R.FromData = (A.FromData || B.FromData) && !R.laneConstant();
+  return R;
+}
+
+static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B) {
   if (A == B)
     return A;
   ThreadValue R;

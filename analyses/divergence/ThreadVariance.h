@@ -64,6 +64,11 @@ struct ThreadValue {
   uint32_t SureOther = 0;
   /// The value relies on an assumed block shape (blockDim.x a multiple of 32).
   bool Assumed = false;
+  /// Its differences between threads come from data: memory read at a
+  /// per-thread address, an atomic's result (set by the dataflow, kept by
+  /// join). A split on it is decided by the data, not by the thread index
+  /// alone (cuda-divergence-data-branch).
+  bool FromData = false;
 
   static ThreadValue constant(int64_t V);
   /// Block-uniform and unknown, known to be a multiple of 2^AlignLog2.

@@ -86,7 +86,8 @@ std::string describeSplit(const ThreadValue &Cond) {
       if (!S.empty())
         return S;
     }
-    return "lanes take different paths depending on per-thread data";
+    return Cond.FromData ? "lanes take different paths depending on per-thread data"
+                         : "lanes take different paths depending on a value computed from the thread index";
   }
   return "";
 }

@@ -1,5 +1,5 @@
 // Test input for cuda-divergence-branch (analyses/checks/DivergenceBranchCheck.cpp).
-// RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-branch
+// RUN-ARGS: --gpu=H100 --checks=-*,cuda-divergence-branch,cuda-divergence-data-branch
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
 #include <curand_kernel.h>
@@ -28,7 +28,7 @@ __global__ void halfWarps(float *a) {
 
 __global__ void perThreadData(const int *keys, float *out) {
   int k = keys[blockIdx.x * blockDim.x + threadIdx.x];
-  if (k > 0) { // expect-warning {{lanes take different paths depending on per-thread data on 'k > 0'}} [cuda-divergence-branch]
+  if (k > 0) { // expect-warning {{lanes take different paths depending on per-thread data on 'k > 0'}} [cuda-divergence-data-branch]
     out[k] = out[k] * 2.0f + out[k + 1];
     out[k + 2] = sqrtf(out[k + 3]);
   }
@@ -36,7 +36,7 @@ __global__ void perThreadData(const int *keys, float *out) {
 
 __global__ void atomicTicket(int *counter, float *out) {
   int ticket = atomicAdd(counter, 1);
-  if (ticket < 100) { // expect-warning {{this branch splits warps}} [cuda-divergence-branch]
+  if (ticket < 100) { // expect-warning {{this branch splits warps}} [cuda-divergence-data-branch]
     out[ticket] = out[ticket] * 2.0f + out[ticket + 1] * 3.0f;
   }
 }
@@ -44,7 +44,7 @@ __global__ void atomicTicket(int *counter, float *out) {
 __global__ void randomWalk(curandState *states, float *out) {
   curandState s = states[blockIdx.x * blockDim.x + threadIdx.x];
   float r = curand_uniform(&s);
-  if (r < 0.5f) { // expect-warning {{depending on per-thread data on 'r < 0.5f'}} [cuda-divergence-branch]
+  if (r < 0.5f) { // expect-warning {{depending on per-thread data on 'r < 0.5f'}} [cuda-divergence-data-branch]
     out[threadIdx.x] = out[threadIdx.x] * r + out[threadIdx.x + 1] * r;
   }
 }
@@ -68,7 +68,7 @@ __global__ void cgRank(float *a) {
 // A thread-dependent trip count.
 __global__ void perThreadTripCount(const int *counts, const float *in, float *out) {
   float acc = 0.0f;
-  for (int j = 0; j < counts[threadIdx.x]; ++j) // expect-warning {{the trip count of this loop differs between the lanes of a warp (lanes take different paths depending on per-thread data on 'j < counts[threadIdx.x]')}} [cuda-divergence-branch]
+  for (int j = 0; j < counts[threadIdx.x]; ++j) // expect-warning {{the trip count of this loop differs between the lanes of a warp (lanes take different paths depending on per-thread data on 'j < counts[threadIdx.x]')}} [cuda-divergence-data-branch]
     acc += in[j] * in[j + 1];
   out[threadIdx.x] = acc;
 }
@@ -86,7 +86,7 @@ __global__ void controlDependence(const float *in, float *out) {
   int mode = 0;
   if (in[threadIdx.x] > 0.0f) // a small branch: not reported itself
     mode = 1;
-  if (mode == 1) { // expect-warning {{depending on per-thread data on 'mode == 1'}} [cuda-divergence-branch]
+  if (mode == 1) { // expect-warning {{depending on per-thread data on 'mode == 1'}} [cuda-divergence-data-branch]
     out[threadIdx.x] = in[threadIdx.x] * in[threadIdx.x] + in[threadIdx.x + 1] * 2.0f;
   }
 }
@@ -226,7 +226,7 @@ __global__ void indexAfterAStrideLoop(float *out, const float *in, int C) {
   int c = threadIdx.x % 32;
   for (; c < C; c += 32)
     out[c] = in[c];
-  if (c == C + 7) { // expect-warning {{lanes take different paths depending on per-thread data on 'c == C + 7'}} [cuda-divergence-branch]
+  if (c == C + 7) { // expect-warning {{lanes take different paths depending on a value computed from the thread index on 'c == C + 7'}} [cuda-divergence-branch]
     out[c] = in[c] * in[c] + in[c + 1] * 2.0f;
     out[c + 1] = in[c + 2] * 3.0f;
   }

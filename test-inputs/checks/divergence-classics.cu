@@ -198,15 +198,15 @@ __global__ void bitonicSort(float *data) {
   for (unsigned k = 2; k <= BLOCK; k <<= 1) {
     for (unsigned j = k >> 1; j > 0; j >>= 1) {
       unsigned ixj = tid ^ j;
-      if (ixj > tid) { // expect-warning {{this branch splits warps: lanes take different paths depending on per-thread data on 'ixj > tid'}} [cuda-divergence-branch]
+      if (ixj > tid) { // expect-warning {{this branch splits warps: lanes take different paths depending on a value computed from the thread index on 'ixj > tid'}} [cuda-divergence-branch]
         if ((tid & k) == 0) { // expect-warning {{this branch splits warps}} [cuda-divergence-branch]
-          if (s[tid] > s[ixj]) { // expect-warning {{this branch splits warps}} [cuda-divergence-branch]
+          if (s[tid] > s[ixj]) { // expect-warning {{this branch splits warps}} [cuda-divergence-data-branch]
             float t = s[tid];
             s[tid] = s[ixj];
             s[ixj] = t;
           }
         } else {
-          if (s[tid] < s[ixj]) { // expect-warning {{this branch splits warps}} [cuda-divergence-branch]
+          if (s[tid] < s[ixj]) { // expect-warning {{this branch splits warps}} [cuda-divergence-data-branch]
             float t = s[tid];
             s[tid] = s[ixj];
             s[ixj] = t;
@@ -221,7 +221,7 @@ __global__ void bitonicSort(float *data) {
 
 // 13. Warp-aggregated atomic increment (the leader lane does the atomic).
 __global__ void aggregatedIncrement(int *counter, int *slots, const int *keep) {
-  if (keep[blockIdx.x * blockDim.x + threadIdx.x]) { // expect-warning {{this branch splits warps: lanes take different paths depending on per-thread data}} [cuda-divergence-branch]
+  if (keep[blockIdx.x * blockDim.x + threadIdx.x]) { // expect-warning {{this branch splits warps: lanes take different paths depending on per-thread data}} [cuda-divergence-data-branch]
     unsigned active = __activemask();
     unsigned lane = threadIdx.x % 32;
     int leader = __ffs(active) - 1;
@@ -236,7 +236,7 @@ __global__ void aggregatedIncrement(int *counter, int *slots, const int *keep) {
 // 14. Bug: a shuffle with the full mask under a data-dependent branch.
 __global__ void compactBuggy(const int *in, int *out) {
   int v = in[blockIdx.x * blockDim.x + threadIdx.x];
-  if (v > 0) { // expect-note {{the branch on 'v > 0' depends on the thread: lanes take different paths depending on per-thread data}} expect-warning {{this branch splits warps}} [cuda-divergence-branch]
+  if (v > 0) { // expect-note {{the branch on 'v > 0' depends on the thread: lanes take different paths depending on per-thread data}} expect-warning {{this branch splits warps}} [cuda-divergence-data-branch]
     unsigned m = __ballot_sync(FULL, 1); // expect-error {{'__ballot_sync' with the full mask 0xffffffff is reached by only some lanes of the warp}} [cuda-divergence-warp-sync-mask]
     out[blockIdx.x * 32 + __popc(m)] = v;
   }
@@ -247,7 +247,7 @@ __global__ void spmvCsrScalar(const int *rowPtr, const int *cols, const float *v
   int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < rows) {
     float sum = 0.0f;
-    for (int k = rowPtr[row]; k < rowPtr[row + 1]; ++k) // expect-warning {{the trip count of this loop differs between the lanes of a warp}} [cuda-divergence-branch]
+    for (int k = rowPtr[row]; k < rowPtr[row + 1]; ++k) // expect-warning {{the trip count of this loop differs between the lanes of a warp}} [cuda-divergence-data-branch]
       sum += vals[k] * x[cols[k]];
     y[row] = sum;
   }

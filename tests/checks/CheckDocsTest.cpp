@@ -58,6 +58,7 @@ TEST(CheckDocs, ListChecksShowsEachDefaultChecksSummaryAndPage) {
   const std::map<std::string, ListedCheck> Checks = listChecks("");
   ASSERT_FALSE(Checks.empty());
   EXPECT_EQ(Checks.count("cuda-occupancy-report"), 0u) << "off by default";
+  EXPECT_EQ(Checks.count("cuda-divergence-data-branch"), 0u) << "off by default";
   for (const auto &[Name, Listed] : Checks) {
     EXPECT_EQ(Name.rfind("cuda-", 0), 0u) << Name;
     EXPECT_GT(Listed.summary.size(), 20u) << Name << ": no summary";

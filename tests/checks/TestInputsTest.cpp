@@ -63,7 +63,7 @@ struct RunArgs {
 RunArgs runArgsFor(const fs::path &Input) {
   std::istringstream Words(parseRunArgs(readFile(Input)));
   const std::string Dir = Input.parent_path().string();
-  std::string Word, Occlint, Gpus, Logs, Checks = "-*,cuda-*,-cuda-occupancy-report", Arch = "sm_90";
+  std::string Word, Occlint, Gpus, Logs, Checks = "-*,cuda-*,-cuda-occupancy-report,-cuda-divergence-data-branch", Arch = "sm_90";
   bool Compile = false;
   while (Words >> Word) {
     for (size_t Pos; (Pos = Word.find("%S")) != std::string::npos;)

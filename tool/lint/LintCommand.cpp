@@ -37,7 +37,8 @@ static cl::OptionCategory OcclintCategory("occlint options");
 
 static cl::opt<std::string> Checks("checks", cl::desc(R"(Comma-separated list of globs with optional '-'
 prefix, as clang-tidy's --checks. Default: cuda-* except
-cuda-occupancy-report (a remark on every launch))"),
+cuda-occupancy-report (a remark on every launch) and
+cuda-divergence-data-branch (splits decided by data))"),
                                    cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
                                              cl::desc("Checks whose warnings are errors (globs)."),

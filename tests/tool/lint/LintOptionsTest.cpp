@@ -94,7 +94,7 @@ TEST(LintOptions, LineFilterKeepsOnlyTheNamedLines) {
 TEST(LintOptions, DumpConfigShowsCheckOptionsAndReadsBack) {
   CommandResult Dump = runOcclint("--dump-config --gpu H100");
   ASSERT_EQ(Dump.exitCode, 0) << Dump.output;
-  EXPECT_NE(Dump.output.find("Checks:          '-*,cuda-*,-cuda-occupancy-report'"), std::string::npos)
+  EXPECT_NE(Dump.output.find("Checks:          '-*,cuda-*,-cuda-occupancy-report,-cuda-divergence-data-branch'"), std::string::npos)
       << Dump.output;
   EXPECT_NE(Dump.output.find("cuda-occupancy-register-cliff.Margin: '8'"), std::string::npos) << Dump.output;
   EXPECT_NE(Dump.output.find("cuda-launch-tail-wave.ThresholdPercent: '10'"), std::string::npos) << Dump.output;
