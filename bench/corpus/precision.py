@@ -127,7 +127,12 @@ def main():
     for (at, check), n in sorted(unlabelled.items()):
         msg = next(f['message'] for f in tuning if (f['at'], f['check']) == (at, check))
         print(f'  {at}\t{check}\t{n} finding(s)\t{msg[:160]}')
-    stale = sorted(k for k in labels if k not in reported)
+    # A label row (a branch label also stands for the data-branch check) with
+    # no finding at its site under either check.
+    def reported_at(at, check):
+        checks = (BRANCH, DATA_BRANCH) if check in (BRANCH, DATA_BRANCH) else (check,)
+        return any((at, c) in reported for c in checks)
+    stale = sorted(k for k in labels if k[1] != DATA_BRANCH and not reported_at(*k))
     if stale:
         print(f'\nLabels with no finding in this file: {len(stale)} (kept for when they come back)')
 
