@@ -25,14 +25,19 @@ std::vector<ShapeError> launchShapeErrors(const LaunchSite &Site, const KernelIn
     Error(llvm::formatv("the launch cannot start: a block of {0}{1} threads exceeds the limit of 1024 threads "
                         "per block",
                         Threads.isExact() ? "" : "at least ", *Threads.min));
-  for (int I = 0; I < 3 && Errors.empty(); ++I) {
-    const EvaluatedValue &B = Site.block.xyz[I];
-    if (B.isExact() && B.exactValue() == 0)
-      Error(llvm::formatv("the launch cannot start: block dimension {0} is 0", Axis[I]));
-    else if (B.min && *B.min > MaxBlockDim[I])
-      Error(llvm::formatv("the launch cannot start: block dimension {0} of {1}{2} exceeds the limit of {3}", Axis[I],
-                          B.isExact() ? "" : "at least ", *B.min, MaxBlockDim[I]));
-  }
+  // A zero or oversized dimension of the block or the grid; `FirstOnly`:
+  // stop at the first error found so far (a block's total says it already).
+  auto Dimensions = [&](const EvaluatedDim3 &D, const char *What, const int64_t (&Max)[3], bool FirstOnly) {
+    for (int I = 0; I < 3 && !(FirstOnly && !Errors.empty()); ++I) {
+      const EvaluatedValue &V = D.xyz[I];
+      if (V.isExact() && V.exactValue() == 0)
+        Error(llvm::formatv("the launch cannot start: {0} dimension {1} is 0", What, Axis[I]));
+      else if (V.min && *V.min > Max[I])
+        Error(llvm::formatv("the launch cannot start: {0} dimension {1} of {2}{3} exceeds the limit of {4}", What,
+                            Axis[I], V.isExact() ? "" : "at least ", *V.min, Max[I]));
+    }
+  };
+  Dimensions(Site.block, "block", MaxBlockDim, /*FirstOnly=*/true);
   if (Errors.empty() && Threads.min && Kernel && Kernel->launchBoundsMaxThreads &&
       *Threads.min > *Kernel->launchBoundsMaxThreads)
     Error(llvm::formatv("the launch cannot start: a block of {0}{1} threads exceeds the maximum of {2} that "
@@ -40,14 +45,7 @@ std::vector<ShapeError> launchShapeErrors(const LaunchSite &Site, const KernelIn
                         Threads.isExact() ? "" : "at least ", *Threads.min, *Kernel->launchBoundsMaxThreads,
                         Kernel->displayName),
           /*FromLaunchBounds=*/true);
-  for (int I = 0; I < 3; ++I) {
-    const EvaluatedValue &G = Site.grid.xyz[I];
-    if (G.isExact() && G.exactValue() == 0)
-      Error(llvm::formatv("the launch cannot start: grid dimension {0} is 0", Axis[I]));
-    else if (G.min && *G.min > MaxGridDim[I])
-      Error(llvm::formatv("the launch cannot start: grid dimension {0} of {1}{2} exceeds the limit of {3}", Axis[I],
-                          G.isExact() ? "" : "at least ", *G.min, MaxGridDim[I]));
-  }
+  Dimensions(Site.grid, "grid", MaxGridDim, /*FirstOnly=*/false);
   // Clusters: the grid must be a whole number of clusters.
   std::optional<std::array<int64_t, 3>> Cluster = Site.clusterDims;
   if (!Cluster && Kernel)
