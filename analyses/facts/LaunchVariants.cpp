@@ -56,19 +56,6 @@ VariantKey keyOf(const LaunchSite &S) {
 
 std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &Values, CallSiteIndex &Calls,
                                        const ValueContext &Base) {
-  if (!Site.caller || !Site.call) {
-    LaunchSite S = Site; // no function to give a context: the values as written
-    bool Infeasible = false, NeedsTarget = false;
-    evaluateIn(S, Base, Values, Infeasible, NeedsTarget);
-    S.needsTarget = NeedsTarget && !Base.target;
-    return {S};
-  }
-  std::deque<Pending> Work;
-  ValueContext Start;
-  Start.frames = {ValueFrame{Site.caller, Site.call}};
-  Start.target = Base.target;
-  Start.kernelModel = Base.kernelModel;
-  Work.push_back({std::move(Start), {}});
   bool NeedsTarget = false;
   // Every result says whether it still needs a target.
   auto Mark = [&](std::vector<LaunchSite> Sites) {
@@ -76,6 +63,18 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
       S.needsTarget = NeedsTarget && !Base.target;
     return Sites;
   };
+  if (!Site.caller || !Site.call) {
+    LaunchSite S = Site; // no function to give a context: the values as written
+    bool Infeasible = false;
+    evaluateIn(S, Base, Values, Infeasible, NeedsTarget);
+    return Mark({S});
+  }
+  std::deque<Pending> Work;
+  ValueContext Start;
+  Start.frames = {ValueFrame{Site.caller, Site.call}};
+  Start.target = Base.target;
+  Start.kernelModel = Base.kernelModel;
+  Work.push_back({std::move(Start), {}});
   std::vector<LaunchSite> Done;
   std::optional<LaunchSite> First; // the launch in its own function, guards applied
   bool Complete = true;
