@@ -7,9 +7,10 @@ namespace clang::tidy::occlint {
 void DivergenceBarrierCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
   std::set<SourceLocation::UIntTy> Done;
   for (const DivergenceCollective &C : R.Collectives) {
-    if (!C.Barrier || !missedUnder(C) || !Done.insert(C.Loc.getRawEncoding()).second)
+    const DivergenceContext *Missed = !C.Barrier ? nullptr : missedUnder(C);
+    if (!Missed || !Done.insert(C.Loc.getRawEncoding()).second)
       continue;
-    const DivergenceContext &Ctx = *missedUnder(C);
+    const DivergenceContext &Ctx = *Missed;
     if (C.Needed >= 64)
       diag(C.Loc, "%0 is reached under control flow that is not uniform across the block: the threads that do not "
                   "reach it never arrive at the barrier (deadlock or undefined behavior)%1",

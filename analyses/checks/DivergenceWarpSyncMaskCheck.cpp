@@ -7,9 +7,10 @@ namespace clang::tidy::occlint {
 void DivergenceWarpSyncMaskCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
   std::set<SourceLocation::UIntTy> Done;
   for (const DivergenceCollective &C : R.Collectives) {
-    if (C.Barrier || !missedUnder(C) || !Done.insert(C.Loc.getRawEncoding()).second)
+    const DivergenceContext *Missed = C.Barrier ? nullptr : missedUnder(C);
+    if (!Missed || !Done.insert(C.Loc.getRawEncoding()).second)
       continue;
-    const DivergenceContext &Ctx = *missedUnder(C);
+    const DivergenceContext &Ctx = *Missed;
     if (C.Needed == 32 && C.Name.rfind("tile.", 0) != 0)
       diag(C.Loc, "'%0' with the full mask 0xffffffff is reached by only some lanes of the warp: lanes named in the "
                   "mask never arrive (undefined behavior); pass __activemask() or the mask of the lanes that take "
