@@ -197,33 +197,24 @@ std::vector<bool> Dataflow::exitOnlyBlocks() {
   std::vector<bool> Leaves(N, false);
   if (!FD.hasAttr<CUDAGlobalAttr>())
     return Leaves;
+  // The CFG lists every sub-expression as an element of its own, so each
+  // element is looked at by itself (walking each one's children too would
+  // cost a deep expression's depth times its size).
   auto HoldsCollective = [&](const CFGBlock &B) {
     for (const CFGElement &El : B) {
       auto S = El.getAs<CFGStmt>();
       if (!S)
         continue;
-      std::vector<const Stmt *> Work{S->getStmt()};
-      while (!Work.empty()) {
-        const Stmt *X = Work.back();
-        Work.pop_back();
-        if (!X)
-          continue;
-        if (isa<GCCAsmStmt>(X))
+      if (isa<GCCAsmStmt>(S->getStmt()))
+        return true;
+      if (const auto *CE = dyn_cast<CallExpr>(S->getStmt()))
+        if (classifyCall(*CE).Role != CallRole::None || analysableDefinition(CE->getDirectCallee(), Ctx))
           return true;
-        if (const auto *CE = dyn_cast<CallExpr>(X))
-          if (classifyCall(*CE).Role != CallRole::None || analysableDefinition(CE->getDirectCallee(), Ctx))
-            return true;
-        for (const Stmt *C : X->children())
-          Work.push_back(C);
-      }
     }
     return false;
   };
-  std::vector<bool> Blocked(N, false);
-  for (const CFGBlock *B : *Cfg) {
-    Blocked[B->getBlockID()] = HoldsCollective(*B);
-    Leaves[B->getBlockID()] = !Blocked[B->getBlockID()];
-  }
+  for (const CFGBlock *B : *Cfg)
+    Leaves[B->getBlockID()] = !HoldsCollective(*B);
   // Remove blocks with a successor that does not leave, until none changes.
   bool Changed = true;
   while (Changed) {

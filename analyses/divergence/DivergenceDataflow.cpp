@@ -148,9 +148,9 @@ void Dataflow::flow() {
       if (!S)
         continue;
       bool Changed;
-      if (EdgeFacts[Id]) { // what the condition says on this edge
+      if (EdgeFacts[Id] && EdgeFacts[Id]->AlignedSucc == I) { // what the condition says on this edge
         Env Edge = Local;
-        applyEdgeFact(*EdgeFacts[Id], I, Edge);
+        applyEdgeFact(*EdgeFacts[Id], Edge);
         Changed = mergeInto(In[S->getBlockID()], Edge);
       } else {
         Changed = mergeInto(In[S->getBlockID()], Local);

@@ -74,8 +74,6 @@ public:
            const ThreadValue &This, const DivergenceContext &Entry, bool Report);
 
   FunctionSummary run();
-  /// The local variable (or parameter) an expression names, if any.
-  const VarDecl *localVarOf(const Expr *Ex) const { return localVar(Ex); }
 
 private:
   const FunctionDecl &FD;
@@ -129,7 +127,8 @@ private:
   void process(const CFGBlock &B, Env &Local);
   std::vector<std::optional<EdgeFact>> EdgeFacts; // per block, computed once
   std::optional<EdgeFact> edgeFactOf(const CFGBlock &B);
-  void applyEdgeFact(const EdgeFact &F, unsigned SuccIndex, Env &Edge);
+  /// The state on the edge where F holds (its AlignedSucc).
+  void applyEdgeFact(const EdgeFact &F, Env &Edge);
 
   // ---- transfer functions (DivergenceTransfer.cpp) ----------------------------
   void processStmt(const Stmt *S);

@@ -14,29 +14,6 @@
 
 namespace clang::tidy::occlint::detail {
 
-namespace {
-
-/// `X % K` or `X & (K - 1)` with K = 2^Log2: the variable X and Log2.
-std::optional<std::pair<const VarDecl *, unsigned>> lowBitsOf(const Expr *E, const ASTContext &Ctx,
-                                                               const Dataflow &Flow) {
-  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
-  if (!BO || (BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_And))
-    return std::nullopt;
-  const VarDecl *Var = Flow.localVarOf(BO->getLHS());
-  Expr::EvalResult R;
-  if (!Var || BO->getRHS()->isValueDependent() || !BO->getRHS()->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  const llvm::APSInt &K = R.Val.getInt();
-  if (K.isNegative() || K.getActiveBits() > 62)
-    return std::nullopt;
-  const uint64_t Mask = BO->getOpcode() == BO_Rem ? K.getZExtValue() : K.getZExtValue() + 1;
-  if (Mask < 2 || !std::has_single_bit(Mask))
-    return std::nullopt;
-  return std::pair{Var, unsigned(std::countr_zero(Mask))};
-}
-
-} // namespace
-
 std::optional<EdgeFact> Dataflow::edgeFactOf(const CFGBlock &B) {
   const Stmt *T = B.getTerminatorCondition(false);
   const auto *Cond = dyn_cast_or_null<Expr>(T);
@@ -60,15 +37,24 @@ std::optional<EdgeFact> Dataflow::edgeFactOf(const CFGBlock &B) {
     E = Other;
     ZeroOnTrue = Cmp->getOpcode() == BO_EQ;
   }
-  auto Low = lowBitsOf(E, Ctx, *this);
-  if (!Low)
+  // `X % K` or `X & (K - 1)` with K = 2^Log2.
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || (BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_And))
     return std::nullopt;
-  return EdgeFact{Low->first, Low->second, ZeroOnTrue ? 0u : 1u};
+  const VarDecl *Var = localVar(BO->getLHS());
+  Expr::EvalResult R;
+  if (!Var || BO->getRHS()->isValueDependent() || !BO->getRHS()->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  const llvm::APSInt &K = R.Val.getInt();
+  if (K.isNegative() || K.getActiveBits() > 62)
+    return std::nullopt;
+  const uint64_t Mask = BO->getOpcode() == BO_Rem ? K.getZExtValue() : K.getZExtValue() + 1;
+  if (Mask < 2 || !std::has_single_bit(Mask))
+    return std::nullopt;
+  return EdgeFact{Var, unsigned(std::countr_zero(Mask)), ZeroOnTrue ? 0u : 1u};
 }
 
-void Dataflow::applyEdgeFact(const EdgeFact &F, unsigned SuccIndex, Env &Edge) {
-  if (SuccIndex != F.AlignedSucc)
-    return;
+void Dataflow::applyEdgeFact(const EdgeFact &F, Env &Edge) {
   auto It = Edge.find(F.Var);
   if (It == Edge.end())
     return;
