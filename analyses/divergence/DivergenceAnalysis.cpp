@@ -201,33 +201,33 @@ ThreadValue DivergenceDriver::threadIdx(unsigned Dim) const {
     V.Assumed = true;
     return V;
   }
-  if (*X % 32 == 0) {
-    if (Dim == 0) {
-      for (unsigned L = 0; L < Lanes; ++L)
-        T[L] = L;
-      return ThreadValue::table(T, *X == 32 ? RestKind::Const : RestKind::WarpUniform, 5, Coord);
-    }
+  // The coordinate is (tid / Below) % Extent, Below the threads of one step
+  // along it (1, X, X*Y); tid = l + 32 w.
+  const std::optional<int64_t> Below = Dim == 0 ? std::optional<int64_t>(1)
+                                       : Dim == 1 ? X
+                                       : X && Y ? std::optional<int64_t>(*X * *Y)
+                                                : std::nullopt;
+  // The outermost dimension never wraps: z, or y of a block with one z-slice.
+  const bool Outermost = Dim == 2 || (Dim == 1 && Z && *Z == 1);
+  const std::optional<int64_t> Extent = Dim == 0 ? X : Dim == 1 ? Y : Z;
+  if (Below && *Below > 0 && *Below % 32 == 0) { // a step spans whole warps
     ThreadValue V = ThreadValue::warpUniform();
     V.Mono = Coord;
     return V;
   }
-  if (32 % *X == 0) {
-    const int64_t RowsPerWarp = 32 / *X;
-    if (Dim == 0) {
+  if (Below && *Below > 0 && 32 % *Below == 0) {
+    // Steps of `Below` lanes: within a warp the coordinate counts l / Below
+    // up to PerWarp values, then the next warp carries on (or wraps).
+    const int64_t PerWarp = 32 / *Below;
+    if (Extent && *Extent > 0 && PerWarp % *Extent == 0) { // wraps every Extent steps, the same in every warp
       for (unsigned L = 0; L < Lanes; ++L)
-        T[L] = L % *X;
+        T[L] = (L / *Below) % *Extent;
       return ThreadValue::table(T, RestKind::Const, ExactAlign, Coord);
     }
-    if (Y && (*Y % RowsPerWarp == 0)) {
-      if (Dim == 1) {
-        for (unsigned L = 0; L < Lanes; ++L)
-          T[L] = L / *X;
-        return ThreadValue::table(T, *Y == RowsPerWarp ? RestKind::Const : RestKind::WarpUniform,
-                                  __builtin_ctzll(RowsPerWarp), Coord);
-      }
-      ThreadValue V = ThreadValue::warpUniform();
-      V.Mono = Coord;
-      return V;
+    if ((Extent && *Extent % PerWarp == 0) || Outermost) { // never wraps inside a warp
+      for (unsigned L = 0; L < Lanes; ++L)
+        T[L] = L / *Below;
+      return ThreadValue::table(T, RestKind::WarpUniform, __builtin_ctzll(PerWarp), Coord);
     }
   }
   ThreadValue V = ThreadValue::top(); // an odd shape: rows wrap inside warps

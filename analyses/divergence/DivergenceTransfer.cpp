@@ -195,8 +195,14 @@ ThreadValue Dataflow::evalUncached(const Expr *Ex) {
     return evalUnary(UO);
   if (const auto *BO = dyn_cast<BinaryOperator>(Ex))
     return evalBinary(BO);
-  if (const auto *CO = dyn_cast<ConditionalOperator>(Ex))
+  if (const auto *CO = dyn_cast<ConditionalOperator>(Ex)) {
+    // A condition the compiler decides (`(Z > 32) ? __syncthreads() :
+    // __syncwarp()`): the other arm is dead code, as in the CFG, and its
+    // calls are never reached.
+    if (const std::optional<bool> Known = compileTimeCondition(CO->getCond()))
+      return eval(*Known ? CO->getTrueExpr() : CO->getFalseExpr());
     return select(eval(CO->getCond()), eval(CO->getTrueExpr()), eval(CO->getFalseExpr()));
+  }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Ex)) {
     const ThreadValue Idx = eval(AS->getIdx());
     if (const VarDecl *VD = localVar(AS->getBase()); VD && VD->getType()->isArrayType())
@@ -332,6 +338,13 @@ ThreadValue Dataflow::arith(BinaryOperatorKind Op, const ThreadValue &L, const T
   }
 }
 
+std::optional<bool> Dataflow::compileTimeCondition(const Expr *Cond) const {
+  bool Value;
+  if (Cond->isValueDependent() || !Cond->EvaluateAsBooleanCondition(Value, Ctx))
+    return std::nullopt;
+  return Value;
+}
+
 ThreadValue Dataflow::evalBinary(const BinaryOperator *BO) {
   const BinaryOperatorKind Op = BO->getOpcode();
   if (Op == BO_Assign) {
@@ -349,6 +362,10 @@ ThreadValue Dataflow::evalBinary(const BinaryOperator *BO) {
     eval(BO->getLHS());
     return eval(BO->getRHS());
   }
+  if (Op == BO_LAnd || Op == BO_LOr)
+    if (const std::optional<bool> Known = compileTimeCondition(BO->getLHS()))
+      if (*Known == (Op == BO_LOr)) // `false && x`, `true || x`: x is never evaluated
+        return ThreadValue::constant(*Known);
   const ThreadValue L = eval(BO->getLHS()), R = eval(BO->getRHS());
   switch (Op) {
   case BO_LAnd: return logicalAnd(L, R);
@@ -443,6 +460,13 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
       return D.threadIdx(Name.back() - 'x');
     if (Name.starts_with("__nvvm_read_ptx_sreg_ntid_"))
       return D.blockDim(Name.back() - 'x');
+  }
+  // A constexpr function of constants (`lg2(Z_COUNT)`) is one value, the
+  // compiler's: its body's loops would only say "uniform, unknown".
+  if (Callee && Callee->isConstexpr() && !CE->isValueDependent() && CE->getType()->isIntegralOrEnumerationType()) {
+    Expr::EvalResult R;
+    if (CE->EvaluateAsInt(R, Ctx))
+      return ThreadValue::constant(R.Val.getInt().getExtValue());
   }
   if (const FunctionDecl *Def = analysableDefinition(Callee, Ctx)) {
     const ThreadValue Obj = MC ? eval(MC->getImplicitObjectArgument()) : ThreadValue::uniform();

@@ -181,6 +181,18 @@ __global__ void warpSpecialised(float *p) {
   }
 }
 
+// The arm a compile-time condition rules out is dead code, as for nvcc: the
+// block barrier below is never executed (one warp per group of 32).
+__global__ void barrierInDeadArm(long *p) {
+  const unsigned groupSize = 256 / sizeof(long);
+  const unsigned lane = threadIdx.x % groupSize;
+  if (lane < 8)
+    p[threadIdx.x] = 0;
+  if (lane < 16)
+    (groupSize > 32) ? __syncthreads() : __syncwarp(0x0000ffff);
+  p[threadIdx.x] += 1;
+}
+
 template <int N> __global__ void templated(float *p) {
   if (threadIdx.x % N == 0) // expect-note {{the branch on 'threadIdx.x % N == 0' depends on the thread}}
     __syncthreads(); // expect-error {{__syncthreads() is reached under control flow}} [cuda-divergence-barrier]

@@ -126,3 +126,37 @@ __global__ void rows(float *p) {
 }
 
 void launch(float *p) { rows<<<1, dim3(32, 8)>>>(p); }
+
+// A 4x4x8 block: the hand-linearised warp number (x + 4 (y + 4 z)) / 32 is
+// the same in a warp (z spans two slices per warp), so a scan by warp 0
+// reaches its shuffles with every lane of that warp.
+__global__ void scanByWarpZero(unsigned *p, unsigned *sums) {
+  const unsigned linear = threadIdx.x + 4 * (threadIdx.y + 4 * threadIdx.z);
+  const unsigned lane = linear % 32, warp = linear >> 5;
+  unsigned v = p[linear];
+  if (warp == 0) {
+    for (int d = 1; d < 4; d *= 2) {
+      unsigned t = __shfl_up_sync(0xffffffff, v, d);
+      if (lane >= d)
+        v += t;
+    }
+    sums[lane] = v;
+  }
+}
+
+void launchScan(unsigned *p, unsigned *s) { scanByWarpZero<<<16, dim3(4, 4, 8)>>>(p, s); }
+
+// The shift comes from a constexpr function of constants: it is 5, so the
+// group index is one per warp, and a branch on it keeps warps whole.
+constexpr unsigned log2Of(unsigned n) { unsigned r = 0; while (n >>= 1) ++r; return r; }
+
+__global__ void groupsOfAWarp(float *p) {
+  const unsigned groupLog2 = log2Of(32);
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned group = i >> groupLog2;
+  if (group % 3 != 0) {
+    float v = p[i];
+    __syncwarp(0xffffffff);
+    p[i] = v + 1.0f;
+  }
+}
