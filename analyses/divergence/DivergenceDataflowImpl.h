@@ -145,6 +145,8 @@ private:
   static bool floating(const Expr *Ex);
   ThreadValue arith(BinaryOperatorKind Op, const ThreadValue &L, const ThreadValue &R, bool Float);
   ThreadValue evalBinary(const BinaryOperator *BO);
+  /// V, marked as coming from data when the operand does (and V varies).
+  static ThreadValue withDataOf(ThreadValue V, const ThreadValue &Operand);
   /// The value the compiler gives a condition, when it is a constant.
   std::optional<bool> compileTimeCondition(const Expr *Cond) const;
   ThreadValue argValue(const Expr *A);

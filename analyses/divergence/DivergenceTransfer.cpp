@@ -309,13 +309,19 @@ ThreadValue Dataflow::evalUnary(const UnaryOperator *UO) {
   case UO_PostInc:
   case UO_PostDec: {
     const ThreadValue Old = eval(Sub);
-    const ThreadValue New = add(Old, ThreadValue::constant(UO->isIncrementOp() ? 1 : -1));
+    const ThreadValue New = withDataOf(add(Old, ThreadValue::constant(UO->isIncrementOp() ? 1 : -1)), Old);
     assign(Sub, New);
     return UO->isPrefix() ? New : Old;
   }
   default:
     return eval(Sub);
   }
+}
+
+ThreadValue Dataflow::withDataOf(ThreadValue V, const ThreadValue &Operand) {
+  if (Operand.FromData && !V.laneConstant())
+    V.FromData = true;
+  return V;
 }
 
 bool Dataflow::floating(const Expr *Ex) { return Ex->getType()->isFloatingType(); }
@@ -353,8 +359,11 @@ ThreadValue Dataflow::evalBinary(const BinaryOperator *BO) {
     return V;
   }
   if (BO->isCompoundAssignmentOp()) {
-    ThreadValue V = arith(BinaryOperator::getOpForCompoundAssignment(Op), eval(BO->getLHS()), eval(BO->getRHS()),
-                          floating(BO->getLHS()));
+    // The stored value carries the data mark now: eval() adds it to the
+    // expression's value only after the assignment is done.
+    const ThreadValue L = eval(BO->getLHS()), R = eval(BO->getRHS());
+    ThreadValue V = withDataOf(withDataOf(arith(BinaryOperator::getOpForCompoundAssignment(Op), L, R,
+                                                floating(BO->getLHS())), L), R);
     assign(BO->getLHS(), V);
     return V;
   }

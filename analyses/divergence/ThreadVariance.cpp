@@ -165,12 +165,17 @@ static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B) {
 
 ThreadValue opaque(const std::vector<ThreadValue> &Ops) {
   RestKind K = RestKind::BlockUniform;
-  bool Assumed = false;
+  bool Assumed = false, Varies = false, FromData = false;
   for (const ThreadValue &V : Ops) {
     Assumed = Assumed || V.Assumed;
-    if (!V.laneConstant())
-      return withAssumed(ThreadValue::top(), Assumed);
+    FromData = FromData || V.FromData;
+    Varies = Varies || !V.laneConstant();
     K = maxKind(K, V.Rest);
+  }
+  if (Varies) { // a function of data is data
+    ThreadValue T = withAssumed(ThreadValue::top(), Assumed);
+    T.FromData = FromData;
+    return T;
   }
   return kindOnly(K, Assumed);
 }

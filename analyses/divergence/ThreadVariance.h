@@ -66,7 +66,7 @@ struct ThreadValue {
   bool Assumed = false;
   /// Its differences between threads come from data: memory read at a
   /// per-thread address, an atomic's result (set by the dataflow, kept by
-  /// join). A split on it is decided by the data, not by the thread index
+  /// join and opaque). A split on it is decided by the data, not by the thread index
   /// alone (cuda-divergence-data-branch).
   bool FromData = false;
 

@@ -49,3 +49,29 @@ __global__ void indexOnly(float *a) {
     a[threadIdx.x + 1] = a[threadIdx.x + 2] * 3.0f;
   }
 }
+
+// The mark survives a compound assignment and an element of a thread's own
+// array: the mask is a table entry picked by loaded values, then narrowed
+// by an index-dependent mask; the score is kept in a local array.
+__global__ void edgeMaskOfLoadedCase(const float *grid, const unsigned short *table, float *out, float iso) {
+  unsigned caseIndex = 0;
+  if (grid[threadIdx.x] < iso)
+    caseIndex |= 1;
+  if (grid[threadIdx.x + 1] < iso)
+    caseIndex |= 2;
+  unsigned edges = table[caseIndex];
+  edges &= (threadIdx.x % 4 == 3) ? 6u : 7u;
+  if (edges & 4u) { // expect-warning {{depending on per-thread data on 'edges & 4u'}} [cuda-divergence-data-branch]
+    out[threadIdx.x] = expf(grid[threadIdx.x]) * iso + logf(iso) * grid[threadIdx.x + 1];
+    out[threadIdx.x + 64] = sqrtf(grid[threadIdx.x]) - iso * iso;
+  }
+}
+
+__global__ void scoreInALocalArray(const float *scores, float *out, float threshold) {
+  float best[2] = {-1.0f, 0.0f};
+  best[1] = scores[blockIdx.x * blockDim.x + threadIdx.x];
+  if (best[1] >= threshold) { // expect-warning {{depending on per-thread data on 'best[1] >= threshold'}} [cuda-divergence-data-branch]
+    out[threadIdx.x] = expf(best[1]) * threshold + logf(threshold) * best[1];
+    out[threadIdx.x + 64] = sqrtf(best[1]) - threshold * threshold;
+  }
+}
