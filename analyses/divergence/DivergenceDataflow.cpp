@@ -133,10 +133,7 @@ void Dataflow::flow() {
         V = ThreadValue::top();
     for (const JoinTaint &T : JoinTaints[Id]) // the paths of a thread-dependent branch join here
       if (auto It = Local.find(T.Var); It != Local.end()) {
-        const MonoCoord Mono = It->second.Mono;
-        It->second = taintAtJoin(It->second, T.Group);
-        if (T.KeepMono)
-          It->second.Mono = Mono;
+        It->second = T.KeepMono ? taintAtBoundaryJoin(It->second, T.Group) : taintAtJoin(It->second, T.Group);
         if (T.FromData && !It->second.laneConstant())
           It->second.FromData = true;
       }

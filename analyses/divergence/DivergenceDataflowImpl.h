@@ -55,6 +55,14 @@ struct JoinTaint {
 /// survives but it may differ between warps; otherwise it may differ in
 /// every lane.
 ThreadValue taintAtJoin(const ThreadValue &V, unsigned Group);
+/// The same where the paths were split by a boundary guard (a strided or
+/// grid-stride loop's own exit, `c < C`): the lanes left at different
+/// iterations, so the value differs in every lane, but a monotone index
+/// stays monotone, and a strided index (c = lane + 32 k) keeps its residue:
+/// each lane holds the first value of its residue class past the bound, one
+/// window of the period, which a uniform bound again splits at one point
+/// (the tail of the range, as stridedAgainstBound says inside the loop).
+ThreadValue taintAtBoundaryJoin(const ThreadValue &V, unsigned Group);
 
 /// A branch's condition makes a variable a multiple of 2^Log2 on one edge
 /// (DivergenceEdgeFacts.cpp).

@@ -25,6 +25,18 @@ ThreadValue taintAtJoin(const ThreadValue &V, unsigned Group) {
   return T;
 }
 
+ThreadValue taintAtBoundaryJoin(const ThreadValue &V, unsigned Group) {
+  ThreadValue T = taintAtJoin(V, Group);
+  T.Mono = V.Mono;
+  if (const unsigned Span = V.spanWithinPeriod(); Group < 32 && Span) {
+    T = ThreadValue::table(V.Lane, RestKind::PerLane, V.Align, V.Mono);
+    T.SpanLog2 = Span;
+    T.Assumed = V.Assumed;
+    T.FromData = V.FromData;
+  }
+  return T;
+}
+
 void Dataflow::processStmt(const Stmt *S) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *Dcl : DS->decls())

@@ -78,6 +78,15 @@ std::optional<int64_t> ThreadValue::exact() const {
   return std::nullopt;
 }
 
+unsigned ThreadValue::spanWithinPeriod() const {
+  if (Rest == RestKind::PerLane)
+    return SpanLog2;
+  if (Rest == RestKind::Const || Align == 0 || Align >= 62)
+    return 0;
+  const auto [Lo, Hi] = std::minmax_element(Lane.begin(), Lane.end());
+  return *Hi - *Lo < pow2(Align) ? Align : 0;
+}
+
 bool ThreadValue::uniformWithin(unsigned G) const {
   if (Rest == RestKind::PerLane)
     return false;
@@ -108,7 +117,8 @@ std::optional<uint32_t> ThreadValue::trueLanes() const {
 
 bool ThreadValue::operator==(const ThreadValue &O) const {
   return Lane == O.Lane && Rest == O.Rest && RestConst == O.RestConst && Align == O.Align && Mono == O.Mono &&
-         Split == O.Split && SureOther == O.SureOther && Assumed == O.Assumed && FromData == O.FromData;
+         Split == O.Split && SureOther == O.SureOther && Assumed == O.Assumed && FromData == O.FromData &&
+         SpanLog2 == O.SpanLog2;
 }
 
 static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B);
@@ -160,6 +170,9 @@ static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B) {
   R.Lane = A.Lane;
   R.Rest = RestKind::PerLane;
   R.Align = G;
+  // Either state's lanes lie in one range of the same length: so do the joined.
+  if (const unsigned Span = A.spanWithinPeriod(); Span && Span == B.spanWithinPeriod())
+    R.SpanLog2 = Span;
   return normalize(R);
 }
 

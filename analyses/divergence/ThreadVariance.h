@@ -64,6 +64,12 @@ struct ThreadValue {
   uint32_t SureOther = 0;
   /// The value relies on an assumed block shape (blockDim.x a multiple of 32).
   bool Assumed = false;
+  /// A PerLane value whose lanes are known to lie within 2^SpanLog2
+  /// consecutive integers (0: not known): a strided index past its loop's
+  /// exit (c = lane + 32 k, each lane at the first value of its residue past
+  /// the bound). A uniform bound splits such lanes at one point, as it does
+  /// a strided index inside its loop.
+  unsigned SpanLog2 = 0;
   /// Its differences between threads come from data: memory read at a
   /// per-thread address, an atomic's result (set by the dataflow, kept by
   /// join and opaque). A split on it is decided by the data, not by the thread index
@@ -89,6 +95,10 @@ struct ThreadValue {
   bool blockUniform() const;   // every thread of the block has the same value
   bool isTop() const { return Rest == RestKind::PerLane && Align == 0; }
   std::optional<int64_t> exact() const;
+  /// log2 of a range of consecutive integers known to hold every lane's
+  /// value (up to a per-warp offset), when it is at most one period of the
+  /// alignment: a strided index (lane + 32 k) or SpanLog2; 0 when unknown.
+  unsigned spanWithinPeriod() const;
   /// The lanes agree within every aligned group of G lanes (G a power of two <= 32).
   bool uniformWithin(unsigned G) const;
   /// The largest granularity at which the value is uniform: 64 for the whole

@@ -51,6 +51,11 @@ ThreadValue add(const ThreadValue &A, const ThreadValue &B) {
     R.Mono = A.Mono;
   else if (B.Mono != MonoCoord::None && A.blockUniform())
     R.Mono = B.Mono;
+  // A range of lanes shifted by a per-warp amount is as long as before.
+  if (A.Rest == RestKind::PerLane && B.laneConstant())
+    R.SpanLog2 = A.SpanLog2;
+  else if (B.Rest == RestKind::PerLane && A.laneConstant())
+    R.SpanLog2 = B.SpanLog2;
   return normalize(R);
 }
 
@@ -69,6 +74,10 @@ ThreadValue mul(const ThreadValue &A, const ThreadValue &B) {
     R.Lane = mapTable(A.Lane, [&](int64_t X) { return wrapping(X, *K, std::multiplies<>()); });
     R.Align = std::min(A.Align + tz(*K), 62u);
     R.Assumed = Assumed;
+    // A range of lanes scaled by 2^k is 2^k times as long (and still one
+    // period of the alignment, which grows by k); other factors spread it.
+    const uint64_t Magnitude = *K < 0 ? 0 - uint64_t(*K) : uint64_t(*K);
+    R.SpanLog2 = A.SpanLog2 && std::has_single_bit(Magnitude) ? std::min(A.SpanLog2 + unsigned(std::countr_zero(Magnitude)), 62u) : 0;
     return normalize(R);
   }
   ThreadValue R;

@@ -51,14 +51,9 @@ std::pair<SplitKind, uint32_t> splitOf(const ThreadValue &V) {
 /// for a monotone index. (A lane index itself against an unknown bound,
 /// `lane < k`, has no period: a threshold.)
 bool stridedAgainstBound(const ThreadValue &A, const ThreadValue &B) {
-  for (const auto &[Index, Bound] : {std::pair{&A, &B}, std::pair{&B, &A}}) {
-    if (!Bound->laneConstant() || Index->Align >= 62 ||
-        (Index->Rest != RestKind::BlockUniform && Index->Rest != RestKind::WarpUniform))
-      continue;
-    const auto [Lo, Hi] = std::minmax_element(Index->Lane.begin(), Index->Lane.end());
-    if (*Hi - *Lo < pow2(Index->Align))
+  for (const auto &[Index, Bound] : {std::pair{&A, &B}, std::pair{&B, &A}})
+    if (Bound->laneConstant() && Index->spanWithinPeriod())
       return true;
-  }
   return false;
 }
 
@@ -104,7 +99,7 @@ ThreadValue compare(CompareOp Op, const ThreadValue &A, const ThreadValue &B) {
     return boolSplit(SplitKind::Data, ~Possible, Assumed);
   }
   if (D.Rest == RestKind::PerLane)
-    return boolSplit(D.Mono != MonoCoord::None ? SplitKind::Boundary : SplitKind::Data, 0, Assumed);
+    return boolSplit(D.Mono != MonoCoord::None || D.SpanLog2 ? SplitKind::Boundary : SplitKind::Data, 0, Assumed);
   // Relational: lanes disagree iff a threshold t ≡ 0 (mod 2^Align) falls
   // between the smallest and the largest lane part.
   const int64_t Off = (Op == CompareOp::LE || Op == CompareOp::GT) ? 1 : 0;

@@ -16,6 +16,8 @@ std::string ThreadValue::str() const {
   for (unsigned L = 0; L < Lanes; ++L)
     S << (L ? "," : "") << Lane[L];
   S << "] mono=" << int(Mono) << " split=" << int(Split);
+  if (SpanLog2)
+    S << " span=2^" << SpanLog2;
   return S.str();
 }
 

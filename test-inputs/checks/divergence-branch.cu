@@ -275,3 +275,22 @@ __global__ void noPrecondition(float *out, const float *in, int C) {
     out[threadIdx.x + 1] = in[lane + 2] * 3.0f;
   }
 }
+
+// A warp-stride loop split in parts that share its index: after the first
+// part's exit each lane holds the first index of its residue past the bound
+// (one window of 32), so the middle step and the last part split only the
+// warp's tail of the range, as the loop itself does: boundary effects.
+__global__ void warpStrideInParts(const float *row, float *out, int split, int end) {
+  const int lane = threadIdx.x % 32;
+  float acc = 0.0f;
+  int i = lane;
+  for (; i < split; i += 32)
+    acc += row[i] * row[i] + expf(row[i + 1]) * 2.0f - logf(row[i] + 1.0f);
+  if (i <= end) {
+    acc += row[i] * 3.0f + expf(row[i]) * row[i + 2] - logf(row[i] + 2.0f);
+    i += 32;
+  }
+  for (; i <= end; i += 32)
+    acc += row[i] * row[i] + expf(row[i + 1]) * 2.0f - logf(row[i] + 1.0f);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}

@@ -99,3 +99,22 @@ TEST(ThreadVariance, JoinAndVotes) {
 }
 
 } // namespace
+
+TEST(ThreadVariance, StridedIndexKeepsItsSpanPastTheLoop) {
+  // c = lane + 32 k: one window of 32 values per warp.
+  const ThreadValue Lane = ThreadValue::laneId();
+  const ThreadValue Strided = join(Lane, add(Lane, c(32)));
+  EXPECT_EQ(Strided.spanWithinPeriod(), 5u);
+  // Past the loop's exit the lanes left at different iterations: PerLane,
+  // but within one window; a uniform bound splits it at one point.
+  ThreadValue Past = ThreadValue::table(Strided.Lane, RestKind::PerLane, 5);
+  EXPECT_EQ(compare(CompareOp::LE, Past, ThreadValue::warpUniform()).Split, SplitKind::Data);
+  Past.SpanLog2 = 5;
+  EXPECT_EQ(compare(CompareOp::LE, Past, ThreadValue::warpUniform()).Split, SplitKind::Boundary);
+  // Shifted by a per-warp amount, or joined with the next step, it stays a window.
+  EXPECT_EQ(add(Past, ThreadValue::warpUniform()).SpanLog2, 5u);
+  EXPECT_EQ(join(Past, add(Past, c(32))).SpanLog2, 5u);
+  // Scaled, or joined with anything else, it does not.
+  EXPECT_EQ(compare(CompareOp::LE, mul(Past, c(3)), ThreadValue::uniform()).Split, SplitKind::Data);
+  EXPECT_EQ(join(Past, ThreadValue::top()).SpanLog2, 0u);
+}
