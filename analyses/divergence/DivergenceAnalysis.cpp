@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <array>
 #include <chrono>
 #include <sstream>
 
@@ -23,32 +24,27 @@ CacheEntry &cache() {
   return Entry;
 }
 
-/// The block shape the kernel's launches agree on.
+/// The block shape the kernel's launches agree on, dimension by dimension:
+/// `dim3 block(4, 8, n / 32)` still says that x is 4 and y is 8.
 BlockShape shapeOf(const FunctionDecl *Kernel, const TranslationUnitFacts &Facts) {
   BlockShape Shape;
-  bool First = true, AllExact = true;
+  std::array<bool, 3> Agree{true, true, true};
   for (const LaunchSite &L : Facts.launches) {
     if (L.kernel != Kernel)
       continue;
+    const bool First = !Shape.Launched;
     Shape.Launched = true;
     for (unsigned I = 0; I < 3; ++I) {
       const EvaluatedValue &V = L.block.xyz[I];
       std::optional<int64_t> &Dim = I == 0 ? Shape.X : I == 1 ? Shape.Y : Shape.Z;
-      if (!V.isExact()) {
-        AllExact = false;
-        Dim.reset();
-      } else if (First) {
+      if (!V.isExact() || (!First && (!Dim || *Dim != V.exactValue())))
+        Agree[I] = false;
+      else if (First)
         Dim = V.exactValue();
-      } else if (Dim && *Dim != V.exactValue()) {
+      if (!Agree[I])
         Dim.reset();
-      }
     }
-    if (!AllExact)
-      return BlockShape{std::nullopt, std::nullopt, std::nullopt, true};
-    First = false;
   }
-  if (!Shape.Launched)
-    return BlockShape{};
   return Shape;
 }
 

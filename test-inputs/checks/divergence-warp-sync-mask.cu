@@ -160,3 +160,18 @@ __global__ void groupsOfAWarp(float *p) {
     p[i] = v + 1.0f;
   }
 }
+
+// A 4x8xN block whose depth is only known at run time: x and y are still
+// known, so threadIdx.y differs inside a warp (rows of 4 lanes), and a
+// full-mask shuffle under `threadIdx.y < 4` misses lanes 16-31.
+__global__ void rowsOfFour(float *p) {
+  float a = p[threadIdx.x + 4 * threadIdx.y];
+  if (threadIdx.y < 4) // expect-note {{lanes 0-15 and lanes 16-31 take different paths}}
+    a += __shfl_down_sync(0xffffffff, a, 1, 4); // expect-error {{'__shfl_down_sync' with the full mask}} [cuda-divergence-warp-sync-mask]
+  p[threadIdx.x + 4 * threadIdx.y] = a;
+}
+
+void launchRowsOfFour(float *p, unsigned depth) {
+  dim3 block = {4, 8, depth};
+  rowsOfFour<<<dim3(16, 16), block>>>(p);
+}
