@@ -9,7 +9,8 @@ namespace clang::tidy::occlint {
 DivergenceBranchCheck::DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context, bool DataSplits)
     : DivergenceCheck(Name, Context), DataSplits(DataSplits), ReportBoundaryGuards(boolOption("ReportBoundaryGuards", false)),
       ReportSingleLane(boolOption("ReportSingleLane", false)),
-      MinOperations(Options.get("MinOperations", int64_t(4))),
+      MinOperations(Options.get("MinOperations", int64_t(10))),
+      MinLoopShare(Options.get("MinLoopShare", int64_t(25))),
       HeavySingleLane(Options.get("HeavySingleLaneOperations", int64_t(64))) {}
 
 void DivergenceBranchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
@@ -17,6 +18,7 @@ void DivergenceBranchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ReportBoundaryGuards", ReportBoundaryGuards ? "true" : "false");
   Options.store(Opts, "ReportSingleLane", ReportSingleLane ? "true" : "false");
   Options.store(Opts, "MinOperations", std::to_string(MinOperations));
+  Options.store(Opts, "MinLoopShare", std::to_string(MinLoopShare));
   Options.store(Opts, "HeavySingleLaneOperations", std::to_string(HeavySingleLane));
 }
 
@@ -44,7 +46,15 @@ void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTConte
   std::set<SourceLocation::UIntTy> Done;
   for (const DivergenceBranch &B : R.Branches) {
     const int64_t Work = B.WorkTaken + B.WorkOther;
-    if (Work < MinOperations)
+    // Worth a warning: real work on the split paths each time, or, inside a
+    // loop, a split that is a large part of the loop's iteration (the
+    // interleaved reduction `if (tid % (2*s) == 0) s[tid] += s[tid + s]`)
+    // and adds up over the loop to real work. Not: one or two stores, a
+    // swap, a running minimum, a write-out by some lanes after a long loop.
+    const bool RealWork = Work >= MinOperations;
+    const bool DominatesItsLoop = B.Repeat > 1 && double(Work) * B.Repeat >= double(MinOperations) &&
+                                  double(Work) * 100.0 >= double(MinLoopShare) * B.LevelWork;
+    if (!RealWork && !DominatesItsLoop)
       continue;
     // Which of the two checks: a split decided by data (a switch on loaded
     // values too) or by the thread index.

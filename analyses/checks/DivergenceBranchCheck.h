@@ -24,7 +24,8 @@ private:
   const bool DataSplits;
   const bool ReportBoundaryGuards;   // `if (i < n)`, early return of out-of-range threads, grid-stride loops
   const bool ReportSingleLane;       // `if (threadIdx.x == 0)`, `lane == 0`
-  const int64_t MinOperations;       // less work than this on both paths together: the compiler predicates it
+  const int64_t MinOperations;       // less work than this on the paths each time: not reported, unless it dominates its loop
+  const int64_t MinLoopShare;        // percent of a loop iteration's work from which a small split inside the loop counts
   const int64_t HeavySingleLane;     // single-lane sections at least this heavy are reported anyway
 };
 

@@ -1,6 +1,7 @@
 #include "divergence/DivergenceAnalysis.h"
 
 #include "divergence/DivergenceDataflow.h"
+#include "divergence/OperationCost.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -160,8 +161,7 @@ int64_t DivergenceDriver::cost(const FunctionDecl &F) {
     Work.pop_back();
     if (!S)
       continue;
-    if (isa<BinaryOperator, ArraySubscriptExpr, CallExpr>(S))
-      ++N;
+    N += operationCost(S);
     if (const auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *Def = analysableDefinition(CE->getDirectCallee(), Ctx); Def && Def != &F)
         N += cost(*Def);

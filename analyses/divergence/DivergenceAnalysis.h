@@ -32,6 +32,12 @@ struct DivergenceContext {
   ThreadValue Cond;
   std::string CondText;           // "tid % 2 == 0"
   std::string Exit;               // "return", "break", "continue" when the branch leaves early
+  /// The branch splits the threads at a uniform bound (a monotone thread,
+  /// lane or warp index against a uniform value: `i < n`, `row < B * T` with
+  /// a row per warp): only the block or warp the bound cuts through splits,
+  /// and only for sizes that are not a multiple of it. A collective under it
+  /// is missed conditionally: a warning, not an error.
+  bool Boundary = false;
   std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
   /// The same question when threads that have exited the kernel do not
   /// count (the PTX ISA releases a barrier held up only by exited threads;
@@ -49,7 +55,14 @@ struct DivergenceBranch {
   bool Loop = false;
   ThreadValue Cond;
   std::string CondText;
-  int64_t WorkTaken = 0, WorkOther = 0; // operations on the two sides
+  /// Operations on the two sides per time the branch runs, the loops on
+  /// them counted by their trip counts (LoopWeights.h).
+  int64_t WorkTaken = 0, WorkOther = 0;
+  /// Times the branch runs per call of its function (the loops around it).
+  double Repeat = 1;
+  /// Operations of one iteration of the innermost loop around the branch
+  /// (or of the whole function at its top level), both sides included.
+  double LevelWork = 0;
   std::string Kernel;             // the kernel it was analysed for
 };
 

@@ -272,6 +272,29 @@ DivergenceContext Dataflow::contextAt(unsigned Block) {
   return C;
 }
 
+bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
+  if (toBool(V).trueLanes()) // the lanes' outcomes are known (a known block shape): a certain split
+    return false;
+  if (toBool(V).Split == SplitKind::Boundary)
+    return true;
+  // When the split falls between warps (`threadIdx.x < 64`, a row per warp
+  // against `B * T`) the domain's boolean says only "differs between warps":
+  // read the operands (evaluated just now, in the cache).
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot)
+    E = Not->getSubExpr()->IgnoreParenImpCasts();
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || !BO->isRelationalOp())
+    return false;
+  const auto A = Cache.find(BO->getLHS()->IgnoreParens()), B = Cache.find(BO->getRHS()->IgnoreParens());
+  if (A == Cache.end() || B == Cache.end())
+    return false;
+  auto MonotoneAgainstUniform = [](const ThreadValue &Index, const ThreadValue &Bound) {
+    return Index.Mono != MonoCoord::None && Bound.blockUniform();
+  };
+  return MonotoneAgainstUniform(A->second, B->second) || MonotoneAgainstUniform(B->second, A->second);
+}
+
 DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext &Outer) {
   if (T.Group >= Outer.Group || T.From < 0)
     return Outer;
@@ -282,6 +305,7 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
   C.Branch = S;
   C.BranchLoc = S ? S->getBeginLoc() : SourceLocation();
   C.Cond = Conds[T.From] ? *Conds[T.From] : ThreadValue::top();
+  C.Boundary = BoundaryConds[T.From];
   if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S); BO && BO->isLogicalOp()) {
     C.CondText = sourceText(BO->getLHS(), Ctx); // `a && b`: the block branches on a
   } else if (const Expr *Cond = S ? branchCondition(S) : nullptr) {

@@ -45,6 +45,7 @@ FunctionSummary Dataflow::run() {
   Taints.assign(N, Taint{});
   JoinTaints.assign(N, {});
   Conds.assign(N, std::nullopt);
+  BoundaryConds.assign(N, 0);
   Primary.assign(N, false);
   // Values and control dependence feed each other: iterate both.
   for (int Round = 0; Round < 8; ++Round) {
@@ -137,8 +138,11 @@ void Dataflow::flow() {
         if (T.FromData && !It->second.laneConstant())
           It->second.FromData = true;
       }
+    Traps = false;
     process(*B, Local);
     Out[Id] = Local;
+    if (Traps) // the kernel stops here: the code after it is reached only by the other paths
+      continue;
     unsigned Index = 0;
     for (const CFGBlock *S : B->succs()) {
       const unsigned I = Index++;
@@ -170,6 +174,7 @@ void Dataflow::process(const CFGBlock &B, Env &Local) {
   if (const Stmt *T = B.getTerminatorCondition(false))
     if (const auto *CE = dyn_cast<Expr>(T)) {
       Conds[Cur] = eval(CE);
+      BoundaryConds[Cur] = boundaryCondition(CE, *Conds[Cur]);
       CondFresh[Cur] = true;
     }
   if (const auto *Asm = dyn_cast_or_null<GCCAsmStmt>(B.getTerminatorStmt()))

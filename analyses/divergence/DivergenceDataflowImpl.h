@@ -98,6 +98,8 @@ private:
   Env EntryEnv;
   std::vector<std::optional<Env>> In, Out;
   std::vector<std::optional<ThreadValue>> Conds;
+  std::vector<char> BoundaryConds; // per block: its condition splits at a uniform bound (DivergenceContext::Boundary)
+  bool boundaryCondition(const Expr *Cond, const ThreadValue &V);
   // The block whose branch tests each condition, and whether this flow has
   // computed it yet: `a && b && ...` tests each prefix of the chain in its
   // own block, and the next block reuses that value instead of evaluating
@@ -121,6 +123,9 @@ private:
   std::vector<std::vector<JoinTaint>> JoinTaints;
   ThreadValue Ret;
   bool HasReturn = false;
+  /// The block being processed stops the kernel (`__trap()`, `trap;` in
+  /// inline assembly): nothing flows on from it.
+  bool Traps = false;
 
   // The block being processed.
   Env *E = nullptr;
@@ -153,6 +158,7 @@ private:
   static bool floating(const Expr *Ex);
   ThreadValue arith(BinaryOperatorKind Op, const ThreadValue &L, const ThreadValue &R, bool Float);
   ThreadValue evalBinary(const BinaryOperator *BO);
+  static const Stmt *firstStatement(const CFGBlock &B);
   /// V, marked as coming from data when the operand does (and V varies).
   static ThreadValue withDataOf(ThreadValue V, const ThreadValue &Operand);
   /// The value the compiler gives a condition, when it is a constant.

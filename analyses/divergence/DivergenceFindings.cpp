@@ -2,6 +2,8 @@
 // reached under divergent control, and the branches that split warps with
 // an estimate of the work on either side.
 #include "divergence/DivergenceDataflowImpl.h"
+#include "divergence/LoopWeights.h"
+#include "divergence/OperationCost.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -66,22 +68,20 @@ int64_t Dataflow::blockCost(const CFGBlock &B) {
 int64_t Dataflow::stmtCost(const Stmt *S) {
   if (!S)
     return 0;
-  int64_t Cost = 0;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-    if (!BO->isCommaOp() && !BO->isLogicalOp())
-      Cost = 1;
-  } else if (isa<ArraySubscriptExpr, CompoundAssignOperator>(S)) {
-    Cost = 1;
-  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-    Cost = UO->isIncrementDecrementOp() || UO->getOpcode() == UO_Deref ? 1 : 0;
-  } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    Cost = 1;
+  int64_t Cost = operationCost(S);
+  if (const auto *CE = dyn_cast<CallExpr>(S))
     if (const FunctionDecl *Def = analysableDefinition(CE->getDirectCallee(), Ctx))
       Cost += D.cost(*Def);
-  }
   for (const Stmt *C : S->children())
     Cost += stmtCost(C);
   return Cost;
+}
+
+const Stmt *Dataflow::firstStatement(const CFGBlock &B) {
+  for (const CFGElement &El : B)
+    if (auto S = El.getAs<CFGStmt>())
+      return S->getStmt();
+  return nullptr;
 }
 
 void Dataflow::reportBranches() {
@@ -89,6 +89,25 @@ void Dataflow::reportBranches() {
   std::vector<int64_t> Costs(N, 0);
   for (const CFGBlock *B : *Cfg)
     Costs[B->getBlockID()] = blockCost(*B);
+  // How often each block runs per call, and the work of each loop's
+  // iteration (its nested loops included) and of the whole function.
+  const LoopWeights Weights(FD.getBody(), Ctx);
+  std::vector<double> BlockWeight(N, 1.0);
+  llvm::DenseMap<const Stmt *, double> LoopWork;
+  double FunctionWork = 0;
+  for (const CFGBlock *B : *Cfg) {
+    const Stmt *Loop = nullptr;
+    if (const Stmt *First = firstStatement(*B))
+      Loop = Weights.enclosingLoop(First);
+    else if (const Stmt *T = B->getTerminatorStmt(); T && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(T))
+      Loop = T; // an empty loop header runs every iteration
+    const unsigned Id = B->getBlockID();
+    BlockWeight[Id] = Weights.iterationWeight(Loop);
+    const double W = double(Costs[Id]) * BlockWeight[Id];
+    FunctionWork += W;
+    for (const Stmt *L = Loop; L; L = Weights.parentLoop(L))
+      LoopWork[L] += W;
+  }
   for (const CFGBlock *X : *Cfg) {
     const Stmt *S = X->getTerminatorStmt();
     if (!S || X->succ_size() < 2 || !isa<IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt, ConditionalOperator>(S))
@@ -116,6 +135,11 @@ void Dataflow::reportBranches() {
     Br.Cond = Cond;
     Br.CondText = sourceText(CondExpr, Ctx);
     Br.Kernel = D.Kernel;
+    // Work relative to one run of the branch: a side's blocks weighted by
+    // the loops they are in, over the weight of the loops around the branch.
+    const Stmt *Level = Weights.enclosingLoop(S);
+    Br.Repeat = Weights.iterationWeight(Level);
+    Br.LevelWork = (Level ? LoopWork.lookup(Level) : FunctionWork) / Br.Repeat;
     unsigned Side = 0;
     for (const CFGBlock *Succ : X->succs()) {
       if (!Succ) {
@@ -124,11 +148,11 @@ void Dataflow::reportBranches() {
       }
       std::vector<unsigned> Members;
       region(X, Succ, Members);
-      int64_t W = 0;
+      double W = 0;
       for (unsigned I : Members)
         if (I != X->getBlockID())
-          W += Costs[I];
-      (Side == 0 ? Br.WorkTaken : Br.WorkOther) += W;
+          W += double(Costs[I]) * BlockWeight[I];
+      (Side == 0 ? Br.WorkTaken : Br.WorkOther) += int64_t(std::min(W / Br.Repeat, 1e15) + 0.5);
       ++Side;
     }
     D.Out.addBranch(std::move(Br));

@@ -122,7 +122,7 @@ ThreadValue Dataflow::eval(const Expr *Ex) {
   // operands below are evaluated bottom-up first, so the recursion finds them
   // cached; past the bound, "varying" is the sound answer.
   if (auto It = CondBlock.find(Ex); It != CondBlock.end() && It->second != Cur && CondFresh[It->second])
-    return *Conds[It->second];
+    return Cache[Ex] = *Conds[It->second]; // cached too: the expression around it reads its data mark there
   if (Depth.exhausted())
     return ThreadValue::top();
   RecursionDepth::Scope Level(Depth);
@@ -443,11 +443,11 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
     if (V.blockUniform())
       return V;
     if (Src.laneConstant() && Info.Group == 32)
-      return opaque({ThreadValue::warpUniform(), Src});
-    return ThreadValue::top();
+      return withDataOf(opaque({ThreadValue::warpUniform(), Src}), V);
+    return withDataOf(ThreadValue::top(), V); // data moved between lanes is still data
   }
   case CallRole::Shuffle:
-    return Arg(First).laneConstant() ? Arg(First) : ThreadValue::top();
+    return Arg(First).laneConstant() ? Arg(First) : withDataOf(ThreadValue::top(), Arg(First));
   case CallRole::Vote:
     if (Info.Group != 32)
       return Arg(First).laneConstant() ? Arg(First) : ThreadValue::top();
@@ -475,6 +475,10 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   if (Callee && Callee->getIdentifier()) {
     const StringRef Name = Callee->getName();
+    // __trap() aborts the kernel, though its declaration does not say so
+    // (Clang's and the toolkit's headers define it as inline assembly).
+    if (Name == "__trap")
+      Traps = true;
     if (Name == "__nvvm_read_ptx_sreg_laneid")
       return ThreadValue::laneId();
     if (Name.starts_with("__nvvm_read_ptx_sreg_tid_"))
@@ -532,6 +536,8 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
 
 void Dataflow::processAsm(const GCCAsmStmt *Asm) {
   const std::string Text = Asm->getAsmString();
+  if (Text.find("trap;") != std::string::npos)
+    Traps = true;
   ThreadValue V;
   if (Text.find("%laneid") != std::string::npos)
     V = ThreadValue::laneId();

@@ -38,6 +38,7 @@ __global__ void atomicTicket(int *counter, float *out) {
   int ticket = atomicAdd(counter, 1);
   if (ticket < 100) { // expect-warning {{this branch splits warps}} [cuda-divergence-data-branch]
     out[ticket] = out[ticket] * 2.0f + out[ticket + 1] * 3.0f;
+    out[ticket + 100] = sqrtf(out[ticket]) * out[ticket + 1] - 1.0f / out[ticket + 2];
   }
 }
 
@@ -93,8 +94,10 @@ __global__ void controlDependence(const float *in, float *out) {
 
 // Interprocedural: the lane comes in as an argument.
 __device__ void oddLaneWork(float *a, unsigned lane) {
-  if (lane & 1) // expect-warning {{even and odd lanes take different paths on 'lane & 1'}} [cuda-divergence-branch]
+  if (lane & 1) { // expect-warning {{even and odd lanes take different paths on 'lane & 1'}} [cuda-divergence-branch]
     a[lane] = a[lane] * a[lane] + a[lane + 1] * 2.0f;
+    a[lane + 32] = sqrtf(a[lane]) * a[lane + 2] - 1.0f / a[lane + 3];
+  }
 }
 __device__ unsigned laneOf() { return threadIdx.x % 32; }
 __global__ void callsHelper(float *a) {

@@ -75,3 +75,24 @@ __global__ void scoreInALocalArray(const float *scores, float *out, float thresh
     out[threadIdx.x + 64] = sqrtf(best[1]) - threshold * threshold;
   }
 }
+
+// Data through a short-circuit condition (its parts are branches of their
+// own) and through a shuffle (data moved between lanes is still data).
+__global__ void rankAgainstLabel(const float *scores, const int *labels, int *out, int n) {
+  const int label = labels[blockIdx.x];
+  const float labelScore = scores[blockIdx.x * n + label];
+  int above = 0;
+  for (int c = threadIdx.x; c < n; c += blockDim.x) {
+    const float s = scores[blockIdx.x * n + c];
+    if (s > labelScore || (s == labelScore && c <= label)) { // expect-warning {{depending on per-thread data on 's > labelScore || (s == labelScore && c <= label)'}} [cuda-divergence-data-branch]
+      ++above;
+      out[c] = above * 3 + c * 7 - above * above + (c ^ 5) * 11;
+    }
+  }
+  float best = scores[threadIdx.x];
+  const float other = __shfl_down_sync(0xffffffff, best, 1);
+  if (other > best) { // expect-warning {{depending on per-thread data on 'other > best'}} [cuda-divergence-data-branch]
+    best = other;
+    out[threadIdx.x + 64] = int(expf(best) * 3.0f + logf(best) * other - sqrtf(other));
+  }
+}

@@ -1,0 +1,149 @@
+#include "divergence/LoopWeights.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+bool isLoop(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
+
+std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+const VarDecl *varOf(const Expr *E) {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+} // namespace
+
+std::optional<int64_t> LoopWeights::constantTripCount(const Stmt *Loop, const ASTContext &Ctx) {
+  const auto *For = dyn_cast<ForStmt>(Loop);
+  if (!For || !For->getInit() || !For->getCond() || !For->getInc())
+    return std::nullopt;
+  // The counter and its start: `int k = C0` or `k = C0`.
+  const VarDecl *Var = nullptr;
+  std::optional<int64_t> Start;
+  if (const auto *DS = dyn_cast<DeclStmt>(For->getInit()); DS && DS->isSingleDecl()) {
+    Var = dyn_cast<VarDecl>(DS->getSingleDecl());
+    if (Var && Var->getInit())
+      Start = constantOf(Var->getInit(), Ctx);
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(For->getInit()); BO && BO->getOpcode() == BO_Assign) {
+    Var = varOf(BO->getLHS());
+    Start = constantOf(BO->getRHS(), Ctx);
+  }
+  if (!Var || !Start)
+    return std::nullopt;
+  // The step: ++k, k++, --k, k--, k += C, k -= C.
+  std::optional<int64_t> Step;
+  if (const auto *UO = dyn_cast<UnaryOperator>(For->getInc()->IgnoreParenImpCasts());
+      UO && UO->isIncrementDecrementOp() && varOf(UO->getSubExpr()) == Var)
+    Step = UO->isIncrementOp() ? 1 : -1;
+  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(For->getInc()->IgnoreParenImpCasts());
+           CA && varOf(CA->getLHS()) == Var && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
+    if (auto C = constantOf(CA->getRHS(), Ctx))
+      Step = CA->getOpcode() == BO_AddAssign ? *C : -*C;
+  if (!Step || *Step == 0)
+    return std::nullopt;
+  // The bound: k < C1, k <= C1, k > C1, k >= C1, k != C1 (counter on the left).
+  const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
+  if (!Cond || varOf(Cond->getLHS()) != Var)
+    return std::nullopt;
+  const std::optional<int64_t> Bound = constantOf(Cond->getRHS(), Ctx);
+  if (!Bound)
+    return std::nullopt;
+  int64_t Span; // values the counter passes through, in steps
+  switch (Cond->getOpcode()) {
+  case BO_LT: Span = *Bound - *Start; break;
+  case BO_LE: Span = *Bound - *Start + 1; break;
+  case BO_GT: Span = *Start - *Bound; break;
+  case BO_GE: Span = *Start - *Bound + 1; break;
+  case BO_NE: Span = *Bound - *Start; break;
+  default: return std::nullopt;
+  }
+  const bool Up = Cond->getOpcode() == BO_LT || Cond->getOpcode() == BO_LE ||
+                  (Cond->getOpcode() == BO_NE && *Step > 0);
+  if ((Up && *Step < 0) || (!Up && *Step > 0 && Cond->getOpcode() != BO_NE))
+    return std::nullopt; // a counter that never reaches its bound
+  const int64_t Magnitude = *Step < 0 ? -*Step : *Step;
+  if (Cond->getOpcode() == BO_NE && (Span < 0 ? -Span : Span) % Magnitude != 0)
+    return std::nullopt;
+  if (Span <= 0)
+    return 0;
+  return (Span + Magnitude - 1) / Magnitude;
+}
+
+LoopWeights::LoopWeights(const Stmt *Body, const ASTContext &Ctx) {
+  // One walk with an explicit stack (no recursion in the depth of the code).
+  std::vector<std::pair<const Stmt *, const Stmt *>> Work{{Body, nullptr}};
+  while (!Work.empty()) {
+    const auto [S, Loop] = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    LoopOf[S] = Loop;
+    if (!isLoop(S)) {
+      for (const Stmt *C : S->children())
+        Work.push_back({C, Loop});
+      continue;
+    }
+    ParentOf[S] = Loop;
+    const std::optional<int64_t> Trip = constantTripCount(S, Ctx);
+    Trips[S] = Trip ? double(*Trip) : UnknownTripCount;
+    const Stmt *Init = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(S))
+      Init = For->getInit();
+    else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+      Init = Range->getInit();
+    for (const Stmt *C : S->children())
+      Work.push_back({C, C == Init ? Loop : S}); // the init runs once, with the loop's own level
+    if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) // its range and begin/end run once too
+      for (const Stmt *Once : {static_cast<const Stmt *>(Range->getRangeStmt()),
+                               static_cast<const Stmt *>(Range->getBeginStmt()),
+                               static_cast<const Stmt *>(Range->getEndStmt())})
+        if (Once)
+          Work.push_back({Once, Loop});
+  }
+}
+
+const Stmt *LoopWeights::enclosingLoop(const Stmt *S) const {
+  auto It = LoopOf.find(S);
+  return It == LoopOf.end() ? nullptr : It->second;
+}
+
+const Stmt *LoopWeights::parentLoop(const Stmt *Loop) const {
+  auto It = ParentOf.find(Loop);
+  return It == ParentOf.end() ? nullptr : It->second;
+}
+
+double LoopWeights::iterationWeight(const Stmt *Loop) const {
+  if (!Loop)
+    return 1;
+  if (auto It = Weights.find(Loop); It != Weights.end())
+    return It->second;
+  // Up the chain of loops without recursion, then back down, memoizing.
+  std::vector<const Stmt *> Chain;
+  for (const Stmt *L = Loop; L && !Weights.count(L); L = parentLoop(L))
+    Chain.push_back(L);
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+    const Stmt *Parent = parentLoop(*It);
+    const double Outer = Parent ? Weights.lookup(Parent) : 1.0;
+    Weights[*It] = std::min(Outer * Trips.lookup(*It), 1e12);
+  }
+  return Weights.lookup(Loop);
+}
+
+double LoopWeights::weight(const Stmt *S) const { return iterationWeight(enclosingLoop(S)); }
+
+} // namespace clang::tidy::occlint
