@@ -206,3 +206,97 @@ TEST(DeepCode, ThousandsOfSequentialLoopsKeepTheirFindings) {
 }
 
 } // namespace
+
+namespace {
+
+const DivergenceBranch *branchAt(const Analysed &A, unsigned Line) {
+  for (const DivergenceBranch &B : A.R->Branches)
+    if (A.line(B.Loc) == Line)
+      return &B;
+  return nullptr;
+}
+
+} // namespace
+
+// LoopWeights: a split's work counts the loops on its paths by their trip
+// counts, and records how often it runs and what its loop iteration costs.
+TEST(ThreadVarianceDataflow, BranchWorkCountsTheLoopsOnAndAroundIt) {
+  Analysed A(R"cuda(
+__global__ void k(float *p, int n) {
+  if (threadIdx.x % 2 == 0) {
+    for (int k = 0; k < 8; ++k)
+      p[threadIdx.x + k] += 1.0f;
+  }
+  for (int s = 1; s < n; s *= 2) {
+    if (threadIdx.x % (2 * s) == 0)
+      p[threadIdx.x] += p[threadIdx.x + s];
+  }
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 5; j++)
+      if (threadIdx.x % 4 == 1)
+        p[threadIdx.x] = 0.0f;
+}
+)cuda");
+  ASSERT_TRUE(A.parsed());
+  const DivergenceBranch *Unrolled = branchAt(A, 3), *Reduction = branchAt(A, 8), *Nested = branchAt(A, 13);
+  ASSERT_TRUE(Unrolled && Reduction && Nested);
+  // 8 iterations of (+= 1, subscript, +) plus the loop's own compare and increment.
+  EXPECT_GE(Unrolled->WorkTaken, 8 * 3);
+  EXPECT_EQ(Unrolled->Repeat, 1.0);
+  // Inside a loop of unknown trip count: it runs 4 times; its path (2 loads,
+  // an add, a compound store) is a large part of the loop's iteration.
+  EXPECT_EQ(Reduction->Repeat, 4.0);
+  EXPECT_GE(Reduction->WorkTaken, 4);
+  EXPECT_LT(Reduction->WorkTaken, 10);
+  EXPECT_GT(Reduction->LevelWork, double(Reduction->WorkTaken));
+  EXPECT_GE(100.0 * Reduction->WorkTaken / Reduction->LevelWork, 25.0);
+  // Two counted loops around it: 3 x 5 runs.
+  EXPECT_EQ(Nested->Repeat, 15.0);
+}
+
+// A collective missed only at a uniform bound is conditional on the sizes;
+// one missed by a lane pattern, or by an exactly known split, is not.
+TEST(ThreadVarianceDataflow, MissesAtABoundAreConditional) {
+  Analysed A(R"cuda(
+__global__ void k(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    __syncthreads();
+  if (threadIdx.x < 64)
+    __syncthreads();
+  if (threadIdx.x % 2 == 0)
+    __syncthreads();
+}
+)cuda");
+  ASSERT_TRUE(A.parsed());
+  ASSERT_EQ(A.R->Collectives.size(), 3u);
+  EXPECT_TRUE(A.R->Collectives[0].Ctx.Boundary);
+  EXPECT_TRUE(A.R->Collectives[1].Ctx.Boundary);
+  EXPECT_FALSE(A.R->Collectives[2].Ctx.Boundary);
+}
+
+// A trap ends the kernel: a precondition `if (C % 256 != 0) trap;` leaves C
+// a multiple of 256 after it, so a lane-strided chunk of 256 never splits a
+// warp at C. (Clang's __trap() is declared noreturn, which the CFG knows;
+// `trap;` in inline assembly is not.)
+TEST(ThreadVarianceDataflow, TrapStopsTheKernel) {
+  Analysed A(R"cuda(
+__global__ void k(float *p, int C) {
+  if (C % 256 != 0) {
+    p[0] = 1.0f;
+    asm volatile("trap;");
+  }
+  const int lane = threadIdx.x % 32;
+  for (int i = 0; i < 4; i++) {
+    int g = lane * 8 + i * 256;
+    if (g < C) {
+      p[g] = 1.0f;
+      __syncwarp();
+    }
+  }
+  p[lane] = 2.0f;
+}
+)cuda");
+  ASSERT_TRUE(A.parsed());
+  EXPECT_TRUE(A.R->Collectives.empty()); // (only collectives some lanes miss are recorded)
+}
