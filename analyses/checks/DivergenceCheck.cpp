@@ -38,6 +38,9 @@ void DivergenceCheck::noteContext(const DivergenceContext &C) {
   }
   for (const SourceLocation &Call : C.Calls)
     diag(Call, "reached through this call", DiagnosticIDs::Note);
+  if (C.DecidedByLaunch.isValid())
+    diag(C.DecidedByLaunch, "the kernel is launched here with a block that the bound falls inside",
+         DiagnosticIDs::Note);
 }
 
 DivergenceCollectiveCheck::DivergenceCollectiveCheck(StringRef Name, ClangTidyContext *Context)

@@ -34,6 +34,8 @@ BlockShape shapeOf(const FunctionDecl *Kernel, const TranslationUnitFacts &Facts
     if (L.kernel != Kernel)
       continue;
     const bool First = !Shape.Launched;
+    if (First)
+      Shape.FirstLaunch = L.loc;
     Shape.Launched = true;
     for (unsigned I = 0; I < 3; ++I) {
       const EvaluatedValue &V = L.block.xyz[I];

@@ -38,6 +38,9 @@ struct DivergenceContext {
   /// and only for sizes that are not a multiple of it. A collective under it
   /// is missed conditionally: a warning, not an error.
   bool Boundary = false;
+  /// The launch whose block shape decides the split (a bound on threadIdx
+  /// that every launched block straddles): the error's note names it.
+  SourceLocation DecidedByLaunch;
   std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
   /// The same question when threads that have exited the kernel do not
   /// count (the PTX ISA releases a barrier held up only by exited threads;
@@ -84,6 +87,7 @@ struct DivergenceCollective {
 struct BlockShape {
   std::optional<int64_t> X, Y, Z; // known when every launch agrees
   bool Launched = false;          // at least one launch seen
+  SourceLocation FirstLaunch;     // for notes: the shape is this launch's (and the others')
 };
 
 class DivergenceResults {

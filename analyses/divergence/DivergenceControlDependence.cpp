@@ -272,23 +272,79 @@ DivergenceContext Dataflow::contextAt(unsigned Block) {
   return C;
 }
 
+std::optional<unsigned> Dataflow::threadIndexDimension(const Expr *E, bool ThroughVariable) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
+    const Expr *Base = MP->getBaseExpr()->IgnoreParenImpCasts();
+    while (const auto *OV = dyn_cast<OpaqueValueExpr>(Base))
+      Base = OV->getSourceExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
+    const StringRef Field = MP->getPropertyDecl()->getName();
+    if (!DRE || DRE->getDecl()->getName() != "threadIdx" || Field.size() != 1 || Field[0] < 'x' || Field[0] > 'z')
+      return std::nullopt;
+    return unsigned(Field[0] - 'x');
+  }
+  // `int tid = threadIdx.x;`, still holding that value here.
+  if (const VarDecl *VD = ThroughVariable ? localVar(E) : nullptr; VD && VD->getInit())
+    if (const std::optional<unsigned> Dim = threadIndexDimension(VD->getInit(), false);
+        Dim && varValue(VD) == D.threadIdx(*Dim))
+      return Dim;
+  return std::nullopt;
+}
+
+bool Dataflow::splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadValue &L, const ThreadValue &R) {
+  // threadIdx.d against a constant, with the block's extent along d known
+  // from every launch: the split is decided (`threadIdx.x < 64` with blocks
+  // of 256 threads splits every block).
+  BinaryOperatorKind Op = BO->getOpcode();
+  std::optional<unsigned> Dim = threadIndexDimension(BO->getLHS(), true);
+  std::optional<int64_t> Bound = R.exact();
+  if (!Dim) {
+    Dim = threadIndexDimension(BO->getRHS(), true);
+    Bound = L.exact();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  if (!Dim || !Bound)
+    return false;
+  const std::optional<int64_t> &Extent = *Dim == 0 ? D.Shape.X : *Dim == 1 ? D.Shape.Y : D.Shape.Z;
+  if (!Extent || *Extent <= 0)
+    return false;
+  // The thread indices 0 .. Extent-1 on the true side.
+  int64_t Lo = 0, Hi = *Extent; // [Lo, Hi)
+  switch (Op) {
+  case BO_LT: Hi = std::min(Hi, *Bound); break;
+  case BO_LE: Hi = std::min(Hi, *Bound + 1); break;
+  case BO_GT: Lo = std::max(Lo, *Bound + 1); break;
+  case BO_GE: Lo = std::max(Lo, *Bound); break;
+  default: return false;
+  }
+  const int64_t True = std::max<int64_t>(0, Hi - Lo);
+  return True > 0 && True < *Extent;
+}
+
 bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   if (toBool(V).trueLanes()) // the lanes' outcomes are known (a known block shape): a certain split
     return false;
-  if (toBool(V).Split == SplitKind::Boundary)
-    return true;
-  // When the split falls between warps (`threadIdx.x < 64`, a row per warp
-  // against `B * T`) the domain's boolean says only "differs between warps":
-  // read the operands (evaluated just now, in the cache).
   const Expr *E = Cond->IgnoreParenImpCasts();
   if (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot)
     E = Not->getSubExpr()->IgnoreParenImpCasts();
   const auto *BO = dyn_cast<BinaryOperator>(E);
-  if (!BO || !BO->isRelationalOp())
+  const auto A = BO ? Cache.find(BO->getLHS()->IgnoreParens()) : Cache.end();
+  const auto B = BO ? Cache.find(BO->getRHS()->IgnoreParens()) : Cache.end();
+  const bool Operands = BO && BO->isRelationalOp() && A != Cache.end() && B != Cache.end();
+  if (Operands && splitsEveryLaunchedBlock(BO, A->second, B->second)) {
+    DecidedConds[Cur] = 1;
     return false;
-  const auto A = Cache.find(BO->getLHS()->IgnoreParens()), B = Cache.find(BO->getRHS()->IgnoreParens());
-  if (A == Cache.end() || B == Cache.end())
+  }
+  if (toBool(V).Split == SplitKind::Boundary)
+    return true;
+  if (!Operands)
     return false;
+  // When the split falls between warps (`threadIdx.x < 64`, a row per warp
+  // against `B * T`) the domain's boolean says only "differs between warps":
+  // read the operands (evaluated just now, in the cache).
   auto MonotoneAgainstUniform = [](const ThreadValue &Index, const ThreadValue &Bound) {
     return Index.Mono != MonoCoord::None && Bound.blockUniform();
   };
@@ -306,6 +362,8 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
   C.BranchLoc = S ? S->getBeginLoc() : SourceLocation();
   C.Cond = Conds[T.From] ? *Conds[T.From] : ThreadValue::top();
   C.Boundary = BoundaryConds[T.From];
+  if (DecidedConds[T.From])
+    C.DecidedByLaunch = D.Shape.FirstLaunch;
   if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S); BO && BO->isLogicalOp()) {
     C.CondText = sourceText(BO->getLHS(), Ctx); // `a && b`: the block branches on a
   } else if (const Expr *Cond = S ? branchCondition(S) : nullptr) {

@@ -99,7 +99,13 @@ private:
   std::vector<std::optional<Env>> In, Out;
   std::vector<std::optional<ThreadValue>> Conds;
   std::vector<char> BoundaryConds; // per block: its condition splits at a uniform bound (DivergenceContext::Boundary)
+  std::vector<char> DecidedConds;  // per block: its condition's split is decided by the launches' block shape
   bool boundaryCondition(const Expr *Cond, const ThreadValue &V);
+  /// E is threadIdx.x/y/z (or, with ThroughVariable, a local still holding it).
+  std::optional<unsigned> threadIndexDimension(const Expr *E, bool ThroughVariable);
+  /// `threadIdx.d OP constant` that the launches' block shape decides: true
+  /// when it splits every block the kernel is launched with.
+  bool splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadValue &L, const ThreadValue &R);
   // The block whose branch tests each condition, and whether this flow has
   // computed it yet: `a && b && ...` tests each prefix of the chain in its
   // own block, and the next block reuses that value instead of evaluating

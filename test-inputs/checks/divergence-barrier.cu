@@ -183,6 +183,21 @@ __global__ void warpSpecialised(float *p) {
   }
 }
 
+// The same bound with the block size known from the launch: every block of
+// 256 threads has warps on both sides, so it is an error, and a note names
+// the launch that decides it.
+__global__ void warpUniformUnderALaunch(float *p) {
+  const unsigned tid = threadIdx.x;
+  if (tid < 64) { // expect-note {{the branch on 'tid < 64' depends on the thread}}
+    p[tid] = 0.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+  }
+}
+
+void launchWarpUniformUnderALaunch(float *p) {
+  warpUniformUnderALaunch<<<8, 256>>>(p); // expect-note {{the kernel is launched here with a block that the bound falls inside}}
+}
+
 // The arm a compile-time condition rules out is dead code, as for nvcc: the
 // block barrier below is never executed (one warp per group of 32).
 __global__ void barrierInDeadArm(long *p) {
