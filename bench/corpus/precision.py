@@ -18,10 +18,14 @@ The branch sample: the tuning projects' cuda-divergence-branch findings,
 sorted by (at, unit, arch); random.Random(16).sample of 100 of them (all of
 them if fewer).
 
-Held-out projects: only their finding counts per check are printed, never a
-location or a message.
+Held-out projects: labelled once the rules were settled, in their own file
+(labels/divergence-heldout.tsv), never used for tuning; their table is
+printed separately, with counts only (never a location or a message).
 
-Usage: precision.py [--findings FILE] [--labels FILE] [--sample]
+The error checks' labels are also counted per severity: the targets are no
+FALSE and no EXIT_ONLY among errors, and CONDITIONAL only as warnings.
+
+Usage: precision.py [--findings FILE] [--labels FILE] [--held-out-labels FILE] [--sample]
 """
 import argparse
 import collections
@@ -67,6 +71,16 @@ def load_labels(path):
     return labels
 
 
+def severities(findings, labels):
+    """The error checks' labels among errors and among warnings (findings)."""
+    parts = []
+    for severity in ('error', 'warning'):
+        got = collections.Counter(labels[(f['at'], f['check'])] for f in findings
+                                  if f['severity'] == severity and (f['at'], f['check']) in labels)
+        parts.append(f'{severity}s: ' + ', '.join(f'{l} {got[l]}' for l in LABELS[ERROR_CHECKS[0]]))
+    return '\nError checks by severity (findings): ' + '; '.join(parts)
+
+
 def pct(n, d):
     return f'{100.0 * n / d:.0f} %' if d else '-'
 
@@ -87,6 +101,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--findings', default='/tmp/occlint-corpus/findings-full.json')
     ap.add_argument('--labels', default=os.path.join(HERE, 'labels', 'divergence.tsv'))
+    ap.add_argument('--held-out-labels', default=os.path.join(HERE, 'labels', 'divergence-heldout.tsv'))
     ap.add_argument('--sample', action='store_true', help='print the seeded branch sample')
     args = ap.parse_args()
 
@@ -111,6 +126,7 @@ def main():
         print(summary(check, LABELS[check], [f for f in tuning if f['check'] == check], labels))
     print(summary('both error checks', LABELS[ERROR_CHECKS[0]],
                   [f for f in tuning if f['check'] in ERROR_CHECKS], labels))
+    print(severities([f for f in tuning if f['check'] in ERROR_CHECKS], labels))
 
     sample = branch_sample(tuning)
     got = [labels[(f['at'], BRANCH)] for f in sample if (f['at'], BRANCH) in labels]
@@ -120,6 +136,18 @@ def main():
 
     print('\nHeld-out projects (counts only): '
           + (', '.join(f'{c} {n}' for c, n in sorted(held.items())) or 'none'))
+    if os.path.exists(args.held_out_labels):
+        held_labels = load_labels(args.held_out_labels)
+        held_findings = [f for f in findings if f['held_out'] and f['check'] in LABELS]
+        print(f'\nHeld-out projects, labelled ({args.held_out_labels}, {len(held_labels)} sites; '
+              'counts only):\n')
+        print('| check | findings | sites | labelled | per label | precision |')
+        print('|---|---:|---:|---:|---|---:|')
+        for check in (BRANCH, DATA_BRANCH) + ERROR_CHECKS:
+            print(summary(check, LABELS[check], [f for f in held_findings if f['check'] == check], held_labels))
+        print(severities([f for f in held_findings if f['check'] in ERROR_CHECKS], held_labels))
+        missing = {(f['at'], f['check']) for f in held_findings if (f['at'], f['check']) not in held_labels}
+        print(f'\nHeld-out sites without a label: {len(missing)}')
 
     reported = {(f['at'], f['check']) for f in tuning}
     unlabelled = collections.Counter((f['at'], f['check']) for f in tuning if (f['at'], f['check']) not in labels)
