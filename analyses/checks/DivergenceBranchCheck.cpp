@@ -26,14 +26,34 @@ namespace {
 
 enum class Shape { Split, Boundary, SingleLane };
 
-Shape shapeOf(const ThreadValue &Cond) {
-  const ThreadValue C = toBool(Cond);
+/// Edge lanes: one side of the split does nothing and fewer than half of the
+/// lanes take it (the halo columns of a tile, the last lane of a row without
+/// a peer). The warp runs the work once with those lanes idle: no
+/// serialization, a loss under half of that path, the price of the tiling;
+/// reported with the boundary guards.
+bool edgeLanes(const DivergenceBranch &B, uint32_t TrueLanes) {
+  const int True = std::popcount(TrueLanes);
+  if (B.WorkOther == 0) // the false side is empty: the lanes there idle
+    return 32 - True < 16;
+  if (B.WorkTaken == 0)
+    return True < 16;
+  return false;
+}
+
+Shape shapeOf(const DivergenceBranch &B) {
+  const ThreadValue C = toBool(B.Cond);
   if (auto M = C.trueLanes()) {
     const int N = std::popcount(*M);
-    return N == 1 || N == 31 ? Shape::SingleLane : Shape::Split;
+    if (N == 1 || N == 31)
+      return Shape::SingleLane;
+    return !B.Loop && edgeLanes(B, *M) ? Shape::Boundary : Shape::Split;
   }
   switch (C.Split) {
-  case SplitKind::Boundary: return Shape::Boundary;
+  case SplitKind::Boundary:
+    // A lane pattern narrowed by a boundary guard: its sure lanes say the rest.
+    if (C.SureOther != 0 && !(!B.Loop && edgeLanes(B, ~C.SureOther)))
+      return Shape::Split;
+    return Shape::Boundary;
   case SplitKind::SingleLane:
   case SplitKind::SingleThread: return Shape::SingleLane;
   default: return Shape::Split;
@@ -60,7 +80,7 @@ void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTConte
     // values too) or by the thread index.
     if (B.Cond.FromData != DataSplits)
       continue;
-    const Shape S = B.What == "switch" ? Shape::Split : shapeOf(B.Cond);
+    const Shape S = B.What == "switch" ? Shape::Split : shapeOf(B);
     if (S == Shape::Boundary && !ReportBoundaryGuards)
       continue;
     if (S == Shape::SingleLane && !ReportSingleLane && Work < HeavySingleLane)

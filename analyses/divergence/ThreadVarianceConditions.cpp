@@ -156,6 +156,15 @@ ThreadValue combineLogical(bool IsAnd, const ThreadValue &A0, const ThreadValue 
   }
   if (SA == SplitKind::Boundary && SB == SplitKind::Boundary)
     return boolSplit(SplitKind::Boundary, 0, Assumed);
+  if (IsAnd) {
+    // A lane pattern narrowed by a boundary guard (`kx < 13 && px < width`):
+    // the lanes outside the pattern are false in every warp, the others true
+    // except in the warp the bound falls in. The pattern's false lanes are
+    // kept as the sure ones; the shape is the guard's.
+    for (const auto &[X, Y] : {std::pair{&A, &B}, std::pair{&B, &A}})
+      if (auto M = X->trueLanes(); M && Y->Split == SplitKind::Boundary)
+        return boolSplit(SplitKind::Boundary, ~*M, Assumed);
+  }
   return boolSplit(SplitKind::Data, MA == MB ? MA : 0, Assumed);
 }
 

@@ -74,6 +74,9 @@ std::string describeSplit(const ThreadValue &Cond) {
     return describeMask(*M);
   switch (C.Split) {
   case SplitKind::Boundary:
+    if (C.SureOther != 0 && C.SureOther != ~0u) // a lane pattern narrowed by the bound
+      if (const std::string S = describeMask(~C.SureOther); !S.empty())
+        return S + " (and the threads past the bound)";
     return "threads on either side of the bound take different paths (only the warp that straddles it splits)";
   case SplitKind::SingleThread:
     return "one thread of the block takes a different path from all the others";

@@ -297,3 +297,33 @@ __global__ void warpStrideInParts(const float *row, float *out, int split, int e
     acc += row[i] * row[i] + expf(row[i + 1]) * 2.0f - logf(row[i] + 1.0f);
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+
+// Edge lanes: in a 16-wide tile with a halo of 3 columns, the write-out is
+// done by the 10 inner columns (20 of 32 lanes) and the halo lanes idle; the
+// last lane of each row has no peer. One side is empty and fewer than half
+// the lanes take it: the price of the tiling, reported with the boundary
+// guards (ReportBoundaryGuards). An even/odd pattern under the same image
+// bound is a real split.
+__global__ void haloTile(const float *in, float *out, int width) {
+  __shared__ float tile[16][16];
+  const int px = blockIdx.x * 10 + threadIdx.x - 3;
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * width + px];
+  __syncthreads();
+  if (threadIdx.x + 3 < 13 && px < width) {
+    out[threadIdx.y * width + px] = tile[threadIdx.y][threadIdx.x] * 0.5f + tile[threadIdx.y][threadIdx.x + 1] * 0.25f;
+    out[(threadIdx.y + 16) * width + px] = sqrtf(tile[threadIdx.y][threadIdx.x + 2]) - tile[threadIdx.y][threadIdx.x];
+  }
+  if (threadIdx.x < 15 && px < width) {
+    const float peer = tile[threadIdx.y][threadIdx.x + 1];
+    tile[threadIdx.y][threadIdx.x] = peer * 0.75f - tile[threadIdx.y][threadIdx.x] * 0.25f + sqrtf(peer);
+    out[(threadIdx.y + 32) * width + px] = tile[threadIdx.y][threadIdx.x] * peer - 1.0f / peer;
+  }
+  if (threadIdx.x % 2 == 0 && px < width) { // expect-warning {{this branch splits warps: even and odd lanes take different paths (and the threads past the bound)}} [cuda-divergence-branch]
+    out[(threadIdx.y + 48) * width + px] = tile[threadIdx.y][threadIdx.x] * 0.5f + expf(tile[threadIdx.y][threadIdx.x]);
+    out[(threadIdx.y + 64) * width + px] = sqrtf(tile[threadIdx.y][threadIdx.x]) - logf(tile[threadIdx.y][threadIdx.x]);
+  }
+}
+
+void launchHaloTile(const float *in, float *out, int width) {
+  haloTile<<<dim3((width + 9) / 10), dim3(16, 16)>>>(in, out, width);
+}

@@ -118,3 +118,19 @@ TEST(ThreadVariance, StridedIndexKeepsItsSpanPastTheLoop) {
   EXPECT_EQ(compare(CompareOp::LE, mul(Past, c(3)), ThreadValue::uniform()).Split, SplitKind::Data);
   EXPECT_EQ(join(Past, ThreadValue::top()).SpanLog2, 0u);
 }
+
+TEST(ThreadVariance, LanePatternNarrowedByABoundKeepsItsSureLanes) {
+  const ThreadValue Global = add(mul(ThreadValue::uniform(), ThreadValue::uniform()), tid());
+  const ThreadValue Guard = compare(CompareOp::LT, Global, ThreadValue::uniform());
+  ASSERT_EQ(Guard.Split, SplitKind::Boundary);
+  // Lanes 0-19 and a bound: the other 12 lanes are false in every warp.
+  const ThreadValue Inner = compare(CompareOp::LT, ThreadValue::laneId(), c(20));
+  const ThreadValue Both = logicalAnd(Inner, Guard);
+  EXPECT_EQ(Both.Split, SplitKind::Boundary);
+  EXPECT_EQ(Both.SureOther, ~0x000FFFFFu);
+  EXPECT_EQ(logicalAnd(Guard, Inner).SureOther, ~0x000FFFFFu);
+  // Even lanes and a bound: described by the pattern.
+  const ThreadValue Even = compare(CompareOp::EQ, rem(ThreadValue::laneId(), c(2)), c(0));
+  EXPECT_EQ(describeSplit(logicalAnd(Even, Guard)),
+            "even and odd lanes take different paths (and the threads past the bound)");
+}
