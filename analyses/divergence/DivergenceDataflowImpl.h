@@ -167,6 +167,8 @@ private:
   static const Stmt *firstStatement(const CFGBlock &B);
   /// V, marked as coming from data when the operand does (and V varies).
   static ThreadValue withDataOf(ThreadValue V, const ThreadValue &Operand);
+  /// V, marked AtBound when every varying operand is (and V varies).
+  static ThreadValue withBoundOf(ThreadValue V, const std::vector<ThreadValue> &Operands);
   /// The value the compiler gives a condition, when it is a constant.
   std::optional<bool> compileTimeCondition(const Expr *Cond) const;
   ThreadValue argValue(const Expr *A);

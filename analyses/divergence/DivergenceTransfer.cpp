@@ -34,6 +34,10 @@ ThreadValue taintAtBoundaryJoin(const ThreadValue &V, unsigned Group) {
     T.Assumed = V.Assumed;
     T.FromData = V.FromData;
   }
+  // The same in every lane before (or only past a bound): now it differs
+  // only past this bound.
+  if ((V.laneConstant() || V.AtBound) && !T.laneConstant())
+    T.AtBound = true;
   return T;
 }
 
@@ -139,6 +143,22 @@ ThreadValue Dataflow::eval(const Expr *Ex) {
           V.FromData = true;
           break;
         }
+  // So does "differs only past a bound", when every varying operand does.
+  if (!V.AtBound && !V.laneConstant()) {
+    std::vector<ThreadValue> Operands;
+    bool AllCached = true;
+    for (const Stmt *Child : Ex->children())
+      if (const auto *CE = dyn_cast_or_null<Expr>(Child)) {
+        auto It = Cache.find(CE->IgnoreParens());
+        if (It == Cache.end()) {
+          AllCached = false;
+          break;
+        }
+        Operands.push_back(It->second);
+      }
+    if (AllCached && onlyAtBound(Operands))
+      V.AtBound = true;
+  }
   Cache[Ex] = V;
   return V;
 }
@@ -321,7 +341,8 @@ ThreadValue Dataflow::evalUnary(const UnaryOperator *UO) {
   case UO_PostInc:
   case UO_PostDec: {
     const ThreadValue Old = eval(Sub);
-    const ThreadValue New = withDataOf(add(Old, ThreadValue::constant(UO->isIncrementOp() ? 1 : -1)), Old);
+    const ThreadValue New =
+        withBoundOf(withDataOf(add(Old, ThreadValue::constant(UO->isIncrementOp() ? 1 : -1)), Old), {Old});
     assign(Sub, New);
     return UO->isPrefix() ? New : Old;
   }
@@ -333,6 +354,12 @@ ThreadValue Dataflow::evalUnary(const UnaryOperator *UO) {
 ThreadValue Dataflow::withDataOf(ThreadValue V, const ThreadValue &Operand) {
   if (Operand.FromData && !V.laneConstant())
     V.FromData = true;
+  return V;
+}
+
+ThreadValue Dataflow::withBoundOf(ThreadValue V, const std::vector<ThreadValue> &Operands) {
+  if (!V.laneConstant() && onlyAtBound(Operands))
+    V.AtBound = true;
   return V;
 }
 
@@ -374,8 +401,8 @@ ThreadValue Dataflow::evalBinary(const BinaryOperator *BO) {
     // The stored value carries the data mark now: eval() adds it to the
     // expression's value only after the assignment is done.
     const ThreadValue L = eval(BO->getLHS()), R = eval(BO->getRHS());
-    ThreadValue V = withDataOf(withDataOf(arith(BinaryOperator::getOpForCompoundAssignment(Op), L, R,
-                                                floating(BO->getLHS())), L), R);
+    ThreadValue V = withBoundOf(withDataOf(withDataOf(arith(BinaryOperator::getOpForCompoundAssignment(Op), L, R,
+                                                            floating(BO->getLHS())), L), R), {L, R});
     assign(BO->getLHS(), V);
     return V;
   }

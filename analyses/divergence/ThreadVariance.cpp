@@ -118,7 +118,7 @@ std::optional<uint32_t> ThreadValue::trueLanes() const {
 bool ThreadValue::operator==(const ThreadValue &O) const {
   return Lane == O.Lane && Rest == O.Rest && RestConst == O.RestConst && Align == O.Align && Mono == O.Mono &&
          Split == O.Split && SureOther == O.SureOther && Assumed == O.Assumed && FromData == O.FromData &&
-         SpanLog2 == O.SpanLog2;
+         SpanLog2 == O.SpanLog2 && AtBound == O.AtBound;
 }
 
 static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B);
@@ -126,6 +126,7 @@ static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B);
 ThreadValue join(const ThreadValue &A, const ThreadValue &B) {
   ThreadValue R = joinValues(A, B);
   R.FromData = (A.FromData || B.FromData) && !R.laneConstant();
+  R.AtBound = onlyAtBound({A, B}) && !R.laneConstant();
   return R;
 }
 
@@ -176,6 +177,18 @@ static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B) {
   return normalize(R);
 }
 
+bool onlyAtBound(const std::vector<ThreadValue> &Ops) {
+  bool Any = false;
+  for (const ThreadValue &V : Ops) {
+    if (V.laneConstant())
+      continue;
+    if (!V.AtBound)
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
 ThreadValue opaque(const std::vector<ThreadValue> &Ops) {
   RestKind K = RestKind::BlockUniform;
   bool Assumed = false, Varies = false, FromData = false;
@@ -188,6 +201,7 @@ ThreadValue opaque(const std::vector<ThreadValue> &Ops) {
   if (Varies) { // a function of data is data
     ThreadValue T = withAssumed(ThreadValue::top(), Assumed);
     T.FromData = FromData;
+    T.AtBound = onlyAtBound(Ops);
     return T;
   }
   return kindOnly(K, Assumed);

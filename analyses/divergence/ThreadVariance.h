@@ -75,6 +75,11 @@ struct ThreadValue {
   /// join and opaque). A split on it is decided by the data, not by the thread index
   /// alone (cuda-divergence-data-branch).
   bool FromData = false;
+  /// Its differences between threads come only from assignments under a
+  /// boundary guard (`if (x + dx < width) ++inside;`, set at the guard's
+  /// join, kept by join and opaque): a condition on it against uniform
+  /// values splits only the warps the bound falls in.
+  bool AtBound = false;
 
   static ThreadValue constant(int64_t V);
   /// Block-uniform and unknown, known to be a multiple of 2^AlignLog2.
@@ -114,6 +119,8 @@ struct ThreadValue {
 
 /// The least value that covers both (control-flow merge).
 ThreadValue join(const ThreadValue &A, const ThreadValue &B);
+/// Some operand varies between threads, and every one that does is AtBound.
+bool onlyAtBound(const std::vector<ThreadValue> &Operands);
 /// The least thread dependence of an opaque function of the operands.
 ThreadValue opaque(const std::vector<ThreadValue> &Operands);
 

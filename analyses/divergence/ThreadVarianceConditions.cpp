@@ -61,6 +61,8 @@ bool stridedAgainstBound(const ThreadValue &A, const ThreadValue &B) {
 
 ThreadValue compare(CompareOp Op, const ThreadValue &A, const ThreadValue &B) {
   const bool Assumed = A.Assumed || B.Assumed;
+  if (A.Split == SplitKind::None && B.Split == SplitKind::None && onlyAtBound({A, B}))
+    return boolSplit(SplitKind::Boundary, 0, Assumed); // it differs only past a bound
   if (A.Split != SplitKind::None || B.Split != SplitKind::None) {
     if (A.laneConstant() || B.laneConstant()) {
       const ThreadValue &S = A.Split != SplitKind::None ? A : B;

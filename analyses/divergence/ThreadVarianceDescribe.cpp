@@ -18,6 +18,8 @@ std::string ThreadValue::str() const {
   S << "] mono=" << int(Mono) << " split=" << int(Split);
   if (SpanLog2)
     S << " span=2^" << SpanLog2;
+  if (AtBound)
+    S << " at-bound";
   return S.str();
 }
 

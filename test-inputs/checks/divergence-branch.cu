@@ -327,3 +327,31 @@ __global__ void haloTile(const float *in, float *out, int width) {
 void launchHaloTile(const float *in, float *out, int width) {
   haloTile<<<dim3((width + 9) / 10), dim3(16, 16)>>>(in, out, width);
 }
+
+// A count assigned only under a boundary guard (the window cells inside the
+// image) differs only for the threads near the edge: a test on it is a
+// boundary effect too. A count of a lane pattern is not.
+__global__ void windowInsideImage(const float *in, float *out, int width, int height) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  int inside = 0, odd = 0;
+  float sum = 0.0f;
+  for (int dy = -2; dy <= 2; dy++)
+    for (int dx = -2; dx <= 2; dx++)
+      if (x + dx >= 0 && x + dx < width && y + dy >= 0 && y + dy < height) {
+        sum += in[(y + dy) * width + x + dx];
+        ++inside;
+      }
+  if (threadIdx.x % 2 == 1)
+    ++odd;
+  if (inside < 25) {
+    out[y * width + x] = sum / inside * 0.5f + sqrtf(sum) * 0.25f - logf(sum + 1.0f);
+    out[(y + height) * width + x] = expf(-sum / inside) * sum;
+  }
+  if (odd > 0) { // expect-warning {{this branch splits warps}} [cuda-divergence-branch]
+    out[(y + 2 * height) * width + x] = sum * 0.5f + sqrtf(sum) * 0.25f - logf(sum + 1.0f);
+    out[(y + 3 * height) * width + x] = expf(-sum) * sum + sqrtf(sum + 2.0f);
+  }
+}

@@ -134,3 +134,17 @@ TEST(ThreadVariance, LanePatternNarrowedByABoundKeepsItsSureLanes) {
   EXPECT_EQ(describeSplit(logicalAnd(Even, Guard)),
             "even and odd lanes take different paths (and the threads past the bound)");
 }
+
+TEST(ThreadVariance, ValuesThatDifferOnlyPastABound) {
+  ThreadValue Count = ThreadValue::top();
+  Count.AtBound = true;
+  // Against uniform values: a boundary; shifted, scaled or joined with a
+  // uniform value, still only past the bound.
+  EXPECT_EQ(compare(CompareOp::LT, Count, c(25)).Split, SplitKind::Boundary);
+  EXPECT_EQ(compare(CompareOp::LT, opaque({Count, ThreadValue::uniform()}), c(3)).Split, SplitKind::Boundary);
+  EXPECT_TRUE(join(Count, c(0)).AtBound);
+  // Against the thread index, or joined with a lane pattern: not.
+  EXPECT_NE(compare(CompareOp::LT, Count, tid()).Split, SplitKind::Boundary);
+  EXPECT_FALSE(join(Count, ThreadValue::laneId()).AtBound);
+  EXPECT_FALSE(onlyAtBound({c(1), ThreadValue::uniform()}));
+}
