@@ -4,6 +4,7 @@
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -52,7 +53,7 @@ std::optional<int64_t> LoopWeights::constantTripCount(const Stmt *Loop, const AS
     Step = UO->isIncrementOp() ? 1 : -1;
   else if (const auto *CA = dyn_cast<CompoundAssignOperator>(For->getInc()->IgnoreParenImpCasts());
            CA && varOf(CA->getLHS()) == Var && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
-    if (auto C = constantOf(CA->getRHS(), Ctx))
+    if (auto C = constantOf(CA->getRHS(), Ctx); C && *C != INT64_MIN)
       Step = CA->getOpcode() == BO_AddAssign ? *C : -*C;
   if (!Step || *Step == 0)
     return std::nullopt;
@@ -63,25 +64,24 @@ std::optional<int64_t> LoopWeights::constantTripCount(const Stmt *Loop, const AS
   const std::optional<int64_t> Bound = constantOf(Cond->getRHS(), Ctx);
   if (!Bound)
     return std::nullopt;
-  int64_t Span; // values the counter passes through, in steps
-  switch (Cond->getOpcode()) {
-  case BO_LT: Span = *Bound - *Start; break;
-  case BO_LE: Span = *Bound - *Start + 1; break;
-  case BO_GT: Span = *Start - *Bound; break;
-  case BO_GE: Span = *Start - *Bound + 1; break;
-  case BO_NE: Span = *Bound - *Start; break;
-  default: return std::nullopt;
-  }
-  const bool Up = Cond->getOpcode() == BO_LT || Cond->getOpcode() == BO_LE ||
-                  (Cond->getOpcode() == BO_NE && *Step > 0);
-  if ((Up && *Step < 0) || (!Up && *Step > 0 && Cond->getOpcode() != BO_NE))
-    return std::nullopt; // a counter that never reaches its bound
-  const int64_t Magnitude = *Step < 0 ? -*Step : *Step;
-  if (Cond->getOpcode() == BO_NE && (Span < 0 ? -Span : Span) % Magnitude != 0)
+  const BinaryOperatorKind Op = Cond->getOpcode();
+  const bool Up = Op == BO_LT || Op == BO_LE || (Op == BO_NE && *Step > 0);
+  if (Op != BO_LT && Op != BO_LE && Op != BO_GT && Op != BO_GE && Op != BO_NE)
     return std::nullopt;
+  if (Up != (*Step > 0))
+    return std::nullopt; // a counter that moves away from its bound
+  // The distance to cover, in the direction of the step (in 128 bits: the
+  // bounds may be any 64-bit constants).
+  __int128 Span = Up ? __int128(*Bound) - *Start : __int128(*Start) - *Bound;
+  if (Op == BO_LE || Op == BO_GE)
+    Span += 1;
+  const __int128 Magnitude = *Step < 0 ? -__int128(*Step) : __int128(*Step);
+  if (Op == BO_NE && Span % Magnitude != 0)
+    return std::nullopt; // steps over its bound
   if (Span <= 0)
     return 0;
-  return (Span + Magnitude - 1) / Magnitude;
+  const __int128 Trips = (Span + Magnitude - 1) / Magnitude;
+  return Trips > INT64_MAX ? std::optional<int64_t>() : std::optional<int64_t>(int64_t(Trips));
 }
 
 LoopWeights::LoopWeights(const Stmt *Body, const ASTContext &Ctx) {
