@@ -306,8 +306,8 @@ bool Dataflow::splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadVa
     Bound = L.exact();
     Op = BinaryOperator::reverseComparisonOp(Op);
   }
-  if (!Dim || !Bound)
-    return false;
+  if (!Dim || !Bound || *Bound > (int64_t(1) << 40) || *Bound < -(int64_t(1) << 40))
+    return false; // (far beyond any block: and Bound + 1 below must not overflow)
   const std::optional<int64_t> &Extent = *Dim == 0 ? D.Shape.X : *Dim == 1 ? D.Shape.Y : D.Shape.Z;
   if (!Extent || *Extent <= 0)
     return false;

@@ -84,7 +84,9 @@ unsigned ThreadValue::spanWithinPeriod() const {
   if (Rest == RestKind::Const || Align == 0 || Align >= 62)
     return 0;
   const auto [Lo, Hi] = std::minmax_element(Lane.begin(), Lane.end());
-  return *Hi - *Lo < pow2(Align) ? Align : 0;
+  // In unsigned arithmetic: lane values wrap (generated chains of `v * 3 + t`),
+  // so their difference may pass int64's range; Hi >= Lo, so it is exact.
+  return uint64_t(*Hi) - uint64_t(*Lo) < uint64_t(pow2(Align)) ? Align : 0;
 }
 
 bool ThreadValue::uniformWithin(unsigned G) const {
