@@ -3,6 +3,7 @@
 // (control dependence), how uniformly they are reached, and the context
 // (branch, condition, early exit) that findings and callees are given.
 #include "divergence/DivergenceDataflowImpl.h"
+#include "facts/CudaBuiltinVariables.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -273,19 +274,8 @@ DivergenceContext Dataflow::contextAt(unsigned Block) {
 }
 
 std::optional<unsigned> Dataflow::threadIndexDimension(const Expr *E, bool ThroughVariable) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *PO = dyn_cast<PseudoObjectExpr>(E))
-    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
-  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
-    const Expr *Base = MP->getBaseExpr()->IgnoreParenImpCasts();
-    while (const auto *OV = dyn_cast<OpaqueValueExpr>(Base))
-      Base = OV->getSourceExpr()->IgnoreParenImpCasts();
-    const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-    const StringRef Field = MP->getPropertyDecl()->getName();
-    if (!DRE || DRE->getDecl()->getName() != "threadIdx" || Field.size() != 1 || Field[0] < 'x' || Field[0] > 'z')
-      return std::nullopt;
-    return unsigned(Field[0] - 'x');
-  }
+  if (const std::optional<BuiltinComponent> B = builtinMember(E))
+    return B->variable == "threadIdx" ? builtinDimension(B->component) : std::nullopt;
   // `int tid = threadIdx.x;`, still holding that value here.
   if (const VarDecl *VD = ThroughVariable ? localVar(E) : nullptr; VD && VD->getInit())
     if (const std::optional<unsigned> Dim = threadIndexDimension(VD->getInit(), false);
@@ -325,7 +315,8 @@ bool Dataflow::splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadVa
 }
 
 bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
-  if (toBool(V).trueLanes()) // the lanes' outcomes are known (a known block shape): a certain split
+  const ThreadValue Truth = toBool(V);
+  if (Truth.trueLanes()) // the lanes' outcomes are known (a known block shape): a certain split
     return false;
   const Expr *E = Cond->IgnoreParenImpCasts();
   if (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot)
@@ -338,7 +329,7 @@ bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
     DecidedConds[Cur] = 1;
     return false;
   }
-  if (toBool(V).Split == SplitKind::Boundary)
+  if (Truth.Split == SplitKind::Boundary)
     return true;
   if (!Operands)
     return false;

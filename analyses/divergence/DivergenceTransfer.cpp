@@ -4,6 +4,7 @@
 // paths join: DivergenceSyncDependence.cpp; calls and inline assembly:
 // DivergenceCallTransfer.cpp).
 #include "divergence/DivergenceDataflowImpl.h"
+#include "facts/CudaBuiltinVariables.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -202,12 +203,9 @@ ThreadValue Dataflow::evalUncached(const Expr *Ex) {
     return eval(S->getReplacement());
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Ex))
     return evalDeclRef(DRE);
-  if (const auto *MP = dyn_cast<MSPropertyRefExpr>(Ex)) {
-    const Expr *BaseExpr = MP->getBaseExpr()->IgnoreParenImpCasts();
-    while (const auto *OV = dyn_cast<OpaqueValueExpr>(BaseExpr)) // threadIdx.x is a property access
-      BaseExpr = OV->getSourceExpr()->IgnoreParenImpCasts();
-    if (const auto *Base = dyn_cast<DeclRefExpr>(BaseExpr))
-      return builtinVar(Base->getDecl()->getName(), MP->getPropertyDecl()->getName());
+  if (isa<MSPropertyRefExpr>(Ex)) {
+    if (const std::optional<BuiltinComponent> B = builtinMember(Ex))
+      return builtinVar(B->variable, B->component);
     return ThreadValue::uniform();
   }
   if (const auto *PO = dyn_cast<PseudoObjectExpr>(Ex))

@@ -4,6 +4,8 @@
 // `gridDim.x * blockDim.x`, and the text of an expression for messages.
 #pragma once
 
+#include "facts/CudaBuiltinVariables.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
@@ -16,14 +18,6 @@ namespace clang::tidy::occlint::resize {
 /// of at least 32 bits, stripped.
 const Expr *stripIntegerCasts(const Expr *E, ASTContext &Ctx);
 
-/// "threadIdx", "blockIdx", "blockDim", "gridDim" when D is that built-in
-/// variable (clang's __cuda_builtin_*_t objects); "" otherwise.
-llvm::StringRef builtinVariableName(const Decl *D);
-
-struct BuiltinComponent {
-  llvm::StringRef variable;  // "blockIdx"
-  llvm::StringRef component; // "x"
-};
 /// `blockIdx.x` (a property read of a built-in variable), casts stripped.
 std::optional<BuiltinComponent> builtinComponent(const Expr *E, ASTContext &Ctx);
 
