@@ -99,7 +99,7 @@ void Dataflow::reportBranches() {
     const Stmt *Loop = nullptr;
     if (const Stmt *First = firstStatement(*B))
       Loop = Weights.enclosingLoop(First);
-    else if (const Stmt *T = B->getTerminatorStmt(); T && isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(T))
+    else if (const Stmt *T = B->getTerminatorStmt(); isLoop(T))
       Loop = T; // an empty loop header runs every iteration
     const unsigned Id = B->getBlockID();
     BlockWeight[Id] = Weights.iterationWeight(Loop);

@@ -10,9 +10,9 @@
 
 namespace clang::tidy::occlint {
 
-namespace {
+bool isLoop(const Stmt *S) { return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
 
-bool isLoop(const Stmt *S) { return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
+namespace {
 
 std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   Expr::EvalResult R;

@@ -17,6 +17,9 @@
 
 namespace clang::tidy::occlint {
 
+/// A loop statement: `for`, range `for`, `while`, `do`.
+bool isLoop(const Stmt *S);
+
 class LoopWeights {
 public:
   /// A loop whose trip count the header does not give: it runs at least
