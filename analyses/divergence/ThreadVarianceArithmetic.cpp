@@ -27,6 +27,21 @@ unsigned log2of(int64_t V) { return std::countr_zero(uint64_t(V)); }
 /// Alignment of a lane-constant value as a whole (its Rest and its lane part).
 unsigned wholeAlign(const ThreadValue &V) { return std::min(V.Align, tz(V.Lane[0])); }
 
+/// The lanes' values are known up to a per-warp offset and step by at most
+/// one from lane to lane, all in one direction (`i = blockIdx.x * blockDim.x
+/// + threadIdx.x`, `tid / 2`): a warp covers at most 32 consecutive integers.
+bool unitSteps(const ThreadValue &A) {
+  if (A.Rest == RestKind::PerLane)
+    return false;
+  bool Up = true, Down = true;
+  for (unsigned L = 1; L < Lanes; ++L) {
+    const int64_t Step = A.Lane[L] - A.Lane[L - 1];
+    Up = Up && (Step == 0 || Step == 1);
+    Down = Down && (Step == 0 || Step == -1);
+  }
+  return Up || Down;
+}
+
 } // namespace
 
 ThreadValue neg(const ThreadValue &A) {
@@ -109,6 +124,14 @@ ThreadValue div(const ThreadValue &A, const ThreadValue &B) {
     ThreadValue R = opaque({A, B});
     if (A.Mono != MonoCoord::None && B.blockUniform())
       R.Mono = A.Mono;
+    // A row index: consecutive integers over a uniform width (`i / width`
+    // of a flattened 2-D index) change value only where a row starts. The
+    // width is taken to be at least a warp, as image and matrix rows are:
+    // then only the warp a row boundary falls in holds two rows, and a test
+    // on the row splits the warps the bound falls in (narrower rows put
+    // several rows in every warp; their number is the launch's, not the code's).
+    if (!K && B.blockUniform() && unitSteps(A) && !R.laneConstant())
+      R.AtBound = true;
     return R;
   }
   ThreadValue R = A;
@@ -143,6 +166,10 @@ ThreadValue div(const ThreadValue &A, const ThreadValue &B) {
   }
   R = Agree ? kindOnly(A.Rest, Assumed) : withAssumed(ThreadValue::top(), Assumed);
   R.Mono = A.Mono;
+  // Consecutive integers over a constant of at least 32 change quotient at
+  // most once per warp: a row boundary (see the uniform divisor above).
+  if (!Agree && *K >= int64_t(Lanes) && unitSteps(A))
+    R.AtBound = true;
   return normalize(R);
 }
 

@@ -355,3 +355,28 @@ __global__ void windowInsideImage(const float *in, float *out, int width, int he
     out[(y + 3 * height) * width + x] = expf(-sum) * sum + sqrtf(sum + 2.0f);
   }
 }
+
+// A flattened 2-D index split into a row and a column by a run-time width:
+// the row (i / width, and what is computed from it) changes only where a row
+// starts, so loops bounded by the row split only the warps a row boundary
+// falls in (a boundary effect, with rows at least a warp wide). The column
+// (i % width) differs in every lane: a loop bounded by it is a real split.
+__global__ void rowAndColumnWindows(const float *in, float *out, int n, int width, int height, int k) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    const int col = i % width;
+    const int row = (i / width) % height;
+    const int rowStart = row < k ? 0 : row - k + 1;
+    const int rowEnd = min(row + 1, height - k + 1);
+    float acc = 0.0f;
+    for (int r = rowStart; r < rowEnd; ++r) {
+      acc += in[r * width + col] * 0.5f + sqrtf(in[r * width + col + 1]) * 0.25f;
+      acc = acc * acc - 2.0f * acc + expf(-acc);
+    }
+    const int colStart = col < k ? 0 : col - k + 1;
+    for (int c = colStart; c <= col; ++c) { // expect-warning {{the trip count of this loop differs between the lanes of a warp}} [cuda-divergence-branch]
+      acc += in[row * width + c] * 0.5f + sqrtf(in[row * width + c + 1]) * 0.25f;
+      acc = acc * acc - 2.0f * acc + expf(-acc);
+    }
+    out[i] = acc;
+  }
+}

@@ -148,3 +148,21 @@ TEST(ThreadVariance, ValuesThatDifferOnlyPastABound) {
   EXPECT_FALSE(join(Count, ThreadValue::laneId()).AtBound);
   EXPECT_FALSE(onlyAtBound({c(1), ThreadValue::uniform()}));
 }
+
+TEST(ThreadVariance, RowOfAFlattenedIndexChangesOnlyAtRowBoundaries) {
+  const ThreadValue Global = add(mul(ThreadValue::uniform(), ThreadValue::uniform()), tid());
+  const ThreadValue Width = ThreadValue::uniform();
+  // i / width: a row index; its tests split only the warps a row starts in.
+  const ThreadValue Row = div(Global, Width);
+  EXPECT_TRUE(Row.AtBound) << Row.str();
+  EXPECT_EQ(compare(CompareOp::LT, Row, c(3)).Split, SplitKind::Boundary);
+  // So does a constant width of at least a warp (at most one boundary per warp).
+  EXPECT_TRUE(div(Global, c(224)).AtBound);
+  // The column, i % width, differs in every lane: not a boundary value.
+  EXPECT_FALSE(rem(Global, Width).AtBound);
+  EXPECT_NE(compare(CompareOp::LT, rem(Global, Width), c(3)).Split, SplitKind::Boundary);
+  // Lanes that stride by more than one cross many rows: not a row index.
+  EXPECT_FALSE(div(mul(Global, c(64)), Width).AtBound);
+  // Nor is a lane pattern over a constant narrower than a warp (its table is exact).
+  EXPECT_FALSE(div(Global, c(8)).AtBound);
+}
