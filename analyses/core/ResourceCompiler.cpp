@@ -1,5 +1,6 @@
 #include "core/ResourceCompiler.h"
 
+#include "core/Depfile.h"
 #include "core/ProgramAllowlist.h"
 #include "core/ResultCache.h"
 #include "core/UnsafeFlags.h"
@@ -227,42 +228,6 @@ std::string absolutePath(const std::string &p, const std::string &dir) {
   if (p.empty() || p[0] == '/') return p;
   fs::path base = dir.empty() ? fs::current_path() : fs::path(dir);
   return (base / p).lexically_normal().string();
-}
-
-/// The files a make rule (-M output) names as prerequisites.
-std::vector<std::string> parseDepfile(const std::string &text, const std::string &dir) {
-  std::vector<std::string> deps;
-  std::string tok;
-  bool inPrereqs = false;
-  auto flush = [&]() {
-    if (tok.empty()) return;
-    if (inPrereqs) deps.push_back(absolutePath(tok, dir));
-    tok.clear();
-  };
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '\\' && i + 1 < text.size()) {
-      char n = text[i + 1];
-      if (n == '\n') { flush(); ++i; continue; }
-      if (n == '\r' && i + 2 < text.size() && text[i + 2] == '\n') { flush(); i += 2; continue; }
-      if (n == ' ' || n == '#' || n == '\\') { tok += n; ++i; continue; }
-      tok += c;
-      continue;
-    }
-    if (c == '$' && i + 1 < text.size() && text[i + 1] == '$') { tok += '$'; ++i; continue; }
-    if (c == '\n') { flush(); inPrereqs = false; continue; }
-    if (c == ' ' || c == '\t' || c == '\r') { flush(); continue; }
-    if (c == ':' && !inPrereqs && (i + 1 == text.size() || std::isspace(static_cast<unsigned char>(text[i + 1])))) {
-      tok.clear(); // the target
-      inPrereqs = true;
-      continue;
-    }
-    tok += c;
-  }
-  flush();
-  std::sort(deps.begin(), deps.end());
-  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-  return deps;
 }
 
 /// "<binary> --version" output, remembered per (path, mtime, size) for this process.
