@@ -89,6 +89,14 @@ std::optional<std::string> ResultCache::lookup(std::string_view keyText) const {
 
 bool ResultCache::store(std::string_view keyText, const std::vector<std::string> &dependencies,
                         std::string_view payload, std::string *error) const {
+  std::vector<std::pair<std::string, std::optional<uint64_t>>> hashed;
+  for (const auto &d : dependencies) hashed.emplace_back(d, hashFileContents(d));
+  return storeHashed(keyText, hashed, payload, error);
+}
+
+bool ResultCache::storeHashed(std::string_view keyText,
+                              const std::vector<std::pair<std::string, std::optional<uint64_t>>> &dependencies,
+                              std::string_view payload, std::string *error) const {
   auto fail = [&](const std::string &why) {
     if (error) *error = why;
     return false;
@@ -98,8 +106,7 @@ bool ResultCache::store(std::string_view keyText, const std::vector<std::string>
     j["format"] = 1;
     j["key"] = std::string(keyText);
     j["dependencies"] = nlohmann::json::array();
-    for (const auto &d : dependencies) {
-      auto h = hashFileContents(d);
+    for (const auto &[d, h] : dependencies) {
       // An unreadable dependency is stored with an impossible hash: always a miss.
       j["dependencies"].push_back(
           {{"path", d}, {"fnv1a64", h ? hashHex(*h) : std::string("unreadable")}});

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace occlint {
@@ -51,6 +52,12 @@ public:
   /// later lookups miss). Returns false (and says why in *error) on failure.
   bool store(std::string_view keyText, const std::vector<std::string> &dependencies,
              std::string_view payload, std::string *error = nullptr) const;
+  /// The same with the dependencies' content hashes already computed
+  /// (hashFileContents; nullopt = unreadable): the compiler launcher hashes
+  /// each file once for its sidecar and all its entries.
+  bool storeHashed(std::string_view keyText,
+                   const std::vector<std::pair<std::string, std::optional<uint64_t>>> &dependencies,
+                   std::string_view payload, std::string *error = nullptr) const;
 
 private:
   std::string dir_;
