@@ -3,6 +3,7 @@
 #include "ArgParser.h"
 #include "ExitCodes.h"
 #include "Commands.h"
+#include "core/CompilerLauncher.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -54,6 +55,10 @@ int run(int Argc, const char **Argv) {
 } // namespace
 
 int main(int Argc, const char **Argv) {
+  // `occlint wrap`: the compiler launcher, before any change to the signals
+  // (the compiler inherits them as the build set them).
+  if (Argc >= 2 && std::string_view(Argv[1]) == "wrap")
+    return occlint::compilerLauncherMain(Argc - 1, Argv + 1);
   // A closed pipe on stdout is an error on write (EPIPE), handled above,
   // instead of a signal that kills the process.
   std::signal(SIGPIPE, SIG_IGN);

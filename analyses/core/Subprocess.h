@@ -1,7 +1,9 @@
 // Running a program from an argv vector -- never through a shell -- with its
 // stdout and stderr captured and an optional timeout. POSIX only. This is the
 // one place occlint starts a process, and it starts only the programs of the
-// process's allowlist (core/ProgramAllowlist.h, docs/security.md).
+// process's allowlist (core/ProgramAllowlist.h, docs/security.md). The one
+// exception is the compiler launcher (core/CompilerLauncher.h: occlint-wrap
+// runs the build's own compile command).
 #pragma once
 
 #include <chrono>
