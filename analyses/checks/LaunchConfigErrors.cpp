@@ -76,6 +76,7 @@ TargetError targetError(const LaunchOnTarget &L) {
     break;
   case LaunchFailure::TooManyThreads:
   case LaunchFailure::InvalidBlockSize:
+  case LaunchFailure::InvalidGridSize:
     return TargetError::None; // shape errors, the same on every GPU
   case LaunchFailure::DynamicSharedMemoryNeedsOptin:
     return TargetError::DynamicSharedMemoryNeedsOptin;

@@ -287,6 +287,13 @@ OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
          format("%d block barriers per block leave no block: %d per SM on %s", in.barriers,
                 arch.maxBarriersPerSM, arch.name.c_str()));
 
+  // The grid (after the block: cudaLaunchKernel checks the block first). A
+  // launch that cannot start has no occupancy and no waves, whatever its
+  // block would get.
+  if (launch.gridBlocks && *launch.gridBlocks <= 0)
+    fail(LaunchFailure::InvalidGridSize,
+         format("a grid of %lld blocks cannot start", static_cast<long long>(*launch.gridBlocks)));
+
   if (r.failure != LaunchFailure::None)
     return r; // blocksPerSM, occupancy stay 0
   r.blocksPerSM = limit;
@@ -567,6 +574,7 @@ std::string launchFailureName(LaunchFailure f) {
   case LaunchFailure::DynamicSharedMemoryNeedsOptin: return "dynamic shared memory needs opt-in";
   case LaunchFailure::TooManyBarriers: return "too many barriers";
   case LaunchFailure::InvalidKernelResources: return "invalid kernel resources";
+  case LaunchFailure::InvalidGridSize: return "invalid grid size";
   }
   return "unknown";
 }

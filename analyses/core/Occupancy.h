@@ -51,6 +51,7 @@ enum class LaunchFailure {
   // Added:
   TooManyBarriers,           // numBlockBarriers leaves no block (barrier limit 0)
   InvalidKernelResources,    // negative registers, shared memory or barriers
+  InvalidGridSize,           // a grid of no blocks (a dimension is 0 or negative)
 };
 
 /// The most registers per thread any launch can use: ptxas never allocates

@@ -411,6 +411,24 @@ TEST(OccupancyWaves, NoWavesWhenTheLaunchFails) {
   EXPECT_FALSE(r.waves.has_value());
 }
 
+TEST(OccupancyWaves, AGridOfNoBlocksCannotStart) {
+  // <<<0, 256>>>: cudaErrorInvalidConfiguration. Not "100 % occupancy, 0 waves".
+  for (int64_t Blocks : {int64_t(0), int64_t(-4)}) {
+    LaunchShape l = shape(256);
+    l.gridBlocks = Blocks;
+    OccupancyResult r = computeOccupancy(gpu(sm90(), 132), kernel(32), l);
+    EXPECT_EQ(r.failure, LaunchFailure::InvalidGridSize);
+    EXPECT_EQ(r.failureReason, "a grid of " + std::to_string(Blocks) + " blocks cannot start");
+    EXPECT_EQ(r.occupancy, 0.0);
+    EXPECT_EQ(r.blocksPerSM, 0);
+    EXPECT_FALSE(r.waves.has_value());
+  }
+  // A block that cannot start is named first, as the runtime checks it first.
+  LaunchShape l = shape(2048);
+  l.gridBlocks = 0;
+  EXPECT_EQ(computeOccupancy(gpu(sm90(), 132), kernel(32), l).failure, LaunchFailure::TooManyThreads);
+}
+
 TEST(OccupancyWaves, SmallGrid) {
   LaunchShape l = shape(128);
   l.gridBlocks = 1;
@@ -441,6 +459,7 @@ TEST(OccupancyNames, Failures) {
             "dynamic shared memory needs opt-in");
   EXPECT_EQ(launchFailureName(LaunchFailure::TooManyRegistersPerBlock),
             "too many registers per block");
+  EXPECT_EQ(launchFailureName(LaunchFailure::InvalidGridSize), "invalid grid size");
 }
 
 } // namespace
