@@ -28,6 +28,10 @@ struct ResourceReportLookup {
   /// --maxrregcount=N, clang -Xcuda-ptxas -maxrregcount=N), when it has one:
   /// the spills check names it as the cause of spilling.
   std::optional<int> maxRegisterCount;
+  /// Where the compile that made the report ran, when not in occlint: "from
+  /// the build" (occlint-wrap's sidecar). Each kernel's provenance says it
+  /// after "ptxas, sm_90".
+  std::string origin;
 };
 
 class ResourceReportSource {

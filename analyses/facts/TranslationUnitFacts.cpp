@@ -231,6 +231,7 @@ void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Op
     ReportView = Lookup.report;
     resourceSource = Lookup.source;
     maxRegisterCount = Lookup.maxRegisterCount;
+    resourceOrigin = Lookup.origin;
   } else if (!Options.ptxasLog.empty()) {
     Report = reportFromLogFiles(Options.ptxasLog, resourceSource);
     ReportView = Report.get();
@@ -258,7 +259,7 @@ void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Op
         Kernel->launchBoundsMinBlocks ? std::optional<int>(int(*Kernel->launchBoundsMinBlocks)) : std::nullopt;
     if (Found) {
       Facts.report = Found;
-      Facts.source = "ptxas, " + Found->arch;
+      Facts.source = "ptxas, " + Found->arch + (resourceOrigin.empty() ? "" : ", " + resourceOrigin);
       Facts.model.registersPerThread = Found->registers;
       Facts.model.staticSharedMem = Found->sharedMem;
       Facts.model.barriers = Found->barriers;

@@ -76,6 +76,7 @@ public:
   std::vector<::occlint::TargetGpu> targets;       // the GPUs analysed on this pass
   std::string targetsError;                        // a bad name in Targets
   std::string resourceSource;                      // where the report came from / why there is none
+  std::string resourceOrigin;                      // ResourceReportLookup::origin ("from the build")
   bool hasReport = false;                          // a ptxas report (of any kernel) for this parse
   std::optional<int> maxRegisterCount;             // -maxrregcount of the compile command, when known
   std::vector<std::unique_ptr<KernelInfo>> kernels;

@@ -1,5 +1,6 @@
 #include "lint/ToolResourceReports.h"
 
+#include "core/BuildCapture.h"
 #include "core/CompileCommandTranslator.h"
 #include "core/ProgramAllowlist.h"
 #include "core/ResourceCompiler.h"
@@ -79,7 +80,7 @@ ResourceReportLookup ToolResourceReports::reportFor(llvm::StringRef MainFile, ll
     return {&*LogReport, LogSource};
   }
   const Entry &E = entryFor(MainFile, Arch);
-  return {E.report ? &*E.report : nullptr, E.source, E.maxRegisterCount};
+  return {E.report ? &*E.report : nullptr, E.source, E.maxRegisterCount, E.origin};
 }
 
 std::optional<bool> ToolResourceReports::nvccAccepted(llvm::StringRef MainFile, llvm::StringRef Arch) {
@@ -114,6 +115,10 @@ const ToolResourceReports::Entry &ToolResourceReports::entryFor(llvm::StringRef 
 ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFile, const std::string &Arch) {
   if (Settings.noCompile)
     return {std::nullopt, std::string("--no-compile: ") + EstimatedNote};
+  // The report the build's own compile left (occlint-wrap's sidecar next to
+  // the object), when it is still current: no compiler runs.
+  if (std::optional<Entry> Captured = fromBuild(MainFile, Arch))
+    return std::move(*Captured);
   if (!Settings.cudaPath)
     return {std::nullopt, std::string("no CUDA toolkit: ") + EstimatedNote};
   if (Settings.cacheOnly) {
@@ -127,6 +132,30 @@ ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFi
     return {std::nullopt, std::string("untrusted workspace, nothing cached: ") + EstimatedNote};
   }
   return compile(MainFile, Arch);
+}
+
+std::optional<ToolResourceReports::Entry> ToolResourceReports::fromBuild(const std::string &MainFile,
+                                                                         const std::string &Arch) {
+  std::vector<clang::tooling::CompileCommand> Found = Commands.getCompileCommands(MainFile);
+  if (Found.empty())
+    return std::nullopt;
+  const clang::tooling::CompileCommand &Command = Found.front();
+  const LoadedBuildCapture Capture = loadBuildCaptureForCommand(Command.CommandLine, Command.Directory, MainFile);
+  if (!Capture.found)
+    return std::nullopt;
+  auto Log = Capture.ptxasLogs.find(Arch);
+  if (!Capture.current || Log == Capture.ptxasLogs.end()) {
+    if (Verbose)
+      *Verbose << "occlint: " << MainFile << " [" << Arch << "]: the build's report is not used: "
+               << (Capture.current ? "it has no " + Arch + " report" : Capture.reason) << "\n";
+    return std::nullopt;
+  }
+  PtxasReport Report = parsePtxasLog(Log->second);
+  for (FunctionResources &F : Report.functions)
+    F.sourceFile = MainFile;
+  return Entry{std::move(Report), "ptxas, " + Arch + ", from the build",
+               translateCompileCommand(Command.CommandLine, Command.Directory).maxRegisterCount,
+               /*nvccAccepted=*/true, "from the build"};
 }
 
 ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainFile, const std::string &Arch) {

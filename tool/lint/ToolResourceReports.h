@@ -71,10 +71,13 @@ private:
     std::string source;
     std::optional<int> maxRegisterCount; // -maxrregcount of the compile command
     std::optional<bool> nvccAccepted;    // see nvccAccepted()
+    std::string origin;                  // ResourceReportLookup::origin
   };
   const Entry &entryFor(llvm::StringRef MainFile, llvm::StringRef Arch);
   Entry lookUp(const std::string &MainFile, const std::string &Arch);
   Entry compile(const std::string &MainFile, const std::string &Arch);
+  /// The report in occlint-wrap's sidecar of the file's compile, if current.
+  std::optional<Entry> fromBuild(const std::string &MainFile, const std::string &Arch);
 
   const clang::tooling::CompilationDatabase &Commands;
   ToolResourceSettings Settings;
