@@ -70,3 +70,33 @@ TEST(BuildCaptureLint, WrappedBuildPrintsThePlainLogAndOcclintThenStartsNoCompil
 }
 
 } // namespace
+
+namespace {
+
+// `occlint wrap` is the same launcher, from the main binary ("occlint;wrap"
+// as CMAKE_CUDA_COMPILER_LAUNCHER): the compile's output unchanged, the sidecar
+// written with the kernel's report.
+TEST(BuildCaptureLint, OcclintWrapSubcommandIsTheLauncher) {
+  if (!fs::exists(nvcc()))
+    GTEST_FAIL() << "no nvcc at " << nvcc() << ": this test needs the CUDA toolkit";
+  ScratchDir Dir;
+  const std::string Source = Dir.write("k.cu", "__global__ void scale(float *p, float f) { p[threadIdx.x] *= f; }\n");
+  const std::string Object = (Dir.path() / "k.o").string();
+  const std::string Compile = shellQuote(nvcc()) + " -arch=sm_90 -c " + shellQuote(Source) + " -o " + shellQuote(Object);
+  const CommandResult Plain = runCommand(Compile);
+  ASSERT_EQ(Plain.exitCode, 0) << Plain.output;
+  fs::remove(Object);
+  const CommandResult Wrapped =
+      runCommand("OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " + shellQuote(OCCLINT_BINARY) +
+                 " wrap " + Compile);
+  EXPECT_EQ(Wrapped.exitCode, 0);
+  EXPECT_EQ(Wrapped.output, Plain.output);
+  EXPECT_TRUE(fs::exists(Object));
+  const nlohmann::json Sidecar =
+      nlohmann::json::parse(readFile(Object + ".occlint.json"), nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(Sidecar.is_object());
+  ASSERT_TRUE(Sidecar.contains("ptxas") && Sidecar["ptxas"].contains("sm_90")) << Sidecar.dump();
+  EXPECT_NE(Sidecar["ptxas"]["sm_90"].get<std::string>().find("_Z5scalePff"), std::string::npos) << Sidecar.dump();
+}
+
+} // namespace
