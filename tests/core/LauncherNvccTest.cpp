@@ -157,7 +157,8 @@ TEST_F(LauncherNvcc, AnAdvisoryPtxasPrintsWithoutVerboseStays) {
   ASSERT_TRUE(l.current) << l.reason;
   ASSERT_TRUE(l.ptxasLogs.count("sm_90a"));
   EXPECT_NE(l.ptxasLogs.at("sm_90a").find("(C7508)"), std::string::npos) << l.ptxasLogs.at("sm_90a");
-  const FunctionResources *fn = parsePtxasLog(l.ptxasLogs.at("sm_90a")).find("_Z4growPf", "sm_90a");
+  const PtxasReport report = parsePtxasLog(l.ptxasLogs.at("sm_90a")); // find() points into it
+  const FunctionResources *fn = report.find("_Z4growPf", "sm_90a");
   ASSERT_NE(fn, nullptr);
   EXPECT_TRUE(fn->registersReported);
 }
