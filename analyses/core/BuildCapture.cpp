@@ -1,5 +1,6 @@
 #include "core/BuildCapture.h"
 
+#include "core/AtomicFile.h"
 #include "core/Depfile.h"
 #include "core/LauncherCommand.h"
 #include "core/PtxasStream.h"
@@ -176,24 +177,7 @@ bool writeBuildCapture(const std::string &path, const BuildCapture &capture, std
   };
   try {
     const std::string text = serializeBuildCapture(capture);
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    std::error_code ec;
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out) return fail("cannot write " + tmp);
-      out << text;
-      out.flush();
-      if (!out) {
-        out.close();
-        fs::remove(tmp, ec);
-        return fail("cannot write " + tmp);
-      }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-      fs::remove(tmp, ec);
-      return fail("cannot rename " + tmp + " to " + path);
-    }
-    return true;
+    return writeFileAtomically(path, text, error);
   } catch (const std::exception &e) {
     return fail(e.what());
   }

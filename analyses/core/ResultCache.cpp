@@ -1,5 +1,7 @@
 #include "core/ResultCache.h"
 
+#include "core/AtomicFile.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -118,25 +120,7 @@ bool ResultCache::storeHashed(std::string_view keyText,
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     if (ec) return fail("cannot create " + fs::path(path).parent_path().string() + ": " + ec.message());
-    std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                      hashHex(fnv1a64(text) ^ reinterpret_cast<uintptr_t>(&text));
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out) return fail("cannot write " + tmp);
-      out << text;
-      out.flush();
-      if (!out) {
-        out.close();
-        fs::remove(tmp, ec);
-        return fail("cannot write " + tmp);
-      }
-    }
-    fs::rename(tmp, path, ec);
-    if (ec) {
-      fs::remove(tmp, ec);
-      return fail("cannot rename to " + path);
-    }
-    return true;
+    return writeFileAtomically(path, text, error);
   } catch (const std::exception &e) {
     return fail(e.what());
   } catch (...) {
