@@ -11,6 +11,7 @@
 #include "core/Subprocess.h"
 
 #include "FakeCompiler.h"
+#include "LauncherRun.h"
 #include "TestFiles.h"
 
 #include <gtest/gtest.h>
@@ -27,7 +28,9 @@
 
 using namespace occlint;
 using occlint::testing::readFile;
+using occlint::testing::Ran;
 using occlint::testing::ScratchDir;
+using occlint::testing::launchInto;
 namespace fs = std::filesystem;
 using Args = std::vector<std::string>;
 
@@ -48,11 +51,6 @@ const std::string kReport = "ptxas info    : 0 bytes gmem\n"
                             "ptxas info    : Used 40 registers, used 0 barriers\n"
                             "ptxas info    : Compile time = 1.000 ms\n";
 const std::string kTail = "a last line without a newline";
-
-struct Ran {
-  LauncherOutcome outcome;
-  std::string out, err;
-};
 
 class Launcher : public ::testing::Test {
 protected:
@@ -85,18 +83,7 @@ protected:
     return c;
   }
 
-  Ran launch(const Args &args) const {
-    const std::string outPath = (dir.path() / "launch.out").string(), errPath = (dir.path() / "launch.err").string();
-    int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    Ran r;
-    r.outcome = runCompilerLauncher(args, {out, err});
-    ::close(out);
-    ::close(err);
-    r.out = readFile(outPath);
-    r.err = readFile(errPath);
-    return r;
-  }
+  Ran launch(const Args &args) const { return launchInto(args, dir.path()); }
 
   std::string sidecar() const { return object + ".occlint.json"; }
 

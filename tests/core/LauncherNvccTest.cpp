@@ -9,6 +9,7 @@
 #include "core/ResourceCompiler.h"
 #include "core/Subprocess.h"
 
+#include "LauncherRun.h"
 #include "TestFiles.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +21,9 @@
 
 using namespace occlint;
 using occlint::testing::readFile;
+using occlint::testing::Ran;
 using occlint::testing::ScratchDir;
+using occlint::testing::launchInto;
 namespace fs = std::filesystem;
 using Args = std::vector<std::string>;
 
@@ -44,23 +47,7 @@ __global__ void tiled(const float *in, float *out) {
 }
 )";
 
-struct Ran {
-  LauncherOutcome outcome;
-  std::string out, err;
-};
-
-Ran launch(const Args &args, const fs::path &scratch) {
-  const std::string outPath = (scratch / "launch.out").string(), errPath = (scratch / "launch.err").string();
-  int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  Ran r;
-  r.outcome = runCompilerLauncher(args, {out, err});
-  ::close(out);
-  ::close(err);
-  r.out = readFile(outPath);
-  r.err = readFile(errPath);
-  return r;
-}
+Ran launch(const Args &args, const fs::path &scratch) { return launchInto(args, scratch); }
 
 class LauncherNvcc : public ::testing::Test {
 protected:
