@@ -226,8 +226,11 @@ IVal ValueEvaluatorImpl::evalDeclRef(const DeclRefExpr *E) {
                                                     "' is defined here as " + describe(R)});
     return R;
   }
-  if (const auto *P = dyn_cast<ParmVarDecl>(D))
+  if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
+    if (const IVal *Bound = helperArgument(*P))
+      return castTo(*Bound, E->getType());
     return evalParam(*P, E->getType());
+  }
   if (const auto *VD = dyn_cast<VarDecl>(D))
     return evalVar(*VD, E->getType());
   return unknownOf(E->getType(), D->getName().str());

@@ -282,7 +282,8 @@ IVal ValueEvaluatorImpl::evalConditional(const AbstractConditionalOperator *E) {
 }
 
 // min/max: std::min, std::max, ::min, ::max, CUDA's overloads (and its
-// umin/umax/llmin/llmax/ullmin/ullmax).
+// umin/umax/llmin/llmax/ullmin/ullmax); other calls: a helper of one return
+// statement (ValueEvaluatorHelpers.cpp), else a value the source does not pin.
 IVal ValueEvaluatorImpl::evalCall(const CallExpr *E) {
   QualType T = E->getType();
   const FunctionDecl *FD = E->getDirectCallee();
@@ -292,14 +293,16 @@ IVal ValueEvaluatorImpl::evalCall(const CallExpr *E) {
                                                           : "the value of a call");
     return unknownOf(T);
   };
-  if (!FD || !FD->getDeclName().isIdentifier() || E->getNumArgs() != 2 ||
-      !T->isIntegralOrEnumerationType())
+  if (!FD || !FD->getDeclName().isIdentifier() || !T->isIntegralOrEnumerationType())
     return Opaque();
   StringRef Name = FD->getName();
   bool IsMin = Name == "min" || Name == "umin" || Name == "llmin" || Name == "ullmin";
   bool IsMax = Name == "max" || Name == "umax" || Name == "llmax" || Name == "ullmax";
-  if (!IsMin && !IsMax)
+  if ((!IsMin && !IsMax) || E->getNumArgs() != 2) {
+    if (std::optional<IVal> Returned = evalHelperCall(E))
+      return *Returned;
     return Opaque();
+  }
   const Expr *Args[2] = {E->getArg(0), E->getArg(1)};
   if (!Args[0]->getType()->isIntegralOrEnumerationType() ||
       !Args[1]->getType()->isIntegralOrEnumerationType())

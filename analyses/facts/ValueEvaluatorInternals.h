@@ -131,6 +131,14 @@ private:
   unsigned Steps = 0;
   unsigned Truncations = 0; // results cut short by a guard: not cached
   llvm::SmallPtrSet<const VarDecl *, 8> Active;
+  // The helpers being evaluated at their calls, innermost last, each with
+  // its parameters' values (ValueEvaluatorHelpers.cpp).
+  struct HelperFrame {
+    const FunctionDecl *function = nullptr;
+    std::vector<std::pair<const ParmVarDecl *, IVal>> arguments;
+  };
+  static constexpr unsigned MaxHelperDepth = 4;
+  std::vector<HelperFrame> Helpers;
 
   // The context (ValueContext.h): the frame values are read in now (NoFrame:
   // none, as without a context), the guards of each frame, and whether the
@@ -199,6 +207,12 @@ private:
   IVal evalParam(const ParmVarDecl &P, QualType UseType);
   const Expr *boundArgument(const ParmVarDecl &P) const;
   IVal evalSubscript(const ArraySubscriptExpr *E);
+  /// A call of a helper whose body is one return statement, evaluated with
+  /// its parameters bound to the call's arguments (ValueEvaluatorHelpers.cpp);
+  /// nullopt when the callee is not such a helper.
+  std::optional<IVal> evalHelperCall(const CallExpr *E);
+  /// The argument a parameter of a helper being evaluated is bound to.
+  const IVal *helperArgument(const ParmVarDecl &P) const;
 
   TypeRange rangeOf(QualType T) const;
   IVal unknownOf(QualType T, std::string Spelling = "") const;

@@ -5,7 +5,7 @@
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report,cuda-launch-block-not-warp-multiple
 #include <cuda_runtime.h>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 12 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 15 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -83,4 +83,23 @@ void quietCallers(float *p) {
   // NOLINTNEXTLINE(cuda-launch-block-not-warp-multiple)
   launchQuiet(p, 200);
   launchQuiet(p, 80); // expect-note {{'launchQuiet' is called here with 'threads' = 80}}
+}
+
+// A helper whose body is one return statement (ceil_div and its like) is
+// evaluated at its call, its parameters bound to the arguments there. A
+// longer body, or a recursive one, stays "the value returned by" the helper.
+template <class T> T ceilDiv(T a, T b) { return (a + b - 1) / b; }
+static int threadsFor(const int &items, int perThread) { return items / perThread; }
+static int halved(int n) {
+  int half = n / 2;
+  return half;
+}
+static int halvedUntilWarp(int n) { return n <= 32 ? n : halvedUntilWarp(n / 2); }
+void helperValues(float *p, int runtime) {
+  int items = 100000;
+  work<<<ceilDiv(items, 256), 256>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps (registers unknown); the grid of 391 blocks fills 45.3% of one wave}} [cuda-occupancy-report]
+  work<<<216, threadsFor(400, 4)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 100 threads per SM}} [cuda-occupancy-report] expect-warning {{block of 100 threads is not a multiple of the warp size (32)}} [cuda-launch-block-not-warp-multiple] expect-note {{'threadsFor' returns 100 here}}
+  work<<<216, halved(256)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block halved(256), dynamic shared memory 0)}} [cuda-occupancy-report]
+  work<<<216, halvedUntilWarp(100)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block halvedUntilWarp(100), dynamic shared memory 0)}} [cuda-occupancy-report]
+  work<<<ceilDiv(runtime, 256), 256>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]
 }

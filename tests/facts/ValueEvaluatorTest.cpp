@@ -545,6 +545,34 @@ TEST(ValueEvaluatorTest, MinMaxNeedTwoIntegerArguments) {
   expectExact(probeValue(S, 1), 3); // a constant anyway
 }
 
+TEST(ValueEvaluatorTest, HelperOfOneReturnStatementIsEvaluatedAtItsCall) {
+  PARSE(S, "template <class T> T ceilDiv(T a, T b) { return (a + b - 1) / b; }\n"
+           "static int perThread(const int &items, int per) { return items / per; }\n"
+           "static int twoSteps(int n) { int h = n / 2; return h; }\n"
+           "static int down(int n) { return n <= 32 ? n : down(n / 2); }\n"
+           "void h(int n) {\n"
+           "  int items = 1000;\n"
+           "  probe(ceilDiv(items, 256));\n"
+           "  probe(perThread(400, 4));\n"
+           "  probe(ceilDiv(n, 256));\n"
+           "  probe(ceilDiv(std::max(1, std::min(n, 1000)), 256));\n"
+           "  probe(twoSteps(64));\n"
+           "  probe(down(100));\n"
+           "}\n");
+  EvaluatedValue V = probeValue(S, 0);
+  expectExact(V, 4);
+  EXPECT_STEP(S, V.derivation, "'items' is defined here as 1000", "int items");
+  EXPECT_STEP(S, V.derivation, "'ceilDiv' returns 4 here", "ceilDiv(items");
+  expectExact(probeValue(S, 1), 100);
+  // A runtime argument: unknown, with the call's own spelling.
+  expectUnknown(probeValue(S, 2), "ceilDiv(n, 256)");
+  // A range goes through the helper's arithmetic.
+  expectRange(probeValue(S, 3), 1, 4);
+  // Not one return statement, or recursive: the value returned stays unknown.
+  expectUnknown(probeValue(S, 4), "twoSteps(64)");
+  expectUnknown(probeValue(S, 5), "down(100)");
+}
+
 // ---------------------------------------------------------------------------
 // Variables: parameters, locals with one reaching definition, mutated locals.
 

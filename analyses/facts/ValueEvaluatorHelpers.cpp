@@ -1,0 +1,93 @@
+// Small helpers evaluated at their call: a function whose body is one
+// `return expression;` (ceil_div, div_up, blocks_for: the common shape of
+// grid arithmetic in host code) returns that expression with its parameters
+// bound to the call's arguments. The arguments are evaluated where the call
+// is (its frame, guards and variant); the body is read in the same
+// evaluation, so a parameter read inside it takes its argument's value.
+//
+// Only what is certain: the body must be the function's one definition, the
+// parameters values or references to const, and the helper not already being
+// evaluated (recursion). Anything else stays "the value returned by 'f'".
+#include "facts/ValueEvaluatorInternals.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+
+#include <algorithm>
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+/// The returned expression when FD is `{ return E; }`, else null.
+const Expr *singleReturn(const FunctionDecl &FD) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD.getBody());
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+/// A parameter whose value is its argument's: by value, or a reference to a
+/// non-volatile const (the helper cannot change what it refers to).
+bool readsArgumentValue(const ParmVarDecl &P) {
+  QualType T = P.getType();
+  if (const auto *Ref = T->getAs<ReferenceType>()) {
+    QualType Pointee = Ref->getPointeeType();
+    return Pointee.isConstQualified() && !Pointee.isVolatileQualified();
+  }
+  return !T.isVolatileQualified();
+}
+
+} // namespace
+
+std::optional<IVal> ValueEvaluatorImpl::evalHelperCall(const CallExpr *E) {
+  const FunctionDecl *Callee = E->getDirectCallee();
+  if (!Callee || isa<CXXOperatorCallExpr>(E) || isa<CXXMemberCallExpr>(E))
+    return std::nullopt;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def || Def->isVariadic() || Def->getNumParams() != E->getNumArgs())
+    return std::nullopt;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Def); Method && !Method->isStatic())
+    return std::nullopt;
+  const Expr *Returned = singleReturn(*Def);
+  if (!Returned || !Returned->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  if (Helpers.size() >= MaxHelperDepth ||
+      std::any_of(Helpers.begin(), Helpers.end(),
+                  [&](const HelperFrame &H) { return H.function->getCanonicalDecl() == Def->getCanonicalDecl(); }))
+    return std::nullopt;
+  HelperFrame Frame{Def, {}};
+  std::vector<ValueDerivation> Steps;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    if (!readsArgumentValue(*P) || !P->getType().getNonReferenceType()->isIntegralOrEnumerationType())
+      return std::nullopt;
+  }
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    IVal Arg = castTo(evalInt(E->getArg(I)), P->getType().getNonReferenceType());
+    Steps = mergeDerivations(Steps, Arg.derivation);
+    Frame.arguments.emplace_back(P, std::move(Arg));
+  }
+  Helpers.push_back(std::move(Frame));
+  IVal R = evalInt(Returned);
+  Helpers.pop_back();
+  R.derivation = mergeDerivations(Steps, R.derivation);
+  if (R.exact())
+    R.derivation.push_back({SM.getExpansionLoc(E->getBeginLoc()),
+                            "'" + Def->getNameAsString() + "' returns " + describe(R) + " here"});
+  return R;
+}
+
+const IVal *ValueEvaluatorImpl::helperArgument(const ParmVarDecl &P) const {
+  for (auto H = Helpers.rbegin(); H != Helpers.rend(); ++H)
+    for (const auto &[Param, Value] : H->arguments)
+      if (Param == &P)
+        return &Value;
+  return nullptr;
+}
+
+} // namespace clang::tidy::occlint
