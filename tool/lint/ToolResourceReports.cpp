@@ -16,6 +16,14 @@ using clang::tidy::occlint::ResourceReportLookup;
 
 static const char EstimatedNote[] = "resources estimated from the source";
 
+// A ptxas log read for the checks: its kernels are the main file's.
+static PtxasReport reportOfFile(const std::string &Log, const std::string &MainFile) {
+  PtxasReport Report = parsePtxasLog(Log);
+  for (FunctionResources &F : Report.functions)
+    F.sourceFile = MainFile;
+  return Report;
+}
+
 std::vector<std::string> resourceCompileCommand(const std::vector<std::string> &CommandLine,
                                                 const std::string &Toolkit) {
   std::vector<std::string> Args = CommandLine;
@@ -124,10 +132,7 @@ ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFi
   if (Settings.cacheOnly) {
     // The latest report a trusted run (or the build) left for this file, still current.
     if (std::optional<std::string> Log = latestCachedPtxasLog(MainFile, Arch, Settings.cacheDir)) {
-      PtxasReport Report = parsePtxasLog(*Log);
-      for (FunctionResources &F : Report.functions)
-        F.sourceFile = MainFile;
-      return {std::move(Report), "ptxas, " + Arch + ", cached (untrusted workspace: no compiler run)"};
+      return {reportOfFile(*Log, MainFile), "ptxas, " + Arch + ", cached (untrusted workspace: no compiler run)"};
     }
     return {std::nullopt, std::string("untrusted workspace, nothing cached: ") + EstimatedNote};
   }
@@ -140,7 +145,8 @@ std::optional<ToolResourceReports::Entry> ToolResourceReports::fromBuild(const s
   if (Found.empty())
     return std::nullopt;
   const clang::tooling::CompileCommand &Command = Found.front();
-  const LoadedBuildCapture Capture = loadBuildCaptureForCommand(Command.CommandLine, Command.Directory, MainFile);
+  const std::shared_ptr<const LoadedBuildCapture> Loaded = buildCaptureOf(MainFile, Command);
+  const LoadedBuildCapture &Capture = *Loaded;
   if (!Capture.found)
     return std::nullopt;
   auto Log = Capture.ptxasLogs.find(Arch);
@@ -150,12 +156,28 @@ std::optional<ToolResourceReports::Entry> ToolResourceReports::fromBuild(const s
                << (Capture.current ? "it has no " + Arch + " report" : Capture.reason) << "\n";
     return std::nullopt;
   }
-  PtxasReport Report = parsePtxasLog(Log->second);
-  for (FunctionResources &F : Report.functions)
-    F.sourceFile = MainFile;
-  return Entry{std::move(Report), "ptxas, " + Arch + ", from the build",
+  return Entry{reportOfFile(Log->second, MainFile), "ptxas, " + Arch + ", from the build",
                translateCompileCommand(Command.CommandLine, Command.Directory).maxRegisterCount,
                /*nvccAccepted=*/true, "from the build"};
+}
+
+std::shared_ptr<const LoadedBuildCapture>
+ToolResourceReports::buildCaptureOf(const std::string &MainFile, const clang::tooling::CompileCommand &Command) {
+  std::shared_future<std::shared_ptr<const LoadedBuildCapture>> Found;
+  std::optional<std::promise<std::shared_ptr<const LoadedBuildCapture>>> Mine;
+  {
+    std::lock_guard<std::mutex> Guard(CaptureLock);
+    auto It = Captures.find(MainFile);
+    if (It == Captures.end()) {
+      Mine.emplace();
+      It = Captures.emplace(MainFile, Mine->get_future().share()).first;
+    }
+    Found = It->second;
+  }
+  if (Mine)
+    Mine->set_value(std::make_shared<const LoadedBuildCapture>(
+        loadBuildCaptureForCommand(Command.CommandLine, Command.Directory, MainFile)));
+  return Found.get();
 }
 
 ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainFile, const std::string &Arch) {

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <future>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -22,6 +23,8 @@
 #include <vector>
 
 namespace occlint {
+
+struct LoadedBuildCapture; // core/BuildCapture.h
 
 struct ToolResourceSettings {
   std::optional<std::string> cudaPath; // the toolkit found; none: estimates only
@@ -93,6 +96,12 @@ private:
   std::vector<std::pair<std::string, std::string>> Deferred; // (key, line)
   std::mutex MemoLock;
   std::map<std::pair<std::string, std::string>, std::shared_future<Entry>> Memo; // (file, arch)
+  /// The build's sidecar of a file, read and checked (its dependencies
+  /// hashed) once for all its archs; thread-safe like entryFor.
+  std::shared_ptr<const LoadedBuildCapture> buildCaptureOf(const std::string &MainFile,
+                                                                 const clang::tooling::CompileCommand &Command);
+  std::mutex CaptureLock;
+  std::map<std::string, std::shared_future<std::shared_ptr<const LoadedBuildCapture>>> Captures; // by file
 };
 
 /// The argv ResourceCompiler gets for a command whose argv[0] is not a
