@@ -12,6 +12,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -304,6 +305,10 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
   const char **Argv = Arguments.data();
   cl::HideUnrelatedOptions(OcclintCategory);
   const std::string Overview = std::string("occlint: occupancy and launch checks for CUDA\n") + ColorHelp;
+  // --version names occlint, then the Clang it parses with.
+  cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "occlint version " OCCLINT_VERSION "\n  with LLVM/Clang " LLVM_VERSION_STRING "\n";
+  });
   auto Parser = tooling::CommonOptionsParser::create(Argc, Argv, OcclintCategory, cl::ZeroOrMore, Overview.c_str());
   if (!Parser)
     return usageError(llvm::toString(Parser.takeError()));
