@@ -110,6 +110,10 @@ Repeatable. Sets the Targets check option, and each
 file is parsed once per distinct arch of the GPUs
 (instead of the archs of its compile command).)"),
                                   cl::cat(OcclintCategory));
+static cl::opt<std::string> RootOption("root", cl::desc(R"(The project's root: paths in JSON ("path"), SARIF and
+the report are shown relative to it (default: the git
+top level of the files, else their common directory).)"),
+                                       cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<std::string> CudaPathOption("cuda-path",
                                            cl::desc("CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda)."),
                                            cl::init(""), cl::cat(OcclintCategory));
@@ -210,6 +214,7 @@ static LintSettings settingsFromCommandLine(const std::string &Color) {
   S.quiet = Quiet;
   S.gpus = std::vector<std::string>(Gpus.begin(), Gpus.end());
   S.cudaPath = CudaPathOption;
+  S.root = RootOption;
   S.trustedCudaPath = CudaPathOption;
   S.ptxasLogs = std::vector<std::string>(PtxasLogs.begin(), PtxasLogs.end());
   S.noCompile = NoCompile;

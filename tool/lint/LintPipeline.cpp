@@ -183,6 +183,12 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
     Allowed.allow(Glob);
   setProcessAllowlist(std::move(Allowed));
   Result.sourceOnly = !Parse.cudaPath;
+  // The compiler's and the system's include directories, and occlint's own
+  // headers, are shown as <system>/... in every output.
+  Result.roots = choosePathRoots(Settings.root, Files, Parse.cudaPath.value_or(""),
+                                 {"/usr/include", "/usr/local/include", "/usr/lib/gcc",
+                                  OCCLINT_CLANG_RESOURCE_DIR "/include", Parse.builtinHeaders,
+                                  llvm::sys::path::parent_path(Parse.compatPrelude).str()});
   if (Result.sourceOnly && !Settings.quiet)
     Log << "occlint: note: no CUDA toolkit found (--cuda-path, CUDA_PATH, /usr/local/cuda); "
            "running in source-only mode\n";

@@ -263,6 +263,23 @@ void appendOnce(Json &Array, std::set<std::string> &Seen, Json Item) {
     Array.push_back(std::move(Item));
 }
 
+// "path" (the file as the report and SARIF show it: PathRoots) right after "file".
+Json withPath(const Json &Record, const PathRoots &Roots) {
+  Json Out = Json::object();
+  for (const auto &Item : Record.items()) {
+    Out[Item.key()] = Item.value();
+    if (Item.key() == "file")
+      Out["path"] = Item.value().is_string() ? Json(Roots.display(Item.value().get<std::string>())) : Json(nullptr);
+  }
+  return Out;
+}
+
+Json rootsJson(const PathRoots &Roots) {
+  return {{"project", nullIfEmpty(Roots.project)},
+          {"projectFrom", nullIfEmpty(Roots.projectFrom)},
+          {"cuda", nullIfEmpty(Roots.cuda)}};
+}
+
 // A parse whose Clang errors occlint hid (nvcc compiled the file).
 Json parseGapJson(const ParseGapNotice &N) {
   const DiagnosticRecord &E = N.firstError;
@@ -282,15 +299,15 @@ Json parseGapJson(const ParseGapNotice &N) {
 void writeJsonOutput(const LintResult &Result, llvm::raw_ostream &OS) {
   Json Diagnostics = Json::array();
   for (const DiagnosticRecord &D : Result.diagnostics)
-    Diagnostics.push_back(diagnosticJson(D));
+    Diagnostics.push_back(withPath(diagnosticJson(D), Result.roots));
 
   Json Launches = Json::array(), Kernels = Json::array();
   std::set<std::string> SeenLaunches, SeenKernels;
   for (const TranslationUnitRecord &Unit : Result.units) {
     for (const LaunchRecord &L : Unit.launches)
-      appendOnce(Launches, SeenLaunches, launchJson(Unit, L));
+      appendOnce(Launches, SeenLaunches, withPath(launchJson(Unit, L), Result.roots));
     for (const KernelRecord &K : Unit.kernels)
-      appendOnce(Kernels, SeenKernels, kernelJson(Unit, K));
+      appendOnce(Kernels, SeenKernels, withPath(kernelJson(Unit, K), Result.roots));
   }
 
   Json Notifications = Json::array();
@@ -301,6 +318,7 @@ void writeJsonOutput(const LintResult &Result, llvm::raw_ostream &OS) {
               {"tool", {{"name", "occlint"}, {"version", OCCLINT_VERSION}}},
               {"fileCount", Result.fileCount},
               {"sourceOnly", Result.sourceOnly},
+              {"roots", rootsJson(Result.roots)},
               {"diagnostics", std::move(Diagnostics)},
               {"launches", std::move(Launches)},
               {"kernels", std::move(Kernels)},

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "outputs/DiagnosticRecords.h"
+#include "outputs/PathRoots.h"
 #include "facts/FactsRecords.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -42,6 +43,8 @@ struct LintResult {
   std::vector<clang::tidy::occlint::TranslationUnitRecord> units;
   size_t fileCount = 0;
   bool sourceOnly = false;                               // no CUDA toolkit found
+  /// How paths are shown in the report, JSON and SARIF (outputs/PathRoots.h).
+  PathRoots roots;
   /// The parses whose compiler errors were hidden, by file and arch; their
   /// errors are not in `errors` and do not count in exitCode().
   std::vector<ParseGapNotice> parseGaps;

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <set>
 
 #ifndef OCCLINT_VERSION
 #define OCCLINT_VERSION "unknown"
@@ -28,6 +29,7 @@ using Json = nlohmann::ordered_json;
 
 constexpr const char SarifSchema[] = "https://json.schemastore.org/sarif-2.1.0.json";
 constexpr const char SourceRootId[] = "%SRCROOT%";
+constexpr const char CudaRootId[] = "CUDAROOT";
 
 std::string sarifLevel(llvm::StringRef Severity) {
   if (Severity == "error")
@@ -124,48 +126,70 @@ private:
   std::map<std::string, size_t> Index;
 };
 
-// Artifact locations: relative to the source root (the current directory)
-// when the file is under it, else absolute file:// URIs; every file once in
+// Artifact locations: relative to the project root (%SRCROOT%, the run's
+// PathRoots: --root, the git top level or the sources' common directory,
+// else the current directory) or to the CUDA toolkit (CUDAROOT) when the
+// file is under one, else absolute file:// URIs; every file once in
 // run.artifacts.
 class Artifacts {
 public:
-  Artifacts() {
-    llvm::SmallString<256> Current;
-    if (!llvm::sys::fs::current_path(Current)) {
-      Root = std::string(Current);
-      if (!llvm::StringRef(Root).ends_with("/"))
-        Root += '/';
+  explicit Artifacts(const PathRoots &Roots) {
+    std::string Project = Roots.project;
+    if (Project.empty()) {
+      llvm::SmallString<256> Current;
+      if (!llvm::sys::fs::current_path(Current))
+        Project = std::string(Current);
     }
+    addBase(SourceRootId, Project);
+    addBase(CudaRootId, Roots.cuda);
+    addBase(CudaRootId, Roots.cudaResolved);
   }
 
   Json location(const std::string &File) {
-    Json Location;
-    llvm::StringRef Path = File;
-    if (!Root.empty() && Path.consume_front(Root))
-      Location = {{"uri", percentEncodePath(Path)}, {"uriBaseId", SourceRootId}};
-    else
-      Location = {{"uri", fileUri(File)}};
+    Json Location = {{"uri", fileUri(File)}};
+    for (const Base &B : Bases) {
+      llvm::StringRef Path = File;
+      if (Path.consume_front(B.directory)) {
+        Location = {{"uri", percentEncodePath(Path)}, {"uriBaseId", B.id}};
+        break;
+      }
+    }
     auto [It, New] = Index.emplace(File, Listed.size());
     if (New) {
-      UsesRoot |= Location.contains("uriBaseId");
+      if (Location.contains("uriBaseId"))
+        Used.insert(Location["uriBaseId"].get<std::string>());
       Listed.push_back({{"location", Location}});
     }
     return Location;
   }
 
   Json list() const { return Listed; }
-  /// originalUriBaseIds, or null when no location uses the root.
+  /// originalUriBaseIds, or null when no location uses a base.
   Json baseIds() const {
-    if (!UsesRoot)
+    if (Used.empty())
       return nullptr;
-    return {{SourceRootId, {{"uri", fileUri(Root)}}}};
+    Json Out = Json::object();
+    for (const Base &B : Bases)
+      if (Used.count(B.id) && !Out.contains(B.id))
+        Out[B.id] = {{"uri", fileUri(B.directory)}};
+    return Out;
   }
 
 private:
-  std::string Root;
+  struct Base {
+    std::string id, directory; // the directory ends in '/'
+  };
+  void addBase(const char *Id, std::string Directory) {
+    if (Directory.empty())
+      return;
+    if (Directory.back() != '/')
+      Directory += '/';
+    Bases.push_back({Id, std::move(Directory)});
+  }
+  std::vector<Base> Bases; // in order of preference: the project's before the toolkit's
   std::map<std::string, size_t> Index;
   Json Listed = Json::array();
-  bool UsesRoot = false;
+  std::set<std::string> Used;
 };
 
 Json region(const SourcePosition &Begin, const SourcePosition &End) {
@@ -289,7 +313,7 @@ Json parseGapNotification(const ParseGapNotice &N, Artifacts &Files) {
 
 void writeSarifOutput(const LintResult &Result, llvm::raw_ostream &OS) {
   RuleTable Rules(Result.diagnostics);
-  Artifacts Files;
+  Artifacts Files(Result.roots);
   Json Results = Json::array();
   for (const DiagnosticRecord &D : Result.diagnostics)
     Results.push_back(result(D, Rules, Files));

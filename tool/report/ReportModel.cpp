@@ -42,23 +42,6 @@ std::string gpuName(const TargetGpu &Gpu) {
 }
 
 // The deepest directory holding every file of the page.
-std::string commonDirectory(const std::set<std::string> &Files) {
-  std::optional<fs::path> Common;
-  for (const std::string &File : Files) {
-    fs::path Dir = fs::path(File).parent_path();
-    if (!Common) {
-      Common = Dir;
-      continue;
-    }
-    fs::path Shared;
-    auto A = Common->begin(), B = Dir.begin();
-    for (; A != Common->end() && B != Dir.end() && *A == *B; ++A, ++B)
-      Shared /= *A;
-    Common = Shared;
-  }
-  return Common ? Common->string() : std::string();
-}
-
 struct DiagnosticIndex {
   // (file, line) -> the diagnostics there (notes are part of them), by index into Result.diagnostics.
   std::map<std::pair<std::string, unsigned>, std::vector<size_t>> byLine;
@@ -84,7 +67,12 @@ public:
   void build() {
     indexDiagnostics();
     collectEntries();
-    Model.baseDirectory = commonDirectory(AllFiles);
+    // One root for every output (outputs/PathRoots.h); a result built
+    // without one (a test's) falls back to the files' common directory.
+    Roots = Result.roots;
+    if (Roots.project.empty())
+      Roots.project = commonDirectory(std::vector<std::string>(AllFiles.begin(), AllFiles.end()));
+    Model.baseDirectory = Roots.project;
     sortEntries();
     for (const KernelEntry &E : Kernels)
       Model.kernels.push_back(kernelRow(E));
@@ -118,15 +106,7 @@ private:
     return Out;
   }
 
-  std::string relative(const std::string &File) const {
-    if (File.empty())
-      return File;
-    const std::string &Base = Model.baseDirectory;
-    if (!Base.empty() && File.size() > Base.size() && File.compare(0, Base.size(), Base) == 0 &&
-        (File[Base.size()] == '/' || Base.back() == '/'))
-      return File.substr(Base.size() + (Base.back() == '/' ? 0 : 1));
-    return File;
-  }
+  std::string relative(const std::string &File) const { return Roots.display(File); }
 
   ReportFinding finding(const DiagnosticRecord &D) const {
     ReportFinding F;
@@ -346,6 +326,7 @@ private:
   DiagnosticIndex Diagnostics;
   std::vector<KernelEntry> Kernels;
   std::set<std::string> AllFiles;
+  PathRoots Roots;
   std::vector<std::string> SourceOrder;
   std::map<std::string, int> StaircaseByKey;
 };

@@ -8,6 +8,7 @@
 #include "llvm/Support/FileSystem.h"
 
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include <climits>
@@ -119,6 +120,26 @@ TEST(JsonOutput, DiagnosticsWithRangesNotesAndFixes) {
   EXPECT_EQ(E["warningAsError"], true);
   EXPECT_TRUE(E["file"].is_null());
   EXPECT_EQ(E["line"], 0);
+}
+
+TEST(JsonOutput, EachRecordHasItsPathAsEveryOutputShowsIt) {
+  LintResult R = resultWithDiagnostics();
+  R.roots.project = "/src";
+  R.roots.projectFrom = "git";
+  R.roots.cuda = "/usr/local/cuda";
+  DiagnosticRecord InToolkit = R.diagnostics[0];
+  InToolkit.file = "/usr/local/cuda/include/cuda_runtime.h";
+  R.diagnostics.push_back(InToolkit);
+  const json J = written(R);
+  EXPECT_EQ(J["roots"], json({{"project", "/src"}, {"projectFrom", "git"}, {"cuda", "/usr/local/cuda"}}));
+  EXPECT_EQ(J["diagnostics"][0]["file"], "/src/a.cu"); // "file" stays absolute
+  EXPECT_EQ(J["diagnostics"][0]["path"], "a.cu");
+  EXPECT_TRUE(J["diagnostics"][1]["path"].is_null());
+  EXPECT_EQ(J["diagnostics"][2]["path"], "<cuda>/include/cuda_runtime.h");
+  // Without roots (none could be chosen): the file as it is, and nulls.
+  const json Plain = written(resultWithDiagnostics());
+  EXPECT_EQ(Plain["diagnostics"][0]["path"], "/src/a.cu");
+  EXPECT_TRUE(Plain["roots"]["project"].is_null());
 }
 
 TEST(JsonOutput, ColumnsAreClangsBytesNotCodePoints) {

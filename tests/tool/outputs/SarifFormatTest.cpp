@@ -56,9 +56,10 @@ void writeJson(const fs::path &P, const json &J) { std::ofstream(P) << J.dump(2)
 
 // Runs occlint in `Directory` on the inputs (absolute paths) and returns its
 // log, written with --format=<Format> --output.
-json lint(const std::string &Format, const fs::path &Directory, const fs::path &Output) {
+json lint(const std::string &Format, const fs::path &Directory, const fs::path &Output,
+          const std::string &Extra = "") {
   std::string Command = "cd " + shellQuote(Directory.string()) + " && " + Occlint + " --format=" + Format +
-                        " --no-compile --quiet --gpu=sm_90 --output " + shellQuote(Output.string());
+                        " --no-compile --quiet --gpu=sm_90 --output " + shellQuote(Output.string()) + Extra;
   for (const std::string &Input : Inputs)
     Command += " " + shellQuote(SourceDir + "/" + Input);
   CommandResult R = runCommand(Command + " --");
@@ -123,19 +124,22 @@ void expectNoErrorsOrWarnings(const fs::path &Log) {
 TEST(SarifFormat, RepositoryRelativeLogValidatesWithoutErrorsOrWarnings) {
   REQUIRE_MULTITOOL();
   ScratchDir D;
-  const json Log = lint("sarif", SourceDir, D.path() / "occlint.sarif");
-  // Run from the source tree: every file is relative to %SRCROOT%.
+  // Run from elsewhere: the root is the sources' (their repository's top
+  // level, else their common directory), not the current directory, so
+  // every file is relative to %SRCROOT%.
+  const json Log = lint("sarif", D.path(), D.path() / "occlint.sarif");
+  const std::string Root = fs::exists(fs::path(SourceDir) / ".git") ? SourceDir : SourceDir + "/test-inputs/checks";
   for (const json &Artifact : Log["runs"][0]["artifacts"])
     EXPECT_EQ(Artifact["location"]["uriBaseId"], "%SRCROOT%") << Artifact.dump();
-  EXPECT_EQ(Log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file://" + SourceDir + "/");
+  EXPECT_EQ(Log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file://" + Root + "/");
   expectNoErrorsOrWarnings(D.path() / "occlint.sarif");
 }
 
 TEST(SarifFormat, AbsoluteUriLogValidatesWithoutErrorsOrWarnings) {
   REQUIRE_MULTITOOL();
   ScratchDir D;
-  const json Log = lint("sarif", D.path(), D.path() / "occlint.sarif");
-  // Run elsewhere: the files are outside the current directory.
+  // A root elsewhere: the files are outside it (and not in the toolkit).
+  const json Log = lint("sarif", D.path(), D.path() / "occlint.sarif", " --root " + shellQuote(D.path().string()));
   ASSERT_FALSE(Log["runs"][0]["artifacts"].empty());
   for (const json &Artifact : Log["runs"][0]["artifacts"]) {
     EXPECT_FALSE(Artifact["location"].contains("uriBaseId"));
@@ -210,7 +214,10 @@ TEST_F(SarifContent, ResultsAreTheDiagnostics) {
     EXPECT_EQ(R["level"], Level);
     const json &Location = R["locations"][0]["physicalLocation"];
     const std::string Uri = Location["artifactLocation"]["uri"];
-    EXPECT_EQ(SourceDir + "/" + Uri, D["file"].get<std::string>()); // not string == json: ambiguous in C++20 with clang
+    // One root for both outputs: SARIF's relative URI is JSON's "path".
+    EXPECT_EQ(Uri, D["path"].get<std::string>()); // not string == json: ambiguous in C++20 with clang
+    EXPECT_EQ(Location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    EXPECT_EQ(Json["roots"]["project"].get<std::string>() + "/" + Uri, D["file"].get<std::string>());
     // The inputs are ASCII: code-point columns are byte columns.
     EXPECT_EQ(Location["region"]["startLine"], D["line"]);
     EXPECT_EQ(Location["region"]["startColumn"], D["column"]);

@@ -5,6 +5,7 @@
 // page's rows against the cuda-occupancy-report remarks of a plain lint run
 // for the same launches; and the bad command lines (exit 2, no file written).
 #include "BundledProjectDatabase.h"
+#include "outputs/PathRoots.h"
 #include "CommandRunner.h"
 #include "TestFiles.h"
 
@@ -303,7 +304,9 @@ TEST_F(Report, PtxasRegistersGiveEveryChartItsPointAndNextSteps) {
 
 TEST_F(Report, MarkdownRowsHaveTheOccupancyOfTheRemarks) {
   // Registers known (ptxas log): exact occupancies.
-  CommandResult Page = runCommand(occlint() + " report --quiet --markdown" + cliffArguments(), /*MergeStderr=*/false);
+  CommandResult Page = runCommand(occlint() + " report --quiet --markdown --root " + shellQuote(ChecksDir.string()) +
+                                      cliffArguments(),
+                                  /*MergeStderr=*/false);
   ASSERT_EQ(Page.exitCode, 0) << Page.output;
   CommandResult Lint = runCommand(occlint() + " --quiet --checks='-*,cuda-occupancy-report'" + cliffArguments(), false);
   const std::string Base = pageBase(Page.output);
@@ -375,8 +378,12 @@ TEST_F(Report, MarkdownOfTheBundledProjectMatchesTheRemarksPerArch) {
   const std::string Page = readFile(Out);
   CommandResult Lint = runCommand(
       occlint() + " --quiet --no-compile --checks='-*,cuda-occupancy-report' -p " + shellQuote(Build.string()), false);
-  ASSERT_EQ(pageBase(Page), ProjectDir.string());
-  const std::vector<Remark> Remarks = occupancyRemarks(Lint.output, ProjectDir.string());
+  // The root (outputs/PathRoots.h): the repository the project is in (this
+  // one, in a clone), else the sources' common directory.
+  const std::string GitTop = occlint::gitTopLevel(ProjectDir.string());
+  const std::string Root = GitTop.empty() ? ProjectDir.string() : GitTop;
+  ASSERT_EQ(pageBase(Page), Root);
+  const std::vector<Remark> Remarks = occupancyRemarks(Lint.output, Root);
   std::set<std::string> Gpus;
   for (const Remark &Rem : Remarks)
     Gpus.insert(Rem.gpu);
