@@ -201,7 +201,7 @@ def main():
         row = {'project': project['name'], 'held_out': project['held_out'], 'commit': project['commit'],
                'units': len(units), 'excluded': len(excluded), 'pairs': len(pairs), 'nvcc_ok': 0,
                'nvcc_timeout': 0, 'clean': 0, 'errors': 0, 'degraded': 0, 'exit2': 0, 'crashes': 0, 'no_output': 0,
-               'kernels': 0, 'launches': 0, 'launch_sites': 0, 'exact_block': 0, 'occupancy_known': 0,
+               'kernels': 0, 'launches': 0, 'launch_sites': 0, 'exact_block': 0, 'exact_grid': 0, 'occupancy_known': 0,
                'block_set_open': 0,
                'findings': {}, 'unclean': []}
         for (u, a), v, r in zip(pairs, verdicts, runs):
@@ -237,6 +237,8 @@ def main():
                 row['launch_sites'] += 1
                 row['exact_block'] += complete and all(bool(v.get('shape') and v['shape'].get('threadsPerBlock'))
                                                        for v in vs)
+                row['exact_grid'] += complete and all(bool(v.get('shape') and v['shape'].get('gridBlocks'))
+                                                      for v in vs)
                 row['occupancy_known'] += complete and all(v.get('occupancy') is not None for v in vs)
                 row['block_set_open'] += (not complete) and any(bool(v.get('shape')) for v in vs)
             if errors or notes:
@@ -275,6 +277,7 @@ def print_row(r):
           f" {r['errors']} (degraded {r['degraded']}); exit 2: {r['exit2']}; crashes {r['crashes']};"
           f" no JSON written {r['no_output']};"
           f" kernels {r['kernels']}; launch sites {r['launch_sites']}: exact block {r['exact_block']},"
+          f" exact grid {r['exact_grid']},"
           f" occupancy {r['occupancy_known']}, known values but an open set {r['block_set_open']}")
     for check, n in sorted(r['findings'].items()):
         print(f"    {check}: {n}")
@@ -286,7 +289,7 @@ def print_row(r):
 
 def totals(rows):
     t = {k: sum(r[k] for r in rows) for k in ('pairs', 'nvcc_ok', 'clean', 'errors', 'degraded', 'exit2', 'crashes',
-                                              'launch_sites', 'exact_block', 'occupancy_known',
+                                              'launch_sites', 'exact_block', 'exact_grid', 'occupancy_known',
                                               'block_set_open')}
     t['clean_percent'] = round(100.0 * t['clean'] / t['nvcc_ok'], 1) if t['nvcc_ok'] else None
     return t
@@ -300,7 +303,8 @@ def print_totals(rows):
             print(f"{label}: {t['nvcc_ok']} (file, arch) nvcc compiles, {t['clean']} parse cleanly "
                   f"({t['clean_percent']} %), {t['errors']} with errors ({t['degraded']} degraded), "
                   f"exit 2: {t['exit2']}, crashes: {t['crashes']}; launch sites {t['launch_sites']}: exact block "
-                  f"{t['exact_block']}, occupancy {t['occupancy_known']}, open sets {t['block_set_open']}")
+                  f"{t['exact_block']}, exact grid {t['exact_grid']}, occupancy {t['occupancy_known']}, "
+                  f"open sets {t['block_set_open']}")
 
 
 def write_results(rows, mode, commit):
@@ -315,20 +319,22 @@ def write_results(rows, mode, commit):
         f.write(f"# Corpus run {stamp} (occlint {commit}, mode {mode})\n\n"
                 "`python3 bench/corpus/run.py --mode " + mode + " --results` (bench/corpus/README.md).\n\n"
                 "| project | held out | units | (file, arch) | nvcc compiles | parse cleanly | % | with errors |"
-                " degraded | exit 2 | crashes | kernels | launch sites | exact block | occupancy | findings |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+                " degraded | exit 2 | crashes | kernels | launch sites | exact block | exact grid | occupancy | findings |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
         for r in rows:
             pct = f"{100.0 * r['clean'] / r['nvcc_ok']:.1f}" if r['nvcc_ok'] else '-'
             f.write(f"| {r['project']} | {'yes' if r['held_out'] else 'no'} | {r['units']} | {r['pairs']} | "
                     f"{r['nvcc_ok']} | {r['clean']} | {pct} | {r['errors']} | {r['degraded']} | {r['exit2']} | "
-                    f"{r['crashes']} | {r['kernels']} | {r['launch_sites']} | {r['exact_block']} | {r['occupancy_known']} | "
+                    f"{r['crashes']} | {r['kernels']} | {r['launch_sites']} | {r['exact_block']} | {r['exact_grid']} | "
+                    f"{r['occupancy_known']} | "
                     f"{sum(r['findings'].values())} |\n")
         for label, key in (('Tuning set', 'tuning_set'), ('Held out', 'held_out')):
             t = totals([r for r in rows if r['held_out'] == (key == 'held_out')])
             f.write(f"\n{label}: {t['nvcc_ok']} (file, arch) pairs nvcc compiles; {t['clean']} parse with no Clang "
                     f"error ({t['clean_percent']} %); {t['errors']} with errors, {t['degraded']} of them degraded "
                     f"(warning, exit 0/1); exit 2: {t['exit2']}; crashes: {t['crashes']}; launch sites "
-                    f"{t['launch_sites']}: exact block {t['exact_block']}, occupancy {t['occupancy_known']} "
+                    f"{t['launch_sites']}: exact block {t['exact_block']}, exact grid {t['exact_grid']}, "
+                    f"occupancy {t['occupancy_known']} "
                     f"(one value or a complete set); {t['block_set_open']} more with known values in an open set "
                     f"(a helper other files may call).\n")
         f.write("\nFindings per check:\n\n")

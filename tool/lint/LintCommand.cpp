@@ -114,6 +114,10 @@ static cl::opt<std::string> RootOption("root", cl::desc(R"(The project's root: p
 the report are shown relative to it (default: the git
 top level of the files, else their common directory).)"),
                                        cl::init(""), cl::cat(OcclintCategory));
+static cl::opt<std::string> BaselineOption("baseline", cl::desc(R"(A saved --format=json output: JSON and SARIF mark each
+finding new or unchanged since then, and JSON lists the
+saved findings that are fixed.)"),
+                                           cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<std::string> CudaPathOption("cuda-path",
                                            cl::desc("CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda)."),
                                            cl::init(""), cl::cat(OcclintCategory));
@@ -215,6 +219,7 @@ static LintSettings settingsFromCommandLine(const std::string &Color) {
   S.gpus = std::vector<std::string>(Gpus.begin(), Gpus.end());
   S.cudaPath = CudaPathOption;
   S.root = RootOption;
+  S.baseline = BaselineOption;
   S.trustedCudaPath = CudaPathOption;
   S.ptxasLogs = std::vector<std::string>(PtxasLogs.begin(), PtxasLogs.end());
   S.noCompile = NoCompile;
@@ -406,6 +411,9 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
     const size_t Count = Result.errors.size();
     llvm::errs() << Count << (Count == 1 ? " diagnostic" : " diagnostics") << " in " << Result.fileCount
                  << (Result.fileCount == 1 ? " file" : " files") << "\n";
+    if (Result.baseline)
+      llvm::errs() << "against the baseline " << Result.baseline->file << ": " << Result.baseline->newCount()
+                   << " new, " << Result.baseline->fixed.size() << " fixed\n";
   }
   return Result.exitCode();
 }

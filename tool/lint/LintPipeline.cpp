@@ -189,6 +189,11 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
                                  {"/usr/include", "/usr/local/include", "/usr/lib/gcc",
                                   OCCLINT_CLANG_RESOURCE_DIR "/include", Parse.builtinHeaders,
                                   llvm::sys::path::parent_path(Parse.compatPrelude).str()});
+  // A bad baseline stops the run before any analysis (exit 2, nothing written).
+  std::vector<BaselineFinding> Baseline;
+  if (!Settings.baseline.empty())
+    if (std::string Problem = readBaseline(Settings.baseline, Result.roots, Baseline); !Problem.empty())
+      return Fail("--baseline: " + Problem);
   if (Result.sourceOnly && !Settings.quiet)
     Log << "occlint: note: no CUDA toolkit found (--cuda-path, CUDA_PATH, /usr/local/cuda); "
            "running in source-only mode\n";
@@ -305,6 +310,10 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   }
   Log.flush();
   Result.diagnostics = toDiagnosticRecords(Result.errors);
+  if (!Settings.baseline.empty()) {
+    Result.baseline = compareWithBaseline(Result.diagnostics, Result.roots, Baseline);
+    Result.baseline->file = Settings.baseline;
+  }
   Result.context = std::make_unique<ClangTidyContext>(std::move(Provider), false, false, false);
   Result.context->setCurrentFile(Result.firstFile);
   return Result;

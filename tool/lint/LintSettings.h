@@ -26,6 +26,7 @@ struct LintSettings {
   std::vector<std::string> gpus;         // --gpu: the Targets option, and the archs parsed
   std::string cudaPath;                  // --cuda-path ("" = $CUDA_PATH, /usr/local/cuda)
   std::string root;                      // --root: the project root paths are shown from ("" = chosen, PathRoots.h)
+  std::string baseline;                  // --baseline: a saved JSON output to compare with ("" = none)
   std::vector<std::string> ptxasLogs;
   bool noCompile = false;
   /// --strict-parse: Clang's errors in code nvcc compiled are reported as

@@ -274,6 +274,17 @@ Json withPath(const Json &Record, const PathRoots &Roots) {
   return Out;
 }
 
+// --baseline: which saved findings are fixed (the new ones are marked in place).
+Json baselineJson(const std::optional<BaselineComparison> &Baseline) {
+  if (!Baseline)
+    return nullptr;
+  Json Fixed = Json::array();
+  for (const BaselineFinding &F : Baseline->fixed)
+    Fixed.push_back({{"check", F.check}, {"severity", F.severity}, {"message", F.message}, {"path", F.path},
+                     {"line", F.line}});
+  return {{"file", Baseline->file}, {"new", Baseline->newCount()}, {"fixed", std::move(Fixed)}};
+}
+
 Json rootsJson(const PathRoots &Roots) {
   return {{"project", nullIfEmpty(Roots.project)},
           {"projectFrom", nullIfEmpty(Roots.projectFrom)},
@@ -298,8 +309,12 @@ Json parseGapJson(const ParseGapNotice &N) {
 
 void writeJsonOutput(const LintResult &Result, llvm::raw_ostream &OS) {
   Json Diagnostics = Json::array();
-  for (const DiagnosticRecord &D : Result.diagnostics)
-    Diagnostics.push_back(withPath(diagnosticJson(D), Result.roots));
+  for (size_t I = 0; I < Result.diagnostics.size(); ++I) {
+    Json D = withPath(diagnosticJson(Result.diagnostics[I]), Result.roots);
+    if (Result.baseline)
+      D["baseline"] = Result.baseline->isNew[I] ? "new" : "unchanged";
+    Diagnostics.push_back(std::move(D));
+  }
 
   Json Launches = Json::array(), Kernels = Json::array();
   std::set<std::string> SeenLaunches, SeenKernels;
@@ -319,6 +334,7 @@ void writeJsonOutput(const LintResult &Result, llvm::raw_ostream &OS) {
               {"fileCount", Result.fileCount},
               {"sourceOnly", Result.sourceOnly},
               {"roots", rootsJson(Result.roots)},
+              {"baseline", baselineJson(Result.baseline)},
               {"diagnostics", std::move(Diagnostics)},
               {"launches", std::move(Launches)},
               {"kernels", std::move(Kernels)},

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "outputs/DiagnosticRecords.h"
+#include "outputs/Baseline.h"
 #include "outputs/PathRoots.h"
 #include "facts/FactsRecords.h"
 
@@ -45,6 +46,8 @@ struct LintResult {
   bool sourceOnly = false;                               // no CUDA toolkit found
   /// How paths are shown in the report, JSON and SARIF (outputs/PathRoots.h).
   PathRoots roots;
+  /// --baseline: which findings are new and which saved ones are fixed.
+  std::optional<BaselineComparison> baseline;
   /// The parses whose compiler errors were hidden, by file and arch; their
   /// errors are not in `errors` and do not count in exitCode().
   std::vector<ParseGapNotice> parseGaps;

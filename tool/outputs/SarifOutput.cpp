@@ -315,8 +315,14 @@ void writeSarifOutput(const LintResult &Result, llvm::raw_ostream &OS) {
   RuleTable Rules(Result.diagnostics);
   Artifacts Files(Result.roots);
   Json Results = Json::array();
-  for (const DiagnosticRecord &D : Result.diagnostics)
-    Results.push_back(result(D, Rules, Files));
+  for (size_t I = 0; I < Result.diagnostics.size(); ++I) {
+    Json R = result(Result.diagnostics[I], Rules, Files);
+    // --baseline: SARIF's own field. Fixed findings are not listed as
+    // "absent" results: code scanning would show them as alerts.
+    if (Result.baseline)
+      R["baselineState"] = Result.baseline->isNew[I] ? "new" : "unchanged";
+    Results.push_back(std::move(R));
+  }
   Json Notifications = Json::array();
   for (const ParseGapNotice &N : Result.parseGaps)
     Notifications.push_back(parseGapNotification(N, Files));

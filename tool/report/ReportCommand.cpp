@@ -43,6 +43,8 @@ waves and findings, and each launch's occupancy staircases (docs/report.md).
   --cuda-path DIR      CUDA toolkit (default: $CUDA_PATH, /usr/local/cuda)
   --root DIR           paths are shown relative to it (default: the git top
                        level of the files, else their common directory)
+  --baseline FILE      a saved --format=json output: findings since then are
+                       marked new, and the fixed ones listed
   --ptxas-log FILE     build log with ptxas -v output; repeatable
   --no-compile         never run the device compiler: registers unknown
   --strict-parse       Clang's errors in files nvcc compiled are errors, as
@@ -202,6 +204,7 @@ LintSettings settingsFrom(const ArgParser &Args) {
   S.gpus = Args.values("gpu");
   S.cudaPath = Args.value("cuda-path").value_or("");
   S.root = Args.value("root").value_or("");
+  S.baseline = Args.value("baseline").value_or("");
   S.trustedCudaPath = S.cudaPath;
   S.ptxasLogs = Args.values("ptxas-log");
   S.noCompile = Args.has("no-compile");
@@ -223,7 +226,7 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
   for (const std::string &A : Normalized)
     Argv.push_back(A.c_str());
   ArgParser Args("report", {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown",
-                           "allow-compiler", "compile-timeout", "max-memory", "root"},
+                           "allow-compiler", "compile-timeout", "max-memory", "root", "baseline"},
                  {"no-compile", "strict-parse", "quiet", "help"});
   Args.parse(int(Argv.size()), Argv.data());
   if (Args.has("help")) {

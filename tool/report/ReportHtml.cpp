@@ -18,6 +18,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .summary li { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: 4px 10px; }
 .summary b { font-size: 16px; }
 .note { color: #57606a; font-size: 13px; }
+.new { background: #cf222e; color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; font-weight: 600; }
 table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 table code, table .mono { font-size: 12px; }
 th, td { border-bottom: 1px solid #d8dee4; padding: 4px 6px; text-align: left; vertical-align: top; }
@@ -99,6 +100,7 @@ public:
     header();
     table();
     otherFindings();
+    fixedSinceBaseline();
     staircases();
     sources();
     OS << "<script>" << SelfCheck << "</script>\n</body>\n</html>\n";
@@ -132,6 +134,10 @@ private:
       Item(Count, Severity, std::string(Severity) + "s");
     }
     OS << "</ul>\n";
+    if (!Model.baselineFile.empty())
+      OS << "<p class=\"baseline\">Against the baseline <code>" << e(Model.baselineFile) << "</code>: <b>"
+         << Model.newFindings << "</b> new, <b>" << Model.fixedSinceBaseline.size()
+         << "</b> fixed (<a href=\"#fixed\">below</a>).</p>\n";
     if (Model.sourceOnly)
       OS << "<p class=\"note\">Source-only mode: no CUDA toolkit was found, so no kernel's registers are known; "
             "occupancies are upper bounds (&le;).</p>\n";
@@ -148,7 +154,8 @@ private:
     if (!Findings.empty()) {
       OS << "<ul class=\"findings\">";
       for (const ReportFinding &F : Findings)
-        OS << "<li class=\"" << e(F.severity) << "\"><code>" << e(F.check) << "</code> " << e(F.message) << "</li>";
+        OS << "<li class=\"" << e(F.severity) << "\">" << newBadge(F) << "<code>" << e(F.check) << "</code> "
+           << e(F.message) << "</li>";
       OS << "</ul>";
     }
     if (!Moot.empty()) {
@@ -239,6 +246,28 @@ private:
     OS << "<section id=\"other-findings\">\n<h2>Other findings</h2>\n<table>\n<thead><tr><th>Location</th>"
        << "<th>Severity</th><th>Check</th><th>Message</th></tr></thead>\n<tbody>\n";
     for (const ReportFinding &F : Model.otherFindings)
+      OS << "<tr><td class=\"mono\">" << e(F.location) << "</td><td>" << e(F.severity) << "</td><td>"
+         << newBadge(F) << "<code>" << e(F.check) << "</code></td><td>" << e(F.message) << "</td></tr>\n";
+    OS << "</tbody>\n</table>\n</section>\n";
+  }
+
+  static std::string newBadge(const ReportFinding &F) {
+    return F.isNew ? "<span class=\"new\" title=\"not in the baseline\">new</span> " : "";
+  }
+
+  // --baseline: the saved findings no longer found.
+  void fixedSinceBaseline() {
+    if (Model.baselineFile.empty())
+      return;
+    OS << "<section id=\"fixed\">\n<h2>Fixed since the baseline</h2>\n";
+    if (Model.fixedSinceBaseline.empty()) {
+      OS << "<p class=\"note\">None of the findings of <code>" << e(Model.baselineFile) << "</code> is fixed.</p>\n"
+         << "</section>\n";
+      return;
+    }
+    OS << "<table>\n<thead><tr><th>Location (then)</th><th>Severity</th><th>Check</th><th>Message</th></tr></thead>\n"
+       << "<tbody>\n";
+    for (const ReportFinding &F : Model.fixedSinceBaseline)
       OS << "<tr><td class=\"mono\">" << e(F.location) << "</td><td>" << e(F.severity) << "</td><td><code>"
          << e(F.check) << "</code></td><td>" << e(F.message) << "</td></tr>\n";
     OS << "</tbody>\n</table>\n</section>\n";

@@ -49,6 +49,7 @@ public:
     header();
     table();
     otherFindings();
+    fixedSinceBaseline();
     staircases();
     sources();
   }
@@ -73,6 +74,9 @@ private:
        << Count(Model.translationUnits, "translation unit", "translation units") << " · "
        << Count(Model.kernelCount, "kernel", "kernels") << " · " << Count(Model.launchCount, "launch", "launches")
        << " · " << Severity("error") << " · " << Severity("warning") << " · " << Severity("remark") << "\n\n";
+    if (!Model.baselineFile.empty())
+      OS << "Against the baseline " << code(Model.baselineFile) << ": **" << Model.newFindings << "** new, **"
+         << Model.fixedSinceBaseline.size() << "** fixed.\n\n";
     if (Model.sourceOnly)
       OS << "Source-only mode: no CUDA toolkit was found, so no kernel's registers are known; occupancies are "
             "upper bounds (≤).\n\n";
@@ -81,8 +85,8 @@ private:
   static std::string findings(const std::vector<ReportFinding> &Findings) {
     std::string Out;
     for (const ReportFinding &F : Findings)
-      Out += (Out.empty() ? "" : "; ") + code(F.check) + " " + (F.severity == "warning" ? "" : F.severity + ": ") +
-             escapeMarkdown(F.message);
+      Out += std::string(Out.empty() ? "" : "; ") + (F.isNew ? "**new** " : "") + code(F.check) + " " +
+             (F.severity == "warning" ? "" : F.severity + ": ") + escapeMarkdown(F.message);
     return Out;
   }
 
@@ -134,6 +138,22 @@ private:
       return;
     OS << "## Other findings\n\n| Location | Severity | Check | Message |\n|---|---|---|---|\n";
     for (const ReportFinding &F : Model.otherFindings)
+      OS << "| " << code(F.location) << " | " << m(F.severity) << " | " << (F.isNew ? "**new** " : "")
+         << code(F.check) << " | " << m(F.message) << " |\n";
+    OS << "\n";
+  }
+
+  // --baseline: the saved findings no longer found.
+  void fixedSinceBaseline() {
+    if (Model.baselineFile.empty())
+      return;
+    OS << "## Fixed since the baseline\n\n";
+    if (Model.fixedSinceBaseline.empty()) {
+      OS << "None of the findings of " << code(Model.baselineFile) << " is fixed.\n\n";
+      return;
+    }
+    OS << "| Location (then) | Severity | Check | Message |\n|---|---|---|---|\n";
+    for (const ReportFinding &F : Model.fixedSinceBaseline)
       OS << "| " << code(F.location) << " | " << m(F.severity) << " | " << code(F.check) << " | " << m(F.message)
          << " |\n";
     OS << "\n";

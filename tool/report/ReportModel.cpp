@@ -79,6 +79,13 @@ public:
     for (size_t I = 0; I < Result.diagnostics.size(); ++I)
       if (!Diagnostics.shown[I])
         Model.otherFindings.push_back(finding(Result.diagnostics[I]));
+    if (Result.baseline) {
+      Model.baselineFile = Result.baseline->file;
+      Model.newFindings = Result.baseline->newCount();
+      for (const BaselineFinding &B : Result.baseline->fixed)
+        Model.fixedSinceBaseline.push_back(
+            {B.check, B.severity, B.message, B.path + (B.line ? ":" + std::to_string(B.line) : ""), false});
+    }
   }
 
 private:
@@ -116,6 +123,9 @@ private:
     if (!D.file.empty())
       F.location = relative(normalPath(D.file)) + ":" + std::to_string(D.position.line) + ":" +
                    std::to_string(D.position.column);
+    // D is an element of Result.diagnostics: its index is its place there.
+    if (Result.baseline)
+      F.isNew = Result.baseline->isNew[size_t(&D - Result.diagnostics.data())];
     return F;
   }
 

@@ -20,6 +20,7 @@ struct ReportFinding {
   std::string severity; // "error", "warning", "remark"
   std::string message;
   std::string location; // "src/a.cu:12:5", relative to the page's base directory
+  bool isNew = false;   // --baseline: not in the saved run
 };
 
 /// A finding the precedence table made moot on a launch (docs/launch-analysis.md).
@@ -86,6 +87,11 @@ struct ReportModel {
   std::map<std::string, size_t> findingsBySeverity;
   std::vector<ReportKernelRow> kernels;
   std::vector<ReportFinding> otherFindings; // diagnostics at no kernel's or launch's line
+  /// --baseline: the saved file, how many findings are new, and the saved
+  /// findings no longer found. baselineFile "" when there is no baseline.
+  std::string baselineFile;
+  size_t newFindings = 0;
+  std::vector<ReportFinding> fixedSinceBaseline;
   std::vector<ReportStaircaseGroup> staircases;
 };
 
