@@ -98,6 +98,7 @@ public:
        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
        << "<title>occlint report</title>\n<style>" << Style << "</style>\n</head>\n<body>\n";
     header();
+    whereToStart();
     table();
     otherFindings();
     fixedSinceBaseline();
@@ -249,6 +250,52 @@ private:
       OS << "<tr><td class=\"mono\">" << e(F.location) << "</td><td>" << e(F.severity) << "</td><td>"
          << newBadge(F) << "<code>" << e(F.check) << "</code></td><td>" << e(F.message) << "</td></tr>\n";
     OS << "</tbody>\n</table>\n</section>\n";
+  }
+
+  // The launches' findings, costliest first (ReportRanking.h); the first
+  // rows shown, the rest folded; then the count of every finding by check.
+  void whereToStart() {
+    if (Model.findingsByCheck.empty())
+      return;
+    OS << "<section id=\"start\">\n<h2>Where to start</h2>\n";
+    if (!Model.ranked.empty()) {
+      OS << "<p class=\"note\">Each launch finding with what it costs that launch at most, in Nsight Compute's "
+            "&ldquo;estimated speedup&rdquo; sense: the share of lanes, SMs or the tail wave left idle (an upper "
+            "bound), the launches that cannot start first. Occupancy-only findings come after them, lowest "
+            "occupancy first: occupancy is not the goal by itself.</p>\n";
+      auto Rows = [&](size_t From, size_t To) {
+        OS << "<table class=\"ranked\">\n<thead><tr><th>#</th><th>Estimated loss</th><th>Finding</th>"
+           << "<th>Launch</th></tr></thead>\n<tbody>\n";
+        for (size_t I = From; I < To; ++I) {
+          const ReportRankedFinding &R = Model.ranked[I];
+          OS << "<tr class=\"" << e(R.finding.severity) << "\"><td class=\"num\">" << I + 1 << "</td><td>"
+             << e(describeLoss(R.loss)) << "</td><td>" << newBadge(R.finding) << "<code>" << e(R.finding.check)
+             << "</code> <span title=\"" << e(R.finding.message) << "\">" << e(shortened(R.finding.message, 140))
+             << "</span></td><td><code>" << e(R.kernel) << "</code> at <span class=\"mono\">"
+             << path(R.finding.location) << "</span>, " << e(R.gpu) << "</td></tr>\n";
+        }
+        OS << "</tbody>\n</table>\n";
+      };
+      const size_t Shown = std::min<size_t>(Model.ranked.size(), 20);
+      Rows(0, Shown);
+      if (Shown < Model.ranked.size()) {
+        OS << "<details><summary>" << Model.ranked.size() - Shown << " more</summary>\n";
+        Rows(Shown, Model.ranked.size());
+        OS << "</details>\n";
+      }
+    }
+    OS << "<h3>Findings by check</h3>\n<ul class=\"by-check\">\n";
+    for (const auto &[Check, Count] : Model.findingsByCheck)
+      OS << "<li><code>" << e(Check) << "</code> " << Count << "</li>\n";
+    OS << "</ul>\n</section>\n";
+  }
+
+  // A long text cut at a word, with an ellipsis (the whole text on hover).
+  static std::string shortened(const std::string &Text, size_t Max) {
+    if (Text.size() <= Max)
+      return Text;
+    size_t Cut = Text.rfind(' ', Max);
+    return Text.substr(0, Cut == std::string::npos || Cut < Max / 2 ? Max : Cut) + " …";
   }
 
   static std::string newBadge(const ReportFinding &F) {

@@ -47,6 +47,7 @@ public:
 
   void write() {
     header();
+    whereToStart();
     table();
     otherFindings();
     fixedSinceBaseline();
@@ -141,6 +142,33 @@ private:
       OS << "| " << code(F.location) << " | " << m(F.severity) << " | " << (F.isNew ? "**new** " : "")
          << code(F.check) << " | " << m(F.message) << " |\n";
     OS << "\n";
+  }
+
+  // The launches' findings, costliest first (ReportRanking.h), then the
+  // count of every finding by check.
+  void whereToStart() {
+    if (Model.findingsByCheck.empty())
+      return;
+    OS << "## Where to start\n\n";
+    if (!Model.ranked.empty()) {
+      OS << "Each launch finding with what it costs that launch at most (Nsight Compute's estimated speedup: the "
+            "share of lanes, SMs or the tail wave left idle, an upper bound); launches that cannot start first, "
+            "occupancy-only findings last.\n\n| # | Estimated loss | Finding | Launch |\n|---|---|---|---|\n";
+      for (size_t I = 0; I < Model.ranked.size(); ++I) {
+        const ReportRankedFinding &R = Model.ranked[I];
+        OS << "| " << I + 1 << " | " << m(describeLoss(R.loss)) << " | " << (R.finding.isNew ? "**new** " : "")
+           << code(R.finding.check) << " " << m(R.finding.message) << " | " << code(R.kernel) << " at "
+           << code(R.finding.location) << ", " << m(R.gpu) << " |\n";
+      }
+      OS << "\n";
+    }
+    OS << "Findings by check: ";
+    bool First = true;
+    for (const auto &[Check, Count] : Model.findingsByCheck) {
+      OS << (First ? "" : ", ") << code(Check) << " " << Count;
+      First = false;
+    }
+    OS << "\n\n";
   }
 
   // --baseline: the saved findings no longer found.

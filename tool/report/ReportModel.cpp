@@ -79,6 +79,11 @@ public:
     for (size_t I = 0; I < Result.diagnostics.size(); ++I)
       if (!Diagnostics.shown[I])
         Model.otherFindings.push_back(finding(Result.diagnostics[I]));
+    std::stable_sort(Model.ranked.begin(), Model.ranked.end(),
+                     [](const ReportRankedFinding &A, const ReportRankedFinding &B) { return ranksBefore(A.loss, B.loss); });
+    for (const DiagnosticRecord &D : Result.diagnostics)
+      if (D.severity != "remark")
+        ++Model.findingsByCheck[D.check];
     if (Result.baseline) {
       Model.baselineFile = Result.baseline->file;
       Model.newFindings = Result.baseline->newCount();
@@ -291,6 +296,9 @@ private:
         Row.limits = "block " + L.block + ", dynamic shared memory " + L.dynamicSharedMem + ": not constants";
     }
     Row.findings = findingsAt(Entry.file, L.location.line);
+    for (const ReportFinding &F : Row.findings)
+      if (F.severity != "remark")
+        Model.ranked.push_back({F, Row.kernel, Row.gpu, estimateFindingLoss(F.check, L)});
     for (const auto &S : L.suppressed)
       Row.moot.push_back({S.check, S.suppressedBy, S.reason});
     return Row;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lint/LintPipeline.h"
+#include "report/ReportRanking.h"
 #include "report/ReportStaircase.h"
 
 #include <map>
@@ -21,6 +22,13 @@ struct ReportFinding {
   std::string message;
   std::string location; // "src/a.cu:12:5", relative to the page's base directory
   bool isNew = false;   // --baseline: not in the saved run
+};
+
+/// A launch finding with its estimated loss (ReportRanking.h), for "Where to start".
+struct ReportRankedFinding {
+  ReportFinding finding;
+  std::string kernel, gpu; // the launch's
+  FindingLoss loss;
 };
 
 /// A finding the precedence table made moot on a launch (docs/launch-analysis.md).
@@ -87,6 +95,8 @@ struct ReportModel {
   std::map<std::string, size_t> findingsBySeverity;
   std::vector<ReportKernelRow> kernels;
   std::vector<ReportFinding> otherFindings; // diagnostics at no kernel's or launch's line
+  std::vector<ReportRankedFinding> ranked;  // the launches' findings (not remarks), costliest first
+  std::map<std::string, size_t> findingsByCheck; // every finding but the remarks
   /// --baseline: the saved file, how many findings are new, and the saved
   /// findings no longer found. baselineFile "" when there is no baseline.
   std::string baselineFile;

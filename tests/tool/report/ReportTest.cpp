@@ -391,6 +391,41 @@ TEST_F(Report, MarkdownOfTheBundledProjectMatchesTheRemarksPerArch) {
   expectRowsMatchRemarks(Page, Remarks);
 }
 
+TEST_F(Report, WhereToStartRanksThePlantedFindingsByTheirLoss) {
+  // The bundled project's planted launch findings, costliest first: the two
+  // launches that cannot start, then lanes, SMs and the tail wave wasted,
+  // then the occupancy-only findings (docs/report.md, "Where to start").
+  const fs::path Build = projectBuild();
+  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile --quiet --markdown -p " +
+                                   shellQuote(Build.string()),
+                               /*MergeStderr=*/false);
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  const size_t Start = R.output.find("## Where to start"), End = R.output.find("## Kernels and launches");
+  ASSERT_NE(Start, std::string::npos) << R.output;
+  const std::string Section = R.output.substr(Start, End - Start);
+  std::vector<std::string> Losses;
+  static const std::regex Row(R"(^\| (\d+) \| ([^|]*) \| `([^`]*)`)");
+  std::istringstream In(Section);
+  for (std::string Line; std::getline(In, Line);) {
+    std::smatch M;
+    if (std::regex_search(Line, M, Row))
+      Losses.push_back(M[2].str() + " " + M[3].str());
+  }
+  const std::vector<std::string> Expected = {
+      "cannot start cuda-launch-invalid-config",
+      "cannot start cuda-launch-invalid-config",
+      "96.9% lanes masked off cuda-launch-block-not-warp-multiple", // the 1-thread block
+      "69.7% SMs idle cuda-launch-tiny-grid",                       // 40 blocks on 132 SMs
+      "21.9% lanes masked off cuda-launch-block-not-warp-multiple", // the 100-thread block
+      "occupancy 50.0% cuda-occupancy-block-cap",
+      "occupancy 50.0% cuda-occupancy-block-cap",
+  };
+  EXPECT_EQ(Losses, Expected) << Section;
+  EXPECT_NE(Section.find("Findings by check: `cuda-launch-block-not-warp-multiple` 2, `cuda-launch-invalid-config` 2"),
+            std::string::npos)
+      << Section;
+}
+
 TEST_F(Report, BadCommandLinesWriteNothing) {
   const fs::path Build = projectBuild();
   const fs::path Html = Scratch / "out.html", Md = Scratch / "out.md";
