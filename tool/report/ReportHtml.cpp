@@ -64,6 +64,9 @@ const char *const SelfCheck = R"(
                 chartsWithArea: 0, curves: 0, ownPoints: 0, nextPoints: 0, ownOnCurve: 0, launchRows: 0,
                 mootGroups: 0, mootFolded: 0, mootItems: 0 };
   facts.launchRows = document.querySelectorAll('tr.launch').length;
+  facts.rankedRows = document.querySelectorAll('table.ranked tbody tr').length;
+  facts.scrollWidth = document.documentElement.scrollWidth;
+  facts.innerWidth = window.innerWidth;
   document.querySelectorAll('details.moot').forEach(function (d) {
     facts.mootGroups++;
     facts.mootItems += d.querySelectorAll('li').length;

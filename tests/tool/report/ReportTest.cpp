@@ -78,7 +78,8 @@ protected:
     const std::string Chromium = chromium();
     if (Chromium.empty())
       return nullptr;
-    CommandResult R = runCommand(chromiumCommand(Chromium) + " --dump-dom " + shellQuote("file://" + Html.string()),
+    CommandResult R = runCommand(chromiumCommand(Chromium) + " --window-size=1280,2400 --dump-dom " +
+                                     shellQuote("file://" + Html.string()),
                                  /*MergeStderr=*/false);
     EXPECT_EQ(R.exitCode, 0) << "chromium --dump-dom failed";
     std::smatch M;
@@ -264,6 +265,11 @@ TEST_F(Report, BundledProjectHtmlRendersTheTableAndTheStaircases) {
   const nlohmann::json Facts = renderedFacts(Html);
   ASSERT_TRUE(Facts.is_object()) << Facts.dump();
   EXPECT_EQ(Facts["launchRows"], Remarks.size()) << Facts.dump();
+  // "Where to start": the planted launch findings (--no-compile: the two
+  // that cannot start, two blocks off the warp size, a tiny grid, two block caps).
+  EXPECT_EQ(Facts["rankedRows"], 7) << Facts.dump();
+  // At 1,280 px the page does not scroll sideways.
+  EXPECT_LE(Facts["scrollWidth"], Facts["innerWidth"]) << Facts.dump();
   // Launches with a computed occupancy: everything but the unknown ones (none here).
   const int Groups = Facts["groups"];
   EXPECT_GE(Groups, 10) << Facts.dump();
