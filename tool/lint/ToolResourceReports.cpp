@@ -16,6 +16,27 @@ using clang::tidy::occlint::ResourceReportLookup;
 
 static const char EstimatedNote[] = "resources estimated from the source";
 
+// The value under Key in Map, computed by Compute once: by the first thread
+// that asks; a second thread asking meanwhile waits for it (occlint --jobs).
+template <class Key, class Value, class ComputeFn>
+const Value &onceFor(std::mutex &Lock, std::map<Key, std::shared_future<Value>> &Map, const Key &K,
+                     ComputeFn Compute) {
+  std::shared_future<Value> Found;
+  std::optional<std::promise<Value>> Mine; // set when this thread computes it
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = Map.find(K);
+    if (It == Map.end()) {
+      Mine.emplace();
+      It = Map.emplace(K, Mine->get_future().share()).first;
+    }
+    Found = It->second;
+  }
+  if (Mine)
+    Mine->set_value(Compute());
+  return Found.get(); // the shared state lives in the map
+}
+
 // A ptxas log read for the checks: its kernels are the main file's.
 static PtxasReport reportOfFile(const std::string &Log, const std::string &MainFile) {
   PtxasReport Report = parsePtxasLog(Log);
@@ -98,26 +119,13 @@ std::optional<bool> ToolResourceReports::nvccAccepted(llvm::StringRef MainFile, 
 }
 
 const ToolResourceReports::Entry &ToolResourceReports::entryFor(llvm::StringRef MainFile, llvm::StringRef Arch) {
-  auto Key = std::make_pair(MainFile.str(), Arch.str());
-  std::shared_future<Entry> Found;
-  std::optional<std::promise<Entry>> Mine; // set when this thread looks the entry up
-  {
-    std::lock_guard<std::mutex> Guard(MemoLock);
-    auto It = Memo.find(Key);
-    if (It == Memo.end()) {
-      Mine.emplace();
-      It = Memo.emplace(Key, Mine->get_future().share()).first;
-    }
-    Found = It->second;
-  }
-  if (Mine) {
-    Entry Looked = lookUp(Key.first, Key.second);
+  // The map keeps the shared state (and so the report) alive.
+  return onceFor(MemoLock, Memo, std::make_pair(MainFile.str(), Arch.str()), [&] {
+    Entry Looked = lookUp(MainFile.str(), Arch.str());
     if (Verbose)
       *Verbose << "occlint: " << MainFile << " [" << Arch << "]: resources: " << Looked.source << "\n";
-    Mine->set_value(std::move(Looked));
-  }
-  // The map keeps the shared state (and so the report) alive.
-  return Found.get();
+    return Looked;
+  });
 }
 
 ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFile, const std::string &Arch) {
@@ -163,21 +171,10 @@ std::optional<ToolResourceReports::Entry> ToolResourceReports::fromBuild(const s
 
 std::shared_ptr<const LoadedBuildCapture>
 ToolResourceReports::buildCaptureOf(const std::string &MainFile, const clang::tooling::CompileCommand &Command) {
-  std::shared_future<std::shared_ptr<const LoadedBuildCapture>> Found;
-  std::optional<std::promise<std::shared_ptr<const LoadedBuildCapture>>> Mine;
-  {
-    std::lock_guard<std::mutex> Guard(CaptureLock);
-    auto It = Captures.find(MainFile);
-    if (It == Captures.end()) {
-      Mine.emplace();
-      It = Captures.emplace(MainFile, Mine->get_future().share()).first;
-    }
-    Found = It->second;
-  }
-  if (Mine)
-    Mine->set_value(std::make_shared<const LoadedBuildCapture>(
-        loadBuildCaptureForCommand(Command.CommandLine, Command.Directory, MainFile)));
-  return Found.get();
+  return onceFor(CaptureLock, Captures, MainFile, [&] {
+    return std::make_shared<const LoadedBuildCapture>(
+        loadBuildCaptureForCommand(Command.CommandLine, Command.Directory, MainFile));
+  });
 }
 
 ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainFile, const std::string &Arch) {
