@@ -176,6 +176,10 @@ IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType) {
   if (VD.getType()->isIntegralOrEnumerationType() && !hasStableValue(VD))
     if (std::optional<IVal> Queried = deviceQueryValue(VD, nullptr, UseType))
       return refineByGuards(VD, *Queried);
+  if (VD.getType()->isIntegralOrEnumerationType() && VD.hasGlobalStorage() && !VD.isLocalVarDecl() &&
+      !hasStableValue(VD))
+    if (std::optional<IVal> Global = globalDeviceValue(VD, UseType))
+      return refineByGuards(VD, *Global);
   if (!Init || !Def || !hasStableValue(VD)) {
     if (VD.isLocalVarDecl())
       recordReason(Init ? "'" + Name + "' is modified after its definition"

@@ -225,4 +225,87 @@ std::optional<IVal> ValueEvaluatorImpl::deviceQueryValue(const VarDecl &VD, cons
   return R;
 }
 
+// The one write of a global, `G = X` where X reads a local filled by
+// cudaGetDeviceProperties (a field) or cudaDeviceGetAttribute; every other
+// use of G in the translation unit reads it; its initializer, if any, is a
+// constant (the value before the setup runs).
+const BinaryOperator *ValueEvaluatorImpl::globalDeviceWrite(const VarDecl &VD) {
+  auto Known = C.globalDeviceWrites.find(&VD);
+  if (Known != C.globalDeviceWrites.end())
+    return Known->second;
+  const BinaryOperator *Write = nullptr;
+  bool Valid = !VD.getType()->isReferenceType() && !VD.getType().isVolatileQualified();
+  const VarDecl *Def = &VD;
+  if (const Expr *Init = VD.getAnyInitializer(Def); Init && !fold(Init))
+    Valid = false;
+  if (Valid) {
+    References Refs(VD);
+    Refs.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (const DeclRefExpr *Ref : Refs.Found) {
+      const Stmt *Parent = skipParens(parentOf(*Ref, Ctx), Ctx);
+      if (isRead(Parent))
+        continue;
+      const auto *Assign = dyn_cast_or_null<BinaryOperator>(Parent);
+      if (!Assign || Assign->getOpcode() != BO_Assign || Assign->getLHS()->IgnoreParens() != Ref || Write) {
+        Valid = false;
+        break;
+      }
+      Write = Assign;
+    }
+  }
+  // What is written: a field of a cudaGetDeviceProperties result, or a
+  // cudaDeviceGetAttribute result.
+  if (Valid && Write) {
+    const Expr *Value = Write->getRHS()->IgnoreParenImpCasts();
+    const auto *Member = dyn_cast<MemberExpr>(Value);
+    const auto *Ref = dyn_cast<DeclRefExpr>(Member && !Member->isArrow() ? Member->getBase()->IgnoreParenImpCasts() : Value);
+    const auto *Local = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    const CallExpr *Filler = Local ? deviceQueryFiller(*Local) : nullptr;
+    const StringRef Callee = Filler ? Filler->getDirectCallee()->getName() : "";
+    Valid = Filler && (Member ? Callee.starts_with("cudaGetDeviceProperties") : Callee == "cudaDeviceGetAttribute");
+  }
+  const BinaryOperator *Result = Valid ? Write : nullptr;
+  C.globalDeviceWrites[&VD] = Result;
+  return Result;
+}
+
+std::optional<IVal> ValueEvaluatorImpl::globalDeviceValue(const VarDecl &VD, QualType UseType) {
+  const BinaryOperator *Write = globalDeviceWrite(VD);
+  if (!Write)
+    return std::nullopt;
+  const std::string Name = "'" + VD.getName().str() + "'";
+  // Per target, and never into a cache shared by every target: a variable
+  // of a function outside the launch's frames is read without one.
+  if (Frame == NoFrame || !Context.target) {
+    if (Trace)
+      Trace->needsTarget = true;
+    recordReason(Name + " is set from the device at " + where(Write->getBeginLoc()) + ": known per target GPU");
+    return unknownOf(UseType, VD.getName().str());
+  }
+  const ::occlint::TargetGpu &Gpu = *Context.target;
+  const Expr *Value = Write->getRHS()->IgnoreParenImpCasts();
+  std::optional<int64_t> Device;
+  std::string What;
+  if (const auto *Member = dyn_cast<MemberExpr>(Value)) {
+    What = Member->getMemberDecl()->getName().str();
+  } else {
+    const auto *Local = cast<VarDecl>(cast<DeclRefExpr>(Value)->getDecl());
+    const CallExpr *Filler = deviceQueryFiller(*Local);
+    if (Filler->getNumArgs() >= 2)
+      if (const auto *Attr = dyn_cast<DeclRefExpr>(Filler->getArg(1)->IgnoreParenImpCasts()))
+        What = Attr->getDecl()->getName().str();
+  }
+  Device = deviceValue(What, Gpu);
+  if (!Device) {
+    recordReason(Name + " is set from the device in a way occlint does not model");
+    return unknownOf(UseType, VD.getName().str());
+  }
+  IVal R = castTo(exactOf(*Device), UseType);
+  R.derivation.push_back({SM.getExpansionLoc(Write->getBeginLoc()),
+                          Name + " is " + std::to_string(*Device) + " on " + Gpu.productName +
+                              (Gpu.productAssumed ? " (assumed: the default product of " + Gpu.arch.name + ")" : "") +
+                              " (" + What + ", set here; assumed set before it is read)"});
+  return R;
+}
+
 } // namespace clang::tidy::occlint

@@ -103,6 +103,9 @@ struct ValueEvaluator::Cache {
   // The one device query call that fills a variable (null: none, or more
   // than one, or the variable is also used otherwise).
   llvm::DenseMap<const VarDecl *, const CallExpr *> deviceQueryFillers;
+  // A global's one write `G = <device value>` (its right-hand side), null
+  // when it has none, or more than one, or is used otherwise.
+  llvm::DenseMap<const VarDecl *, const BinaryOperator *> globalDeviceWrites;
 };
 
 /// One top-level evaluation: the recursion guards live here.
@@ -176,6 +179,12 @@ private:
   /// (ValueEvaluatorDevice.cpp). `Field`: the member read of a struct.
   std::optional<IVal> deviceQueryValue(const VarDecl &VD, const FieldDecl *Field, QualType UseType);
   const CallExpr *deviceQueryFiller(const VarDecl &VD);
+  /// A global written once, from a device property or attribute, besides a
+  /// constant initializer (`cuda_num_SMs = prop.multiProcessorCount;` in a
+  /// setup function): the target's value, assumed written before it is
+  /// read; nullopt when VD is not such a global (ValueEvaluatorDevice.cpp).
+  std::optional<IVal> globalDeviceValue(const VarDecl &VD, QualType UseType);
+  const BinaryOperator *globalDeviceWrite(const VarDecl &VD);
   /// A parameter read in a context, shared by integer and dim3 parameters
   /// (ValueEvaluatorContext.cpp): `argument` is the call's argument when the
   /// next frame out binds it; `readable` is false when the parameter stays

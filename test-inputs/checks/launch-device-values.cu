@@ -6,7 +6,7 @@
 // RUN-ARGS: --gpu=H100 --ptxas-log=%S/ptxas/launch-device-values.sm_90.log --checks=-*,cuda-occupancy-report
 #include <cuda_runtime.h>
 
-__global__ void work(float *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; } // expect-note 5 {{'work' uses 8 registers per thread, 0 bytes of static shared memory (ptxas, sm_90)}}
+__global__ void work(float *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; } // expect-note 8 {{'work' uses 8 registers per thread, 0 bytes of static shared memory (ptxas, sm_90)}}
 
 void properties(float *p) {
   cudaDeviceProp prop;
@@ -38,4 +38,40 @@ void notTheQuerysValue(float *p) {
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   sms = sms / 2;
   work<<<sms, 256>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps}} [cuda-occupancy-report]
+}
+
+// A global written once from the device, in a setup function, besides its
+// constant initializer: the target's value, assumed set before it is read.
+int gSms = 0;
+int gThreadsPerSm = 0;
+void setupDevice() {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  gSms = prop.multiProcessorCount;
+  gThreadsPerSm = prop.maxThreadsPerMultiProcessor;
+}
+void fillTheGpu(float *p) {
+  work<<<gSms * 2, 1024>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 2 blocks of 1024 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps; the grid of 264 blocks runs in 1.00 waves}} [cuda-occupancy-report]
+}
+// A branch the device's values rule out on this target: one block row only
+// when 48 blocks of 256 threads already hold half the GPU's threads.
+void oneRowOnlyWhenTheGpuIsFull(float *p) {
+  const int columns = 48;
+  const int fill = gThreadsPerSm * gSms / (256 * columns);
+  const int rows = fill > 1 ? fill : 1;
+  if (rows == 1)
+    work<<<dim3(columns, rows), 256>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): unknown}} [cuda-occupancy-report]
+  else
+    work<<<dim3(columns, rows), 256>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps; the grid of 1056 blocks runs in 1.00 waves}} [cuda-occupancy-report]
+}
+// Written twice: not the device's value.
+int gWrittenTwice = 0;
+void setTwice() {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  gWrittenTwice = prop.multiProcessorCount;
+  gWrittenTwice = 2 * prop.multiProcessorCount;
+}
+void readTwice(float *p) {
+  work<<<gWrittenTwice, 256>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps}} [cuda-occupancy-report]
 }
