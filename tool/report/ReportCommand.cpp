@@ -56,6 +56,8 @@ waves and findings, and each launch's occupancy staircases (docs/report.md).
   --jobs N             files analysed in parallel (default: CPU cores)
   --compile-timeout S  seconds a compiler process may run (default: 120)
   --max-memory MB      memory the analysis of one file may use (default: 8192)
+  --all-staircases     occupancy staircases for every launch (default: only
+                       for the launches with a finding)
   --quiet              print no notes or progress
 
 Exit codes: 0 the page was written (findings do not change it), 2 bad command
@@ -227,7 +229,7 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
     Argv.push_back(A.c_str());
   ArgParser Args("report", {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown",
                            "allow-compiler", "compile-timeout", "max-memory", "root", "baseline"},
-                 {"no-compile", "strict-parse", "quiet", "help"});
+                 {"no-compile", "strict-parse", "quiet", "help", "all-staircases"});
   Args.parse(int(Argv.size()), Argv.data());
   if (Args.has("help")) {
     llvm::outs() << ReportHelp;
@@ -269,7 +271,9 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
     llvm::errs() << "occlint report: error: " << Result.error << "\n";
     return ExitUsageOrInput;
   }
-  const ReportModel Model = buildReportModel(Result, In.description);
+  ReportOptions Options;
+  Options.allStaircases = Args.has("all-staircases");
+  const ReportModel Model = buildReportModel(Result, In.description, Options);
   llvm::raw_ostream &OS = Output ? Output->stream() : llvm::outs();
   if (Html)
     writeReportHtml(Model, OS);

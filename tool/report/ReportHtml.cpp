@@ -326,10 +326,13 @@ private:
   void staircases() {
     OS << "<section id=\"staircases\">\n<h2>Occupancy staircases</h2>\n";
     if (Model.staircases.empty()) {
-      OS << "<p class=\"note\">No launch has a computed occupancy (its block size and dynamic shared memory "
-            "must be constants and its kernel known).</p>\n</section>\n";
+      OS << "<p class=\"note\">No launch " << (Model.allStaircases ? "" : "with a finding ")
+         << "has a computed occupancy (its block size and dynamic shared memory must be constants and its kernel "
+            "known)." << (Model.allStaircases ? "" : " --all-staircases: every launch's.") << "</p>\n</section>\n";
       return;
     }
+    if (!Model.allStaircases)
+      OS << "<p class=\"note\">For the launches with a finding (<code>--all-staircases</code>: every launch).</p>\n";
     OS << "<p class=\"note\">Each chart varies one resource of the launch and keeps the others as they are "
           "(computed with occlint's occupancy engine for the GPU). Red dot: the launch; green ring: the next step "
           "that raises its occupancy.</p>\n";

@@ -221,10 +221,14 @@ private:
   void staircases() {
     OS << "## Occupancy staircases\n\n";
     if (Model.staircases.empty()) {
-      OS << "No launch has a computed occupancy (its block size and dynamic shared memory must be constants and "
-            "its kernel known).\n\n";
+      OS << "No launch " << (Model.allStaircases ? "" : "with a finding ")
+         << "has a computed occupancy (its block size and dynamic shared memory must be constants and its kernel "
+            "known)."
+         << (Model.allStaircases ? "" : " `--all-staircases`: every launch's.") << "\n\n";
       return;
     }
+    if (!Model.allStaircases)
+      OS << "For the launches with a finding (`--all-staircases`: every launch).\n\n";
     OS << "Each line varies one resource of the launch and keeps the others as they are; `≤ X: Y` means up to X "
           "(from the previous step's X) the occupancy is Y.\n\n";
     size_t Number = 0;

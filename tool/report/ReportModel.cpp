@@ -62,7 +62,8 @@ struct KernelEntry {
 
 class ModelBuilder {
 public:
-  ModelBuilder(const LintResult &Result, ReportModel &Model) : Result(Result), Model(Model) {}
+  ModelBuilder(const LintResult &Result, ReportModel &Model, ReportOptions Options)
+      : Result(Result), Model(Model), Options(Options) {}
 
   void build() {
     indexDiagnostics();
@@ -265,6 +266,7 @@ private:
     Row.sharedMemory = (L.resources ? reportBytes(L.resources->staticSharedMem) : std::string("?")) + " + " + Dynamic;
     Row.block = blockText(L);
     Row.grid = L.grid;
+    std::vector<ReportFinding> Findings = findingsAt(Entry.file, L.location.line);
     if (L.occupancy && L.shape && L.resources) {
       const OccupancyResult &R = *L.occupancy;
       if (R.failure != LaunchFailure::None) {
@@ -287,7 +289,12 @@ private:
           Row.waves += ")";
         }
       }
-      Row.staircase = staircaseFor(L, Kernel, Row);
+      // Only the launches with a finding get their charts, unless asked:
+      // on a big project the charts are most of the page.
+      const bool HasFinding =
+          std::any_of(Findings.begin(), Findings.end(), [](const ReportFinding &F) { return F.severity != "remark"; });
+      if (Options.allStaircases || HasFinding)
+        Row.staircase = staircaseFor(L, Kernel, Row);
     } else {
       Row.occupancy = "unknown";
       if (!L.resources)
@@ -295,7 +302,7 @@ private:
       else
         Row.limits = "block " + L.block + ", dynamic shared memory " + L.dynamicSharedMem + ": not constants";
     }
-    Row.findings = findingsAt(Entry.file, L.location.line);
+    Row.findings = std::move(Findings);
     for (const ReportFinding &F : Row.findings)
       if (F.severity != "remark")
         Model.ranked.push_back({F, Row.kernel, Row.gpu, estimateFindingLoss(F.check, L)});
@@ -343,6 +350,7 @@ private:
   ReportModel &Model;
   DiagnosticIndex Diagnostics;
   std::vector<KernelEntry> Kernels;
+  ReportOptions Options;
   std::set<std::string> AllFiles;
   PathRoots Roots;
   std::vector<std::string> SourceOrder;
@@ -351,12 +359,13 @@ private:
 
 } // namespace
 
-ReportModel buildReportModel(const LintResult &Result, std::string InputDescription) {
+ReportModel buildReportModel(const LintResult &Result, std::string InputDescription, ReportOptions Options) {
   ReportModel Model;
   Model.input = std::move(InputDescription);
   Model.files = Result.fileCount;
   Model.sourceOnly = Result.sourceOnly;
-  ModelBuilder(Result, Model).build();
+  Model.allStaircases = Options.allStaircases;
+  ModelBuilder(Result, Model, Options).build();
   return Model;
 }
 

@@ -103,9 +103,16 @@ struct ReportModel {
   size_t newFindings = 0;
   std::vector<ReportFinding> fixedSinceBaseline;
   std::vector<ReportStaircaseGroup> staircases;
+  bool allStaircases = false; // every launch's (--all-staircases), else those with a finding
 };
 
-ReportModel buildReportModel(const LintResult &Result, std::string InputDescription);
+struct ReportOptions {
+  /// Staircases for every launch with a computed occupancy; by default only
+  /// for the launches with a finding (the page stays small on big projects).
+  bool allStaircases = false;
+};
+
+ReportModel buildReportModel(const LintResult &Result, std::string InputDescription, ReportOptions Options = {});
 
 /// "50.0%" (one decimal, as the checks print it).
 std::string reportPercent(double Fraction);

@@ -236,11 +236,31 @@ void expectRowsMatchRemarks(const std::string &Markdown, const std::vector<Remar
 TEST_F(Report, BundledProjectHtmlRendersTheTableAndTheStaircases) {
   const fs::path Build = projectBuild();
   const fs::path Html = Scratch / "report.html";
-  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile --quiet -p " + shellQuote(Build.string()) +
-                               " --html " + shellQuote(Html.string()));
+  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile --quiet --all-staircases -p " +
+                               shellQuote(Build.string()) + " --html " + shellQuote(Html.string()));
   ASSERT_EQ(R.exitCode, 0) << R.output;
   ASSERT_TRUE(fs::exists(Html)) << R.output;
   const std::string Page = readFile(Html);
+
+  // By default only the launches with a finding get their staircases: fewer
+  // groups, and a smaller page.
+  const fs::path Default = Scratch / "default.html";
+  ASSERT_EQ(runCommand(occlint() + " report --gpu H100 --no-compile --quiet -p " + shellQuote(Build.string()) +
+                       " --html " + shellQuote(Default.string()))
+                .exitCode,
+            0);
+  auto Count = [](const std::string &Text, const std::string &What) {
+    size_t N = 0;
+    for (size_t At = Text.find(What); At != std::string::npos; At = Text.find(What, At + 1))
+      ++N;
+    return N;
+  };
+  const std::string DefaultPage = readFile(Default);
+  const size_t AllGroups = Count(Page, "<figure class=\"group\""), FindingGroups = Count(DefaultPage, "<figure class=\"group\"");
+  EXPECT_GT(FindingGroups, 0u);
+  EXPECT_LT(FindingGroups, AllGroups);
+  EXPECT_LT(DefaultPage.size(), Page.size());
+  EXPECT_NE(DefaultPage.find("For the launches with a finding"), std::string::npos);
 
   // The same launches as a plain lint run's remarks, each kernel named, escaped.
   CommandResult Lint =
@@ -286,7 +306,8 @@ TEST_F(Report, BundledProjectHtmlRendersTheTableAndTheStaircases) {
 
 TEST_F(Report, PtxasRegistersGiveEveryChartItsPointAndNextSteps) {
   const fs::path Html = Scratch / "cliff.html";
-  CommandResult R = runCommand(occlint() + " report --quiet --html " + shellQuote(Html.string()) + cliffArguments());
+  CommandResult R =
+      runCommand(occlint() + " report --quiet --all-staircases --html " + shellQuote(Html.string()) + cliffArguments());
   ASSERT_EQ(R.exitCode, 0) << R.output;
   const std::string Page = readFile(Html);
   // accumulate<124>: 134 registers (the log's), not an estimate.
