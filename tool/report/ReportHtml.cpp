@@ -3,6 +3,8 @@
 #include "report/HtmlEscape.h"
 #include "report/ReportSvg.h"
 
+#include <map>
+
 namespace occlint {
 
 namespace {
@@ -22,6 +24,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 table code, table .mono { font-size: 12px; }
 th, td { border-bottom: 1px solid #d8dee4; padding: 4px 6px; text-align: left; vertical-align: top; }
+td { overflow-wrap: anywhere; } /* long kernel names and paths break rather than widen the page */
 th { position: sticky; top: 0; background: #eaeef2; white-space: nowrap; }
 tr.kernel td { background: #f3f6fb; border-top: 2px solid #afb8c1; }
 tr.kernel .kernel-name { font-weight: 600; }
@@ -62,7 +65,8 @@ const char *const SelfCheck = R"(
   var charts = document.querySelectorAll('svg.staircase');
   var facts = { groups: document.querySelectorAll('figure.group').length, charts: charts.length,
                 chartsWithArea: 0, curves: 0, ownPoints: 0, nextPoints: 0, ownOnCurve: 0, launchRows: 0,
-                mootGroups: 0, mootFolded: 0, mootItems: 0 };
+                mootGroups: 0, mootFolded: 0, mootItems: 0,
+                chartsReused: 0 };
   facts.launchRows = document.querySelectorAll('tr.launch').length;
   facts.rankedRows = document.querySelectorAll('table.ranked tbody tr').length;
   facts.scrollWidth = document.documentElement.scrollWidth;
@@ -77,6 +81,9 @@ const char *const SelfCheck = R"(
   charts.forEach(function (svg) {
     var box = svg.getBoundingClientRect();
     if (box.width > 0 && box.height > 0) facts.chartsWithArea++;
+    // A chart drawn before refers to it.
+    var use = svg.querySelector('use');
+    if (use) { facts.chartsReused++; svg = document.querySelector(use.getAttribute('href')); }
     var curve = svg.querySelector('path.curve');
     if (curve && curve.getTotalLength() > 0) facts.curves++;
     var own = svg.querySelector('circle.point-own');
@@ -227,7 +234,8 @@ private:
         OS << "</td><td class=\"gpu\" title=\"" << e(L.gpu) << "\">" << e(L.gpuName) << "<br><span class=\"sub\">"
            << e(L.gpuDetail) << "</span></td><td></td>"
            << "<td class=\"num\">" << e(L.sharedMemory) << "</td><td></td>"
-           << "<td class=\"num mono\">" << e(L.block) << "</td><td class=\"mono\">" << e(L.grid) << "</td>";
+           << "<td class=\"num mono\">" << expression(L.block) << "</td><td class=\"mono\">" << expression(L.grid)
+           << "</td>";
         occupancyCell(L);
         OS << "<td class=\"limits" << (L.cannotLaunch ? " cannot" : "") << "\"";
         if (!L.limitsDetail.empty())
@@ -293,6 +301,14 @@ private:
     OS << "</ul>\n</section>\n";
   }
 
+  // A launch value as written: a long expression shortened, the whole of it on hover.
+  static std::string expression(const std::string &Text) {
+    constexpr size_t Max = 32;
+    if (Text.size() <= Max)
+      return e(Text);
+    return "<span title=\"" + e(Text) + "\">" + e(Text.substr(0, Max - 2)) + "…</span>";
+  }
+
   // A long text cut at a word, with an ellipsis (the whole text on hover).
   static std::string shortened(const std::string &Text, size_t Max) {
     if (Text.size() <= Max)
@@ -323,6 +339,18 @@ private:
     OS << "</tbody>\n</table>\n</section>\n";
   }
 
+  // A chart drawn once: a chart identical to one already on the page (the
+  // same GPU, resources and block for another kernel) refers to it.
+  void chart(const std::string &Svg) {
+    static const std::string Open = "<svg class=\"staircase\"";
+    auto [It, New] = DrawnCharts.emplace(Svg, "chart-" + std::to_string(DrawnCharts.size() + 1));
+    if (New) {
+      OS << Open << " id=\"" << It->second << "\"" << Svg.substr(Open.size());
+      return;
+    }
+    OS << Svg.substr(0, Svg.find(">\n") + 1) << "<use href=\"#" << It->second << "\"/></svg>\n";
+  }
+
   void staircases() {
     OS << "<section id=\"staircases\">\n<h2>Occupancy staircases</h2>\n";
     if (Model.staircases.empty()) {
@@ -346,7 +374,7 @@ private:
         OS << (I ? ", " : "") << "<span class=\"mono\">" << e(G.launchLocations[I]) << "</span>";
       OS << "</span></figcaption>\n<div class=\"charts\">\n";
       for (const Staircase *S : {&G.charts.registers, &G.charts.blockSize, &G.charts.sharedMemory})
-        OS << staircaseSvg(*S);
+        chart(staircaseSvg(*S));
       OS << "</div>\n";
       std::vector<std::string> Steps;
       for (const Staircase *S : {&G.charts.registers, &G.charts.sharedMemory, &G.charts.blockSize})
@@ -375,6 +403,7 @@ private:
   static constexpr int Columns = 11;
   const ReportModel &Model;
   llvm::raw_ostream &OS;
+  std::map<std::string, std::string> DrawnCharts; // a chart's SVG -> its id
 };
 
 } // namespace

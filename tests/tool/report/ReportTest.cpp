@@ -453,6 +453,55 @@ TEST_F(Report, WhereToStartRanksThePlantedFindingsByTheirLoss) {
       << Section;
 }
 
+TEST_F(Report, AGeneratedProjectOf220LaunchesFitsTheWindowAndStaysSmall) {
+  // 10 files of 22 launches each, with long kernel names, paths and grid
+  // expressions: the page must not scroll sideways at 1,280 px and must stay
+  // under 1 MB per 200 launches (docs/report.md, "The HTML page").
+  std::vector<std::string> Files;
+  for (int F = 0; F < 10; ++F) {
+    std::string Code = "#include <cuda_runtime.h>\n";
+    for (int K = 0; K < 22; ++K)
+      Code += "__global__ void kernel_number_" + std::to_string(K) + "_of_file_" + std::to_string(F) +
+              "_with_a_long_descriptive_name(float *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+              "if (i < n) p[i] = 2.0f * p[i]; }\n";
+    Code += "void launchEverything(float *p, int numberOfElementsInTheVeryLongNamedBuffer) {\n"
+            "  const int threadsPerBlockForThisKernelLaunch = 96;\n";
+    for (int K = 0; K < 22; ++K)
+      Code += "  kernel_number_" + std::to_string(K) + "_of_file_" + std::to_string(F) +
+              "_with_a_long_descriptive_name<<<" +
+              (K % 2 ? std::string("(numberOfElementsInTheVeryLongNamedBuffer + threadsPerBlockForThisKernelLaunch - 1)"
+                                   " / threadsPerBlockForThisKernelLaunch")
+                     : std::to_string(40 + K)) + // a tiny grid: a finding, and its staircases
+              ", threadsPerBlockForThisKernelLaunch>>>(p, numberOfElementsInTheVeryLongNamedBuffer);\n";
+    Code += "}\n";
+    const fs::path File = Scratch / "generated" / "a_rather_deep" / ("directory_structure_" + std::to_string(F)) /
+                          ("file_" + std::to_string(F) + ".cu");
+    writeFile(File, Code);
+    Files.push_back(shellQuote(File.string()));
+  }
+  const fs::path Html = Scratch / "generated.html";
+  std::string Command = occlint() + " report --gpu H100 --no-compile --quiet --html " + shellQuote(Html.string());
+  for (const std::string &F : Files)
+    Command += " " + F;
+  CommandResult R = runCommand(Command + " --");
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  const std::string Page = readFile(Html);
+  EXPECT_LE(Page.size(), 1100000u) << "1 MB per 200 launches";
+
+  const nlohmann::json Facts = renderedFacts(Html);
+  if (!Facts.is_object())
+    return; // no Chromium: renderedFacts said why
+  EXPECT_EQ(Facts["launchRows"], 220) << Facts.dump();
+  EXPECT_EQ(Facts["rankedRows"], 110) << Facts.dump();
+  EXPECT_LE(Facts["scrollWidth"], Facts["innerWidth"]) << "the page scrolls sideways at 1,280 px: " << Facts.dump();
+  // Identical charts (the same block on the same GPU) are drawn once and
+  // referred to; each still has its curve and its launch's point.
+  EXPECT_GT(Facts["chartsReused"], 0) << Facts.dump();
+  EXPECT_EQ(Facts["curves"], Facts["charts"]) << Facts.dump();
+  EXPECT_EQ(Facts["ownOnCurve"], Facts["ownPoints"]) << Facts.dump();
+  screenshot(Html, "report-generated-220.png");
+}
+
 TEST_F(Report, BadCommandLinesWriteNothing) {
   const fs::path Build = projectBuild();
   const fs::path Html = Scratch / "out.html", Md = Scratch / "out.md";
