@@ -1,6 +1,7 @@
 #include "report/ReportHtml.h"
 
 #include "report/HtmlEscape.h"
+#include "report/ReportFilters.h"
 #include "report/ReportSvg.h"
 
 #include <map>
@@ -20,6 +21,8 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .summary li { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: 4px 10px; }
 .summary b { font-size: 16px; }
 .note { color: #57606a; font-size: 13px; }
+form.filters { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 4px 0 10px; font-size: 13px; }
+form.filters[hidden] { display: none; }
 .new { background: #cf222e; color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; font-weight: 600; }
 table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 table code, table .mono { font-size: 12px; }
@@ -95,6 +98,20 @@ const char *const SelfCheck = R"(
     }
     if (svg.querySelector('circle.point-next')) facts.nextPoints++;
   });
+  // With #check-filters in the address (the tests): exercise the filters.
+  if (location.hash === '#check-filters' && window.occlintFilter) {
+    var visible = function () {
+      return Array.prototype.filter.call(document.querySelectorAll('tr.launch'),
+                                         function (r) { return r.getClientRects().length > 0; }).length;
+    };
+    var f = facts.filters = {};
+    f.all = window.occlintFilter({}); f.allVisible = visible();
+    f.tinyGrid = window.occlintFilter({ check: 'cuda-launch-tiny-grid' }); f.tinyGridVisible = visible();
+    f.errors = window.occlintFilter({ severity: 'error' });
+    f.nothing = window.occlintFilter({ text: 'no-such-text-anywhere' }); f.nothingVisible = visible();
+    f.search = window.occlintFilter({ text: 'SAXPY' });
+    f.reset = window.occlintFilter({}); f.resetVisible = visible();
+  }
   document.documentElement.setAttribute('data-report-check', JSON.stringify(facts));
 })();
 )";
@@ -114,7 +131,7 @@ public:
     fixedSinceBaseline();
     staircases();
     sources();
-    OS << "<script>" << SelfCheck << "</script>\n</body>\n</html>\n";
+    OS << "<script>" << FilterScript << "</script>\n<script>" << SelfCheck << "</script>\n</body>\n</html>\n";
   }
 
 private:
@@ -209,13 +226,17 @@ private:
             "launches or kernels is enabled).</p>\n</section>\n";
       return;
     }
+    writeFilterControls(Model, OS);
     OS << "<table>\n<thead><tr>"
        << "<th>Location</th><th>Kernel / launch</th><th>Arch / GPU</th><th>Registers</th>"
        << "<th>Shared memory<br><span class=\"sub\">static + dynamic</span></th><th>Spills</th>"
        << "<th>Block</th><th>Grid</th><th>Occupancy</th><th>Limited by</th><th>Waves</th>"
-       << "</tr></thead>\n<tbody>\n";
+       << "</tr></thead>\n";
     for (const ReportKernelRow &K : Model.kernels) {
-      OS << "<tr class=\"kernel\"><td class=\"location mono\">" << path(K.location) << "</td>"
+      // One tbody per kernel: the filters hide a kernel with its launches.
+      OS << "<tbody class=\"kernel-group\">\n<tr class=\"kernel\""
+         << filterAttributes(K.location, "", K.findings, K.kernel + " " + K.arch) << "><td class=\"location mono\">"
+         << path(K.location) << "</td>"
          << "<td><span class=\"kernel-name mono\">" << e(K.kernel.empty() ? "(unknown kernel)" : K.kernel)
          << "</span></td><td class=\"mono\">" << e(K.arch) << "</td>"
          << "<td class=\"num wrap\" title=\"" << e(K.resourceSource) << "\">";
@@ -227,7 +248,9 @@ private:
          << "<td></td><td></td><td></td><td></td><td></td></tr>\n";
       findingsRow(K.findings);
       for (const ReportLaunchRow &L : K.launches) {
-        OS << "<tr class=\"launch\" data-kernel=\"" << e(L.kernel) << "\"><td class=\"location mono\">"
+        OS << "<tr class=\"launch\" data-kernel=\"" << e(L.kernel) << "\""
+           << filterAttributes(L.location, L.gpuName, L.findings, L.kernel + " " + L.caller + " " + L.gpu)
+           << "><td class=\"location mono\">"
            << path(L.location) << "</td><td><span class=\"mono\">" << e(L.launchKind) << "</span>";
         if (!L.caller.empty())
           OS << " <span class=\"sub\">in " << e(L.caller) << "</span>";
@@ -243,8 +266,9 @@ private:
         OS << ">" << e(L.limits) << "</td><td class=\"waves\">" << e(L.waves) << "</td></tr>\n";
         findingsRow(L.findings, L.moot);
       }
+      OS << "</tbody>\n";
     }
-    OS << "</tbody>\n</table>\n";
+    OS << "</table>\n";
     OS << "<p class=\"note\"><span class=\"estimated\">unknown (estimate)</span>: no ptxas report for the kernel "
           "(source-only mode, --no-compile, or none in the --ptxas-log files); its occupancy is then an upper "
           "bound, marked &le;. The findings at a kernel's or a launch's line are listed under its row; the ones "

@@ -74,12 +74,12 @@ protected:
   }
 
   // The page's self-check, as Chromium rendered it.
-  nlohmann::json renderedFacts(const fs::path &Html) {
+  nlohmann::json renderedFacts(const fs::path &Html, const std::string &Fragment = "") {
     const std::string Chromium = chromium();
     if (Chromium.empty())
       return nullptr;
     CommandResult R = runCommand(chromiumCommand(Chromium) + " --window-size=1280,2400 --dump-dom " +
-                                     shellQuote("file://" + Html.string()),
+                                     shellQuote("file://" + Html.string() + Fragment),
                                  /*MergeStderr=*/false);
     EXPECT_EQ(R.exitCode, 0) << "chromium --dump-dom failed";
     std::smatch M;
@@ -262,12 +262,31 @@ TEST_F(Report, BundledProjectHtmlRendersTheTableAndTheStaircases) {
   EXPECT_LT(DefaultPage.size(), Page.size());
   EXPECT_NE(DefaultPage.find("For the launches with a finding"), std::string::npos);
 
+
   // The same launches as a plain lint run's remarks, each kernel named, escaped.
   CommandResult Lint =
       runCommand(occlint() + " --quiet --gpu H100 --no-compile --checks='-*,cuda-occupancy-report' -p " +
                  shellQuote(Build.string()));
   const std::vector<Remark> Remarks = occupancyRemarks(Lint.output, ProjectDir.string());
   ASSERT_GE(Remarks.size(), 10u) << Lint.output;
+
+  // The filters, run by the page's own script (#check-filters): a check, a
+  // severity, a search that matches nothing and one that matches, then all
+  // rows back. Without JavaScript the controls stay hidden.
+  EXPECT_NE(Page.find("<form class=\"filters\" hidden"), std::string::npos);
+  const nlohmann::json Filtered = renderedFacts(Html, "#check-filters");
+  if (Filtered.is_object()) {
+    const nlohmann::json &F = Filtered["filters"];
+    EXPECT_EQ(F["all"], Remarks.size()) << F.dump();
+    EXPECT_EQ(F["allVisible"], Remarks.size()) << F.dump();
+    EXPECT_EQ(F["tinyGrid"], 1) << "the 40-block grid: " << F.dump();
+    EXPECT_EQ(F["tinyGridVisible"], 1) << F.dump();
+    EXPECT_EQ(F["errors"], 2) << "the two launches that cannot start: " << F.dump();
+    EXPECT_EQ(F["nothing"], 0) << F.dump();
+    EXPECT_EQ(F["nothingVisible"], 0) << F.dump();
+    EXPECT_EQ(F["search"], 3) << "the saxpy launches, case-insensitively: " << F.dump();
+    EXPECT_EQ(F["resetVisible"], Remarks.size()) << F.dump();
+  }
   std::set<std::string> Kernels;
   for (const Remark &Rem : Remarks)
     Kernels.insert(Rem.kernel);
