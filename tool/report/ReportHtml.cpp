@@ -5,6 +5,7 @@
 #include "report/ReportSvg.h"
 
 #include <map>
+#include <vector>
 
 namespace occlint {
 
@@ -72,6 +73,8 @@ const char *const SelfCheck = R"(
                 chartsReused: 0 };
   facts.launchRows = document.querySelectorAll('tr.launch').length;
   facts.rankedRows = document.querySelectorAll('table.ranked tbody tr').length;
+  facts.quietKernels = document.querySelectorAll('tr.quiet-kernel').length;
+  facts.quietFolded = document.querySelectorAll('details.quiet-kernels:not([open])').length;
   facts.scrollWidth = document.documentElement.scrollWidth;
   facts.innerWidth = window.innerWidth;
   document.querySelectorAll('details.moot').forEach(function (d) {
@@ -200,6 +203,22 @@ private:
     OS << "</td></tr>\n";
   }
 
+  // The kernels with no launch in the linted files and no finding, folded:
+  // on a library of hundreds of kernels they would be most of the table.
+  void quietKernels(const std::vector<const ReportKernelRow *> &Quiet) {
+    if (Quiet.empty())
+      return;
+    OS << "<details class=\"quiet-kernels\"><summary>" << Quiet.size() << " kernel" << (Quiet.size() == 1 ? "" : "s")
+       << " with no launch here and no finding</summary>\n<table>\n<thead><tr><th>Location</th><th>Kernel</th>"
+       << "<th>Arch</th><th>Registers</th><th>Shared memory</th><th>Spills</th></tr></thead>\n<tbody>\n";
+    for (const ReportKernelRow *K : Quiet)
+      OS << "<tr class=\"quiet-kernel\"><td class=\"location mono\">" << path(K->location) << "</td><td class=\"mono\">"
+         << e(K->kernel.empty() ? "(unknown kernel)" : K->kernel) << "</td><td class=\"mono\">" << e(K->arch)
+         << "</td><td class=\"num\">" << e(K->registers) << "</td><td class=\"num\">" << e(K->sharedMemory)
+         << "</td><td class=\"num\">" << e(K->spills) << "</td></tr>\n";
+    OS << "</tbody>\n</table>\n</details>\n";
+  }
+
   void occupancyCell(const ReportLaunchRow &L) {
     OS << "<td class=\"occ\">";
     if (L.cannotLaunch) {
@@ -232,7 +251,13 @@ private:
        << "<th>Shared memory<br><span class=\"sub\">static + dynamic</span></th><th>Spills</th>"
        << "<th>Block</th><th>Grid</th><th>Occupancy</th><th>Limited by</th><th>Waves</th>"
        << "</tr></thead>\n";
+    std::vector<const ReportKernelRow *> Quiet;
     for (const ReportKernelRow &K : Model.kernels) {
+      // A kernel with no launch and no finding is folded away below the table.
+      if (K.launches.empty() && K.findings.empty()) {
+        Quiet.push_back(&K);
+        continue;
+      }
       // One tbody per kernel: the filters hide a kernel with its launches.
       OS << "<tbody class=\"kernel-group\">\n<tr class=\"kernel\""
          << filterAttributes(K.location, "", K.findings, K.kernel + " " + K.arch) << "><td class=\"location mono\">"
@@ -269,6 +294,7 @@ private:
       OS << "</tbody>\n";
     }
     OS << "</table>\n";
+    quietKernels(Quiet);
     OS << "<p class=\"note\"><span class=\"estimated\">unknown (estimate)</span>: no ptxas report for the kernel "
           "(source-only mode, --no-compile, or none in the --ptxas-log files); its occupancy is then an upper "
           "bound, marked &le;. The findings at a kernel's or a launch's line are listed under its row; the ones "

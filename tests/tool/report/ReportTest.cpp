@@ -521,6 +521,25 @@ TEST_F(Report, AGeneratedProjectOf220LaunchesFitsTheWindowAndStaysSmall) {
   screenshot(Html, "report-generated-220.png");
 }
 
+TEST_F(Report, KernelsWithoutLaunchesOrFindingsAreFoldedAway) {
+  const fs::path Source = Scratch / "quiet.cu";
+  writeFile(Source, "__global__ void launched(float *p) { p[threadIdx.x] = 0; }\n"
+                    "__global__ void neverLaunchedHere(float *p) { p[threadIdx.x] = 1; }\n"
+                    "void go(float *p) { launched<<<1024, 256>>>(p); }\n");
+  const fs::path Html = Scratch / "quiet.html";
+  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile --quiet --html " + shellQuote(Html.string()) +
+                               " " + shellQuote(Source.string()) + " --");
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  const std::string Page = readFile(Html);
+  EXPECT_NE(Page.find("1 kernel with no launch here and no finding"), std::string::npos) << Page;
+  const nlohmann::json Facts = renderedFacts(Html);
+  if (!Facts.is_object())
+    return;
+  EXPECT_EQ(Facts["launchRows"], 1) << Facts.dump();
+  EXPECT_EQ(Facts["quietKernels"], 1) << Facts.dump();
+  EXPECT_EQ(Facts["quietFolded"], 1) << "folded by default: " << Facts.dump();
+}
+
 TEST_F(Report, BadCommandLinesWriteNothing) {
   const fs::path Build = projectBuild();
   const fs::path Html = Scratch / "out.html", Md = Scratch / "out.md";
