@@ -56,6 +56,8 @@ waves and findings, and each launch's occupancy staircases (docs/report.md).
   --jobs N             files analysed in parallel (default: CPU cores)
   --compile-timeout S  seconds a compiler process may run (default: 120)
   --max-memory MB      memory the analysis of one file may use (default: 8192)
+  --weights FILE       kernel times (nsys cuda_gpu_kern_sum or ncu CSV, or
+                       kernel,time): losses weighted by each kernel's share
   --all-staircases     occupancy staircases for every launch (default: only
                        for the launches with a finding)
   --quiet              print no notes or progress
@@ -228,7 +230,7 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
   for (const std::string &A : Normalized)
     Argv.push_back(A.c_str());
   ArgParser Args("report", {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown",
-                           "allow-compiler", "compile-timeout", "max-memory", "root", "baseline"},
+                           "allow-compiler", "compile-timeout", "max-memory", "root", "baseline", "weights"},
                  {"no-compile", "strict-parse", "quiet", "help", "all-staircases"});
   Args.parse(int(Argv.size()), Argv.data());
   if (Args.has("help")) {
@@ -255,6 +257,19 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
         Args.fail(std::string(OutputOption) + ": " + *OutputPath + " is one of the input files");
   }
 
+  // The options that read files, before the analysis: a bad one stops the
+  // run at once, and nothing is written.
+  ReportOptions Options;
+  Options.allStaircases = Args.has("all-staircases");
+  KernelWeights Weights;
+  if (std::optional<std::string> File = Args.value("weights")) {
+    if (std::string Problem = Weights.read(*File); !Problem.empty()) {
+      llvm::errs() << "occlint report: error: --weights: " << Problem << "\n";
+      return ExitUsageOrInput;
+    }
+    Options.weights = &Weights;
+  }
+
   // The output file is created (as a temporary) before the run, so that an
   // unwritable path is said at once, and renamed into place at the end.
   std::optional<PendingOutput> Output;
@@ -271,8 +286,6 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
     llvm::errs() << "occlint report: error: " << Result.error << "\n";
     return ExitUsageOrInput;
   }
-  ReportOptions Options;
-  Options.allStaircases = Args.has("all-staircases");
   const ReportModel Model = buildReportModel(Result, In.description, Options);
   llvm::raw_ostream &OS = Output ? Output->stream() : llvm::outs();
   if (Html)

@@ -330,7 +330,7 @@ private:
         for (size_t I = From; I < To; ++I) {
           const ReportRankedFinding &R = Model.ranked[I];
           OS << "<tr class=\"" << e(R.finding.severity) << "\"><td class=\"num\">" << I + 1 << "</td><td>"
-             << e(describeLoss(R.loss)) << "</td><td>" << newBadge(R.finding) << "<code>" << e(R.finding.check)
+             << e(reportLossText(Model, R)) << "</td><td>" << newBadge(R.finding) << "<code>" << e(R.finding.check)
              << "</code> <span title=\"" << e(R.finding.message) << "\">" << e(shortened(R.finding.message, 140))
              << "</span></td><td><code>" << e(R.kernel) << "</code> at <span class=\"mono\">"
              << path(R.finding.location) << "</span>, " << e(R.gpu) << "</td></tr>\n";

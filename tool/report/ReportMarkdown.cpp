@@ -156,7 +156,7 @@ private:
             "occupancy-only findings last.\n\n| # | Estimated loss | Finding | Launch |\n|---|---|---|---|\n";
       for (size_t I = 0; I < Model.ranked.size(); ++I) {
         const ReportRankedFinding &R = Model.ranked[I];
-        OS << "| " << I + 1 << " | " << m(describeLoss(R.loss)) << " | " << (R.finding.isNew ? "**new** " : "")
+        OS << "| " << I + 1 << " | " << m(reportLossText(Model, R)) << " | " << (R.finding.isNew ? "**new** " : "")
            << code(R.finding.check) << " " << m(R.finding.message) << " | " << code(R.kernel) << " at "
            << code(R.finding.location) << ", " << m(R.gpu) << " |\n";
       }

@@ -14,6 +14,18 @@ using clang::tidy::occlint::SourcePoint;
 using clang::tidy::occlint::TranslationUnitRecord;
 namespace fs = std::filesystem;
 
+std::string reportLossText(const ReportModel &Model, const ReportRankedFinding &R) {
+  std::string Text = describeLoss(R.loss);
+  if (Model.weightsFile.empty())
+    return Text;
+  if (!R.share)
+    return Text + " (not in the weights)";
+  Text += " × " + reportPercent(*R.share) + " of the runtime";
+  if (R.loss.kind == FindingLoss::Kind::Estimated)
+    Text += " = " + reportPercent(R.loss.loss * *R.share);
+  return Text;
+}
+
 std::string reportPercent(double Fraction) {
   char Buffer[32];
   std::snprintf(Buffer, sizeof Buffer, "%.1f%%", 100.0 * Fraction);
@@ -80,8 +92,26 @@ public:
     for (size_t I = 0; I < Result.diagnostics.size(); ++I)
       if (!Diagnostics.shown[I])
         Model.otherFindings.push_back(finding(Result.diagnostics[I]));
-    std::stable_sort(Model.ranked.begin(), Model.ranked.end(),
-                     [](const ReportRankedFinding &A, const ReportRankedFinding &B) { return ranksBefore(A.loss, B.loss); });
+    if (Options.weights) {
+      // The loss times the kernel's share of the runtime; kernels the file
+      // does not name after those it does, within each kind.
+      Model.weightsFile = Options.weights->file();
+      std::stable_sort(Model.ranked.begin(), Model.ranked.end(),
+                       [](const ReportRankedFinding &A, const ReportRankedFinding &B) {
+                         if (A.loss.kind != B.loss.kind)
+                           return int(A.loss.kind) < int(B.loss.kind);
+                         if (bool(A.share) != bool(B.share))
+                           return bool(A.share); // the kernels the file names first
+                         if (A.loss.kind == FindingLoss::Kind::CannotStart)
+                           return A.share.value_or(0) > B.share.value_or(0);
+                         if (A.loss.kind == FindingLoss::Kind::Estimated)
+                           return A.loss.loss * A.share.value_or(1) > B.loss.loss * B.share.value_or(1);
+                         return ranksBefore(A.loss, B.loss);
+                       });
+    } else {
+      std::stable_sort(Model.ranked.begin(), Model.ranked.end(),
+                       [](const ReportRankedFinding &A, const ReportRankedFinding &B) { return ranksBefore(A.loss, B.loss); });
+    }
     for (const DiagnosticRecord &D : Result.diagnostics)
       if (D.severity != "remark")
         ++Model.findingsByCheck[D.check];
@@ -305,7 +335,8 @@ private:
     Row.findings = std::move(Findings);
     for (const ReportFinding &F : Row.findings)
       if (F.severity != "remark")
-        Model.ranked.push_back({F, Row.kernel, Row.gpu, estimateFindingLoss(F.check, L)});
+        Model.ranked.push_back({F, Row.kernel, Row.gpu, estimateFindingLoss(F.check, L),
+                                Options.weights ? Options.weights->shareOf(L.kernel) : std::nullopt});
     for (const auto &S : L.suppressed)
       Row.moot.push_back({S.check, S.suppressedBy, S.reason});
     return Row;

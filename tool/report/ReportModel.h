@@ -8,6 +8,7 @@
 #include "lint/LintPipeline.h"
 #include "report/ReportRanking.h"
 #include "report/ReportStaircase.h"
+#include "report/ReportWeights.h"
 
 #include <map>
 #include <optional>
@@ -29,6 +30,9 @@ struct ReportRankedFinding {
   ReportFinding finding;
   std::string kernel, gpu; // the launch's
   FindingLoss loss;
+  /// --weights: the kernel's share of the runtime; nullopt when it is not in
+  /// the file (or there is no file).
+  std::optional<double> share;
 };
 
 /// A finding the precedence table made moot on a launch (docs/launch-analysis.md).
@@ -96,6 +100,7 @@ struct ReportModel {
   std::vector<ReportKernelRow> kernels;
   std::vector<ReportFinding> otherFindings; // diagnostics at no kernel's or launch's line
   std::vector<ReportRankedFinding> ranked;  // the launches' findings (not remarks), costliest first
+  std::string weightsFile;                  // --weights, "" without
   std::map<std::string, size_t> findingsByCheck; // every finding but the remarks
   /// --baseline: the saved file, how many findings are new, and the saved
   /// findings no longer found. baselineFile "" when there is no baseline.
@@ -110,9 +115,15 @@ struct ReportOptions {
   /// Staircases for every launch with a computed occupancy; by default only
   /// for the launches with a finding (the page stays small on big projects).
   bool allStaircases = false;
+  /// --weights: each finding's loss times its kernel's share of the runtime.
+  const KernelWeights *weights = nullptr;
 };
 
 ReportModel buildReportModel(const LintResult &Result, std::string InputDescription, ReportOptions Options = {});
+
+/// A ranked finding's loss as the page shows it: describeLoss, and with
+/// --weights its kernel's share of the runtime and the product.
+std::string reportLossText(const ReportModel &Model, const ReportRankedFinding &R);
 
 /// "50.0%" (one decimal, as the checks print it).
 std::string reportPercent(double Fraction);

@@ -472,6 +472,29 @@ TEST_F(Report, WhereToStartRanksThePlantedFindingsByTheirLoss) {
       << Section;
 }
 
+TEST_F(Report, WeightsRankByLossTimesTheKernelsShareOfTheRuntime) {
+  const fs::path Build = projectBuild();
+  const fs::path Weights = Scratch / "kernels.csv";
+  // The tiny grid's kernel takes most of the time, the 1-thread block's none.
+  writeFile(Weights, "kernel,time\nblock_reduce_sum<256>,600\nfill_kernel<float>,400\n");
+  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile --quiet --markdown -p " +
+                                   shellQuote(Build.string()) + " --weights " + shellQuote(Weights.string()),
+                               /*MergeStderr=*/false);
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  const size_t A = R.output.find("| 3 | 69.7% SMs idle × 60.0% of the runtime = 41.8% | `cuda-launch-tiny-grid`");
+  const size_t B = R.output.find("| 4 | 21.9% lanes masked off × 40.0% of the runtime = 8.8% |");
+  const size_t C = R.output.find("| 5 | 96.9% lanes masked off (not in the weights) |");
+  EXPECT_NE(A, std::string::npos) << R.output;
+  EXPECT_NE(B, std::string::npos) << R.output;
+  EXPECT_NE(C, std::string::npos) << R.output;
+
+  CommandResult Bad = runCommand(occlint() + " report --no-compile --quiet --markdown -p " + shellQuote(Build.string()) +
+                                 " --weights " + shellQuote((Scratch / "none.csv").string()));
+  EXPECT_EQ(Bad.exitCode, 2) << Bad.output;
+  EXPECT_NE(Bad.output.find("--weights: " + (Scratch / "none.csv").string() + ": cannot read"), std::string::npos)
+      << Bad.output;
+}
+
 TEST_F(Report, AGeneratedProjectOf220LaunchesFitsTheWindowAndStaysSmall) {
   // 10 files of 22 launches each, with long kernel names, paths and grid
   // expressions: the page must not scroll sideways at 1,280 px and must stay
