@@ -50,6 +50,29 @@ std::string filterAttributes(const std::string &Location, const std::string &Gpu
          escapeHtml(lower(Search)) + "\"";
 }
 
+std::string kernelRowFile(const ReportKernelRow &K) {
+  if (!K.location.empty())
+    return fileOf(K.location);
+  return K.launches.empty() ? std::string() : fileOf(K.launches.front().location);
+}
+
+void writeFileHeader(const std::string &File, const std::vector<const ReportKernelRow *> &Kernels, int Columns,
+                     llvm::raw_ostream &OS) {
+  size_t Launches = 0, Findings = 0;
+  for (const ReportKernelRow *K : Kernels) {
+    Launches += K->launches.size();
+    Findings += K->findings.size();
+    for (const ReportLaunchRow &L : K->launches)
+      Findings += L.findings.size();
+  }
+  auto Count = [](size_t N, const char *One) { return std::to_string(N) + " " + One + (N == 1 ? "" : "s"); };
+  OS << "<tbody class=\"file-header\" data-file-group=\"" << escapeHtml(File) << "\"><tr class=\"file\"><td colspan=\""
+     << Columns << "\"><button type=\"button\" class=\"file-toggle\" aria-expanded=\"true\" hidden>&#9662;</button> "
+     << "<span class=\"mono\">" << escapeHtml(File.empty() ? "(unknown file)" : File) << "</span> <span class=\"sub\">"
+     << Count(Kernels.size(), "kernel") << ", " << Count(Launches, "launch") << ", " << Count(Findings, "finding")
+     << "</span></td></tr></tbody>\n";
+}
+
 void writeFilterControls(const ReportModel &Model, llvm::raw_ostream &OS) {
   std::set<std::string> Files, Gpus;
   for (const ReportKernelRow &K : Model.kernels) {
@@ -113,6 +136,13 @@ const char *const FilterScript = R"(
       group.hidden = !(any || own || (!f.check && !f.severity && !f.text && !f.gpu &&
                                       (!f.file || kernel.dataset.file === f.file)));
     });
+    // A file's header goes with its last shown kernel.
+    document.querySelectorAll('tbody.file-header').forEach(function (header) {
+      var file = header.getAttribute('data-file-group');
+      header.hidden = !Array.prototype.some.call(document.querySelectorAll('tbody.kernel-group'), function (g) {
+        return g.getAttribute('data-file-group') === file && !g.hidden;
+      });
+    });
     var count = form.querySelector('[data-filter-count]');
     if (count) count.textContent = shown + ' of ' + total + ' launches shown';
     return shown;
@@ -124,6 +154,22 @@ const char *const FilterScript = R"(
     });
     return f;
   }
+  // Files fold: a file's button hides its kernels (a class, so that the
+  // filters' own hiding stays as it is).
+  document.querySelectorAll('tbody.file-header').forEach(function (header) {
+    var button = header.querySelector('button.file-toggle');
+    if (!button) return;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var open = button.getAttribute('aria-expanded') !== 'true';
+      button.setAttribute('aria-expanded', open ? 'true' : 'false');
+      button.innerHTML = open ? '&#9662;' : '&#9656;';
+      var file = header.getAttribute('data-file-group');
+      document.querySelectorAll('tbody.kernel-group').forEach(function (group) {
+        if (group.getAttribute('data-file-group') === file) group.classList.toggle('folded', !open);
+      });
+    });
+  });
   form.addEventListener('input', function () { apply(current()); });
   form.addEventListener('change', function () { apply(current()); });
   window.occlintFilter = function (f) {

@@ -24,6 +24,15 @@ namespace occlint {
 std::string filterAttributes(const std::string &Location, const std::string &Gpu,
                              const std::vector<ReportFinding> &Findings, const std::string &Text);
 
+/// The file a kernel row is listed under: its definition's, else its first
+/// launch's ("" when neither is known).
+std::string kernelRowFile(const ReportKernelRow &K);
+
+/// The row that heads a file's kernels: the path, what is under it, and a
+/// button (shown by the script) that folds them.
+void writeFileHeader(const std::string &File, const std::vector<const ReportKernelRow *> &Kernels, int Columns,
+                     llvm::raw_ostream &OS);
+
 /// The controls, filled with the checks, files and GPUs of the model.
 void writeFilterControls(const ReportModel &Model, llvm::raw_ostream &OS);
 

@@ -24,6 +24,9 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .note { color: #57606a; font-size: 13px; }
 form.filters { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; margin: 4px 0 10px; font-size: 13px; }
 form.filters[hidden] { display: none; }
+tbody.folded { display: none; }
+tr.file td { background: #eaeef2; font-weight: 600; }
+button.file-toggle { border: 1px solid #d0d7de; background: #fff; border-radius: 4px; cursor: pointer; padding: 0 6px; }
 .new { background: #cf222e; color: #fff; border-radius: 8px; padding: 0 6px; font-size: 11px; font-weight: 600; }
 table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 table code, table .mono { font-size: 12px; }
@@ -73,6 +76,8 @@ const char *const SelfCheck = R"(
                 chartsReused: 0 };
   facts.launchRows = document.querySelectorAll('tr.launch').length;
   facts.rankedRows = document.querySelectorAll('table.ranked tbody tr').length;
+  facts.rankedLosses = Array.prototype.map.call(document.querySelectorAll('table.ranked tbody tr td:nth-child(2)'),
+                                                function (td) { return td.textContent; });
   facts.quietKernels = document.querySelectorAll('tr.quiet-kernel').length;
   facts.quietFolded = document.querySelectorAll('details.quiet-kernels:not([open])').length;
   facts.scrollWidth = document.documentElement.scrollWidth;
@@ -114,6 +119,12 @@ const char *const SelfCheck = R"(
     f.nothing = window.occlintFilter({ text: 'no-such-text-anywhere' }); f.nothingVisible = visible();
     f.search = window.occlintFilter({ text: 'SAXPY' });
     f.reset = window.occlintFilter({}); f.resetVisible = visible();
+    var toggle = document.querySelector('button.file-toggle');
+    if (toggle) {
+      toggle.click(); f.foldedVisible = visible();
+      toggle.click(); f.unfoldedVisible = visible();
+    }
+    f.files = document.querySelectorAll('tbody.file-header').length;
   }
   document.documentElement.setAttribute('data-report-check', JSON.stringify(facts));
 })();
@@ -252,14 +263,29 @@ private:
        << "<th>Block</th><th>Grid</th><th>Occupancy</th><th>Limited by</th><th>Waves</th>"
        << "</tr></thead>\n";
     std::vector<const ReportKernelRow *> Quiet;
+    // The kernels of each file under a header row that folds them (kernels
+    // come sorted by file).
+    std::vector<const ReportKernelRow *> Shown;
     for (const ReportKernelRow &K : Model.kernels) {
       // A kernel with no launch and no finding is folded away below the table.
-      if (K.launches.empty() && K.findings.empty()) {
+      if (K.launches.empty() && K.findings.empty())
         Quiet.push_back(&K);
-        continue;
+      else
+        Shown.push_back(&K);
+    }
+    std::string CurrentFile = "\x01"; // no file yet
+    for (size_t Index = 0; Index < Shown.size(); ++Index) {
+      const ReportKernelRow &K = *Shown[Index];
+      const std::string File = kernelRowFile(K);
+      if (File != CurrentFile) {
+        CurrentFile = File;
+        std::vector<const ReportKernelRow *> OfFile;
+        for (size_t J = Index; J < Shown.size() && kernelRowFile(*Shown[J]) == File; ++J)
+          OfFile.push_back(Shown[J]);
+        writeFileHeader(File, OfFile, Columns, OS);
       }
       // One tbody per kernel: the filters hide a kernel with its launches.
-      OS << "<tbody class=\"kernel-group\">\n<tr class=\"kernel\""
+      OS << "<tbody class=\"kernel-group\" data-file-group=\"" << e(File) << "\">\n<tr class=\"kernel\""
          << filterAttributes(K.location, "", K.findings, K.kernel + " " + K.arch) << "><td class=\"location mono\">"
          << path(K.location) << "</td>"
          << "<td><span class=\"kernel-name mono\">" << e(K.kernel.empty() ? "(unknown kernel)" : K.kernel)

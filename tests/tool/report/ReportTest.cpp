@@ -286,6 +286,10 @@ TEST_F(Report, BundledProjectHtmlRendersTheTableAndTheStaircases) {
     EXPECT_EQ(F["nothingVisible"], 0) << F.dump();
     EXPECT_EQ(F["search"], 3) << "the saxpy launches, case-insensitively: " << F.dump();
     EXPECT_EQ(F["resetVisible"], Remarks.size()) << F.dump();
+    // Files fold: the first file's header folds its one launch away, and back.
+    EXPECT_EQ(F["files"], 5) << F.dump();
+    EXPECT_EQ(F["foldedVisible"], Remarks.size() - 1) << F.dump();
+    EXPECT_EQ(F["unfoldedVisible"], Remarks.size()) << F.dump();
   }
   std::set<std::string> Kernels;
   for (const Remark &Rem : Remarks)
@@ -307,6 +311,10 @@ TEST_F(Report, BundledProjectHtmlRendersTheTableAndTheStaircases) {
   // "Where to start": the planted launch findings (--no-compile: the two
   // that cannot start, two blocks off the warp size, a tiny grid, two block caps).
   EXPECT_EQ(Facts["rankedRows"], 7) << Facts.dump();
+  EXPECT_EQ(Facts["rankedLosses"],
+            nlohmann::json({"cannot start", "cannot start", "96.9% lanes masked off", "69.7% SMs idle",
+                            "21.9% lanes masked off", "occupancy 50.0%", "occupancy 50.0%"}))
+      << "the planted findings in loss order: " << Facts.dump();
   // At 1,280 px the page does not scroll sideways.
   EXPECT_LE(Facts["scrollWidth"], Facts["innerWidth"]) << Facts.dump();
   // Launches with a computed occupancy: everything but the unknown ones (none here).
