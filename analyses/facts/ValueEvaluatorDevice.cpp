@@ -97,6 +97,12 @@ std::optional<int64_t> deviceValue(StringRef What, const ::occlint::TargetGpu &G
   return std::nullopt;
 }
 
+// " on H100 SXM", and for a bare arch "(assumed: the default product of sm_90)".
+std::string onTarget(const ::occlint::TargetGpu &Gpu) {
+  return " on " + Gpu.productName +
+         (Gpu.productAssumed ? " (assumed: the default product of " + Gpu.arch.name + ")" : "");
+}
+
 } // namespace
 
 const CallExpr *ValueEvaluatorImpl::deviceQueryFiller(const VarDecl &VD) {
@@ -153,8 +159,7 @@ std::optional<IVal> ValueEvaluatorImpl::deviceQueryValue(const VarDecl &VD, cons
     return unknownOf(UseType, Name.substr(1, Name.size() - 2));
   }
   const ::occlint::TargetGpu &Gpu = *Context.target;
-  const std::string On = " on " + Gpu.productName +
-                         (Gpu.productAssumed ? " (assumed: the default product of " + Gpu.arch.name + ")" : "");
+  const std::string On = onTarget(Gpu);
   std::optional<int64_t> Value;
   std::string How;
   if (Callee.starts_with("cudaGetDeviceProperties")) {
@@ -229,7 +234,7 @@ std::optional<IVal> ValueEvaluatorImpl::deviceQueryValue(const VarDecl &VD, cons
 // cudaGetDeviceProperties (a field) or cudaDeviceGetAttribute; every other
 // use of G in the translation unit reads it; its initializer, if any, is a
 // constant (the value before the setup runs).
-const BinaryOperator *ValueEvaluatorImpl::globalDeviceWrite(const VarDecl &VD) {
+const ValueEvaluator::Cache::GlobalDeviceWrite &ValueEvaluatorImpl::globalDeviceWrite(const VarDecl &VD) {
   auto Known = C.globalDeviceWrites.find(&VD);
   if (Known != C.globalDeviceWrites.end())
     return Known->second;
@@ -253,8 +258,9 @@ const BinaryOperator *ValueEvaluatorImpl::globalDeviceWrite(const VarDecl &VD) {
       Write = Assign;
     }
   }
-  // What is written: a field of a cudaGetDeviceProperties result, or a
-  // cudaDeviceGetAttribute result.
+  // What is written: a field of a cudaGetDeviceProperties result (its
+  // name), or a cudaDeviceGetAttribute result (the attribute's name).
+  ValueEvaluator::Cache::GlobalDeviceWrite Result;
   if (Valid && Write) {
     const Expr *Value = Write->getRHS()->IgnoreParenImpCasts();
     const auto *Member = dyn_cast<MemberExpr>(Value);
@@ -262,15 +268,18 @@ const BinaryOperator *ValueEvaluatorImpl::globalDeviceWrite(const VarDecl &VD) {
     const auto *Local = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
     const CallExpr *Filler = Local ? deviceQueryFiller(*Local) : nullptr;
     const StringRef Callee = Filler ? Filler->getDirectCallee()->getName() : "";
-    Valid = Filler && (Member ? Callee.starts_with("cudaGetDeviceProperties") : Callee == "cudaDeviceGetAttribute");
+    if (Filler && Member && Callee.starts_with("cudaGetDeviceProperties")) {
+      Result = {Write, Member->getMemberDecl()->getName().str()};
+    } else if (Filler && !Member && Callee == "cudaDeviceGetAttribute" && Filler->getNumArgs() >= 2) {
+      if (const auto *Attr = dyn_cast<DeclRefExpr>(Filler->getArg(1)->IgnoreParenImpCasts()))
+        Result = {Write, Attr->getDecl()->getName().str()};
+    }
   }
-  const BinaryOperator *Result = Valid ? Write : nullptr;
-  C.globalDeviceWrites[&VD] = Result;
-  return Result;
+  return C.globalDeviceWrites[&VD] = std::move(Result);
 }
 
 std::optional<IVal> ValueEvaluatorImpl::globalDeviceValue(const VarDecl &VD, QualType UseType) {
-  const BinaryOperator *Write = globalDeviceWrite(VD);
+  const auto &[Write, What] = globalDeviceWrite(VD);
   if (!Write)
     return std::nullopt;
   const std::string Name = "'" + VD.getName().str() + "'";
@@ -283,28 +292,15 @@ std::optional<IVal> ValueEvaluatorImpl::globalDeviceValue(const VarDecl &VD, Qua
     return unknownOf(UseType, VD.getName().str());
   }
   const ::occlint::TargetGpu &Gpu = *Context.target;
-  const Expr *Value = Write->getRHS()->IgnoreParenImpCasts();
-  std::optional<int64_t> Device;
-  std::string What;
-  if (const auto *Member = dyn_cast<MemberExpr>(Value)) {
-    What = Member->getMemberDecl()->getName().str();
-  } else {
-    const auto *Local = cast<VarDecl>(cast<DeclRefExpr>(Value)->getDecl());
-    const CallExpr *Filler = deviceQueryFiller(*Local);
-    if (Filler->getNumArgs() >= 2)
-      if (const auto *Attr = dyn_cast<DeclRefExpr>(Filler->getArg(1)->IgnoreParenImpCasts()))
-        What = Attr->getDecl()->getName().str();
-  }
-  Device = deviceValue(What, Gpu);
+  const std::optional<int64_t> Device = deviceValue(What, Gpu);
   if (!Device) {
     recordReason(Name + " is set from the device in a way occlint does not model");
     return unknownOf(UseType, VD.getName().str());
   }
   IVal R = castTo(exactOf(*Device), UseType);
   R.derivation.push_back({SM.getExpansionLoc(Write->getBeginLoc()),
-                          Name + " is " + std::to_string(*Device) + " on " + Gpu.productName +
-                              (Gpu.productAssumed ? " (assumed: the default product of " + Gpu.arch.name + ")" : "") +
-                              " (" + What + ", set here; assumed set before it is read)"});
+                          Name + " is " + std::to_string(*Device) + onTarget(Gpu) + " (" + What +
+                              ", set here; assumed set before it is read)"});
   return R;
 }
 

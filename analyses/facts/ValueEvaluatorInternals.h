@@ -103,9 +103,14 @@ struct ValueEvaluator::Cache {
   // The one device query call that fills a variable (null: none, or more
   // than one, or the variable is also used otherwise).
   llvm::DenseMap<const VarDecl *, const CallExpr *> deviceQueryFillers;
-  // A global's one write `G = <device value>` (its right-hand side), null
-  // when it has none, or more than one, or is used otherwise.
-  llvm::DenseMap<const VarDecl *, const BinaryOperator *> globalDeviceWrites;
+  // A global's one write `G = <device value>` and the property or attribute
+  // it writes ("multiProcessorCount"); a null write when it has none, or
+  // more than one, or is used otherwise.
+  struct GlobalDeviceWrite {
+    const BinaryOperator *write = nullptr;
+    std::string what;
+  };
+  llvm::DenseMap<const VarDecl *, GlobalDeviceWrite> globalDeviceWrites;
 };
 
 /// One top-level evaluation: the recursion guards live here.
@@ -184,7 +189,7 @@ private:
   /// setup function): the target's value, assumed written before it is
   /// read; nullopt when VD is not such a global (ValueEvaluatorDevice.cpp).
   std::optional<IVal> globalDeviceValue(const VarDecl &VD, QualType UseType);
-  const BinaryOperator *globalDeviceWrite(const VarDecl &VD);
+  const ValueEvaluator::Cache::GlobalDeviceWrite &globalDeviceWrite(const VarDecl &VD);
   /// A parameter read in a context, shared by integer and dim3 parameters
   /// (ValueEvaluatorContext.cpp): `argument` is the call's argument when the
   /// next frame out binds it; `readable` is false when the parameter stays
