@@ -1,5 +1,6 @@
 #include "core/ResourceCompiler.h"
 
+#include "core/CompilerIdentity.h"
 #include "core/Depfile.h"
 #include "core/ProgramAllowlist.h"
 #include "core/ResultCache.h"
@@ -9,8 +10,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
-#include <mutex>
+#include <fstream>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace occlint {
@@ -230,34 +231,13 @@ std::string absolutePath(const std::string &p, const std::string &dir) {
   return (base / p).lexically_normal().string();
 }
 
-/// "<binary> --version" output, remembered per (path, mtime, size) for this process.
-std::optional<std::string> toolVersion(const std::string &binary, std::chrono::seconds timeout, std::string *error) {
-  static std::mutex mu;
-  static std::map<std::string, std::string> known;
-  struct stat st{};
-  std::string id = binary;
-  if (::stat(binary.c_str(), &st) == 0)
-    id += "|" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) +
-          "|" + std::to_string(st.st_size);
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (auto it = known.find(id); it != known.end()) return it->second;
-  }
-  SubprocessOptions opt;
-  opt.timeout = std::min<std::chrono::seconds>(timeout, std::chrono::seconds(30));
-  std::error_code ec;
-  opt.workingDirectory = fs::temp_directory_path(ec).string(); // never the checkout occlint runs in
-  if (ec) opt.workingDirectory = "/tmp";
-  auto r = runSubprocess({binary, "--version"}, opt);
-  if (!r.ok()) {
-    if (error) *error = "cannot get the version of " + binary + ": " + r.describe() +
-                        (r.err.empty() ? "" : ": " + trimmed(r.err));
-    return std::nullopt;
-  }
-  std::string v = trimmed(r.out + r.err, 1u << 16);
-  std::lock_guard<std::mutex> lock(mu);
-  known[id] = v;
-  return v;
+bool readWholeFile(const std::string &path, std::string &text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  text = ss.str();
+  return true;
 }
 
 struct TempDir {
@@ -413,11 +393,11 @@ CompileOutcome compileForResources(const CompileRequest &request) {
     }
 
     std::string err;
-    auto version = toolVersion(compiler, request.timeout, &err);
+    auto version = compilerIdentity(compiler, request.timeout, request.cacheDir, request.useCache, &err);
     if (!version) { outcome.error = err; return outcome; }
     std::string identity = *version;
     if (kind == CompilerKind::Clang) {
-      auto pv = toolVersion(ptxas, request.timeout, &err);
+      auto pv = compilerIdentity(ptxas, request.timeout, request.cacheDir, request.useCache, &err);
       if (!pv) { outcome.error = err; return outcome; }
       identity += "\n" + *pv;
     }
@@ -470,6 +450,10 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       }
       std::string out = tmp.path + (kind == CompilerKind::Nvcc ? "/device.cubin" : "/device.ptx");
       auto argv = deviceCompileArgv(request, kind, compiler, *toolkit, arch, out, hostCompiler);
+      // The cache entry needs every file the compile read: the same run
+      // writes them (-MD -MF), rather than a second preprocessing run (-M).
+      const std::string depfile = tmp.path + "/device.d";
+      if (request.useCache) argv.insert(argv.end() - 1, {"-MD", "-MF", depfile});
       auto r = runSubprocess(argv, run);
       std::string log = r.out + r.err;
       if (r.timedOut) {
@@ -499,22 +483,9 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       addLog(log);
 
       if (request.useCache) {
-        // The dependency list: one -M run with the same flags and arch.
-        std::vector<std::string> margv =
-            deviceCompileArgv(request, kind, compiler, *toolkit, arch, "-", hostCompiler);
-        // Replace the output mode: drop "--cubin ... -o <out>" / "-S -o <out>", ask for -M.
-        std::vector<std::string> dep{compiler};
-        for (size_t i = 1; i < margv.size(); ++i) {
-          const auto &a = margv[i];
-          if (a == "--cubin" || a == "-S") continue;
-          if (a == "-o") { ++i; continue; }
-          if (a == "-Xptxas" && i + 1 < margv.size() && margv[i + 1] == "-v") { ++i; continue; }
-          if (a == source) dep.push_back("-M");
-          dep.push_back(a);
-        }
-        auto d = runSubprocess(dep, run);
-        if (d.ok()) {
-          auto deps = parseDepfile(d.out, request.directory);
+        std::string depText;
+        if (readWholeFile(depfile, depText)) {
+          auto deps = parseDepfile(depText, request.directory);
           if (std::find(deps.begin(), deps.end(), source) == deps.end()) deps.push_back(source);
           cache.store(key, deps, log);
           cache.store(latestReportKey(source, arch), deps, log);

@@ -160,11 +160,14 @@ TEST(ResourceCompiler, NvccRunsOncePerArchThenComesFromCache) {
   // Touching the header's timestamp alone changes nothing...
   fs::last_write_time(d.path / "tile.cuh", fs::file_time_type::clock::now());
   EXPECT_TRUE(compileForResources(rq).fromCache);
-  // ...changing its content does.
+  // ...changing its content does: one compiler process per arch, which also
+  // lists the included files (-MD); no -M run, no --version (known by now).
   d.write("tile.cuh", "#define TILE 512\n");
+  spawned = subprocessSpawnCount();
   auto third = compileForResources(rq);
   ASSERT_TRUE(third.ok) << third.error;
   EXPECT_FALSE(third.fromCache);
+  EXPECT_EQ(subprocessSpawnCount() - spawned, 2u);
   EXPECT_EQ(third.report.find("_Z5tiledPKfPf", "sm_80")->sharedMem, 2048);
 
   // Corrupt entries are ignored: recompiled, then good again.
