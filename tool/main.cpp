@@ -41,6 +41,8 @@ int run(int Argc, const char **Argv) {
         return runLspCommand(Argc - 1, Argv + 1);
       if (Sub == "compdb")
         return runCompdbCommand(Argc - 1, Argv + 1);
+      if (Sub == "merge")
+        return runMergeCommand(Argc - 1, Argv + 1);
     }
     return runLintCommand(Argc, Argv);
   } catch (const UsageError &E) {
@@ -57,8 +59,12 @@ int run(int Argc, const char **Argv) {
 int main(int Argc, const char **Argv) {
   // `occlint wrap`: the compiler launcher, before any change to the signals
   // (the compiler inherits them as the build set them).
-  if (Argc >= 2 && std::string_view(Argv[1]) == "wrap")
+  // `occlint wrap --lint` lints the unit after the compile (buildlint/).
+  if (Argc >= 2 && std::string_view(Argv[1]) == "wrap") {
+    if (occlint::wrapAsksForLint(Argc - 1, Argv + 1))
+      return occlint::runWrapLintCommand(Argc - 1, Argv + 1, Argv[0]);
     return occlint::compilerLauncherMain(Argc - 1, Argv + 1);
+  }
   // A closed pipe on stdout is an error on write (EPIPE), handled above,
   // instead of a signal that kills the process.
   std::signal(SIGPIPE, SIG_IGN);

@@ -135,6 +135,10 @@ std::string serializeBuildCapture(const BuildCapture &c) {
   j["dependencies"] = json::array();
   for (const CapturedFile &f : c.dependencies)
     j["dependencies"].push_back({{"path", f.path}, {"size", f.size}, {"fnv1a64", f.fnv1a64}});
+  if (!c.lint.empty()) {
+    json lint = json::parse(c.lint, nullptr, /*allow_exceptions=*/false);
+    if (lint.is_object()) j["lint"] = std::move(lint);
+  }
   // Bytes that are not UTF-8 (a path, a log line) become U+FFFD rather than an exception.
   return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -166,6 +170,10 @@ std::optional<BuildCapture> parseBuildCapture(std::string_view text, std::string
     if (!d.is_object() || !get(d, "path", f.path) || !get(d, "size", f.size) || !get(d, "fnv1a64", f.fnv1a64))
       return fail("a dependency is malformed");
     c.dependencies.push_back(std::move(f));
+  }
+  if (auto lint = j.find("lint"); lint != j.end()) {
+    if (!lint->is_object()) return fail("'lint' is not an object");
+    c.lint = lint->dump(-1, ' ', false, json::error_handler_t::replace);
   }
   return c;
 }

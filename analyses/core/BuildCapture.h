@@ -16,7 +16,9 @@
 //                                           // no launcher, nothing occlint-wrap added
 //     "reportRequested": false,             // the build itself asked for ptxas -v
 //     "ptxas": { "sm_80": "<raw ptxas log of sm_80>", "sm_90": "..." },
-//     "dependencies": [ { "path": "/abs/src/a.cu", "size": 812, "fnv1a64": "0123456789abcdef" }, ... ] }
+//     "dependencies": [ { "path": "/abs/src/a.cu", "size": 812, "fnv1a64": "0123456789abcdef" }, ... ],
+//     "lint": { ... } }                    // optional: what `occlint wrap --lint` found
+//                                          // (tool/buildlint/WrapLint.cpp), for `occlint merge`
 //
 // A sidecar is current when every dependency has the size and content hash
 // it had (re-hashed), the compiler file has the size and mtime it had and,
@@ -60,6 +62,10 @@ struct BuildCapture {
   bool reportRequested = false;
   std::map<std::string, std::string> ptxasLogs; // arch -> raw log
   std::vector<CapturedFile> dependencies;
+  /// The lint of the translation unit in the build step (`occlint wrap
+  /// --lint`): a JSON object kept as text (its schema is the tool's, not the
+  /// core's); "" when the build did not lint.
+  std::string lint;
 };
 
 /// `<object>.occlint.json`.

@@ -79,7 +79,9 @@ const char *kUsage =
     "  cache; stdout, stderr and the exit status are the compiler's (docs/build-integration.md).\n"
     "  CMake: -DCMAKE_CUDA_COMPILER_LAUNCHER=occlint-wrap (with ccache: \"occlint-wrap;ccache\").\n"
     "  --no-sidecar  write no <object>.occlint.json\n"
-    "  --no-cache    store nothing in occlint's cache ($OCCLINT_CACHE_DIR, ~/.cache/occlint)\n";
+    "  --no-cache    store nothing in occlint's cache ($OCCLINT_CACHE_DIR, ~/.cache/occlint)\n"
+    "  `occlint wrap --lint [--gpu GPU]... [--checks GLOBS] ...` (the main binary) also lints the unit\n"
+    "  after the compile: findings on stderr and in the sidecar, for `occlint merge BUILD`.\n";
 
 struct Child {
   pid_t pid = -1;
@@ -264,7 +266,10 @@ LauncherOutcome runCompilerLauncher(const std::vector<std::string> &args, const 
 int compilerLauncherMain(int argc, const char **argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-  LauncherOutcome outcome = runCompilerLauncher(args, {}, /*execWhenUnchanged=*/true);
+  return endLikeTheCompiler(runCompilerLauncher(args, {}, /*execWhenUnchanged=*/true));
+}
+
+int endLikeTheCompiler(const LauncherOutcome &outcome) {
   if (outcome.termSignal == 0) return outcome.exitCode;
   // End as the compiler did: the same signal, default action, no core file of ours.
   struct rlimit noCore{0, 0};

@@ -38,4 +38,9 @@ LauncherOutcome runCompilerLauncher(const std::vector<std::string> &args, const 
 /// status, or the same signal, re-raised without a core file).
 int compilerLauncherMain(int argc, const char **argv);
 
+/// The launcher's exit status, or, when a signal ended the compiler, the
+/// same signal raised again (default action, no core file; this returns only
+/// if the signal does not end the process).
+int endLikeTheCompiler(const LauncherOutcome &outcome);
+
 } // namespace occlint

@@ -79,6 +79,21 @@ TEST(BuildCapture, RoundTripsThroughJson) {
   EXPECT_EQ(back->dependencies[1].fnv1a64, hashHex(*hashFileContents(c.header)));
   EXPECT_NE(text.find("\"format\": \"occlint-build-capture\""), std::string::npos);
   EXPECT_NE(text.find("\"version\": 1"), std::string::npos);
+  EXPECT_EQ(back->lint, ""); // no lint in the build: no field
+  EXPECT_EQ(text.find("\"lint\""), std::string::npos);
+}
+
+TEST(BuildCapture, KeepsTheLintOfTheBuildStepAsAnObject) {
+  Captured c;
+  c.capture.lint = R"({"gpus":["H100"],"output":{"diagnostics":[]}})";
+  std::string error;
+  auto back = parseBuildCapture(serializeBuildCapture(c.capture), &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->lint, c.capture.lint);
+  std::string text = serializeBuildCapture(c.capture);
+  text.replace(text.find("\"lint\": {"), 9, "\"lint\": 7,\"x\": {");
+  EXPECT_FALSE(parseBuildCapture(text, &error));
+  EXPECT_NE(error.find("lint"), std::string::npos) << error;
 }
 
 TEST(BuildCapture, RejectsWhatIsNotASidecarOfThisVersion) {
