@@ -1,4 +1,4 @@
-// `occlint merge BUILD [--format text|json|sarif] [--checks GLOBS]
+// `occlint merge BUILD [--format text|json|sarif] [--html FILE] [--checks GLOBS]
 // [--line-filter JSON] [-o FILE] [--quiet]`: the findings of a build linted
 // step by step (`occlint wrap --lint`), combined from the sidecars without
 // parsing again. docs/build-integration.md, "Lint inside the build".
@@ -9,8 +9,11 @@
 #include "outputs/DiagnosticsFromJson.h"
 #include "outputs/OutputFormats.h"
 #include "outputs/PathRoots.h"
+#include "report/ReportHtml.h"
+#include "report/ReportModel.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>
@@ -38,10 +41,13 @@ parsed again; NOLINT was applied in the build.
   --checks GLOBS      keep only these checks (clang-tidy's glob list)
   --line-filter JSON  keep only these lines (clang-tidy's --line-filter)
   -o, --output FILE   write json or sarif to FILE instead of stdout
+  --html FILE         also write the report page of `occlint report --html`
+                      (kernels, launches, occupancy, staircases) from the
+                      same findings and the facts the build kept
   --quiet             no summary and no skipped-unit notes on stderr
 
 Exit codes: 0 no finding at error level, 1 findings at error level,
-2 bad command line or database (nothing written).
+2 bad command line or database, or an output that cannot be written.
 )";
 
 Json jsonOutput(const MergedLint &M, const std::string &BuildDirectory) {
@@ -57,6 +63,13 @@ Json jsonOutput(const MergedLint &M, const std::string &BuildDirectory) {
           {"launches", M.launches},
           {"kernels", M.kernels},
           {"notifications", M.notifications}};
+}
+
+std::string absolutePath(const std::string &Path) {
+  llvm::SmallString<256> Absolute(Path);
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return std::string(Absolute);
 }
 
 /// Writes through a temporary file and a rename: a failed run leaves no partial file.
@@ -88,7 +101,7 @@ bool writeFileOrStdout(const std::string &Path, const std::string &Text) {
 } // namespace
 
 int runMergeCommand(int Argc, const char **Argv) {
-  ArgParser Args("merge", {"format", "checks", "line-filter", "output", "o"}, {"help", "quiet"});
+  ArgParser Args("merge", {"format", "checks", "line-filter", "output", "o", "html"}, {"help", "quiet"});
   Args.parse(Argc, Argv);
   if (Args.has("help")) {
     std::cout << kUsage;
@@ -103,6 +116,11 @@ int runMergeCommand(int Argc, const char **Argv) {
   const std::string OutputFile = Args.value("output").value_or(Args.value("o").value_or(""));
   if (!OutputFile.empty() && Format == "text")
     Args.fail("--output: only with --format=json or --format=sarif");
+  const std::string HtmlFile = Args.value("html").value_or("");
+  if (Args.value("html") && HtmlFile.empty())
+    Args.fail("--html: give the page's file name");
+  if (!HtmlFile.empty() && !OutputFile.empty() && absolutePath(HtmlFile) == absolutePath(OutputFile))
+    Args.fail("--html and --output name the same file: " + HtmlFile);
 
   MergeRequest Request;
   Request.buildDirectory = Args.positional().front();
@@ -114,6 +132,12 @@ int runMergeCommand(int Argc, const char **Argv) {
     return ExitUsageOrInput;
   }
 
+  LintResult Result;
+  Result.diagnostics = Merged.diagnostics;
+  Result.units = Merged.unitRecords;
+  Result.fileCount = Merged.linted;
+  Result.roots = choosePathRoots("", Merged.sources, "", {});
+
   std::string Text;
   if (Format == "text") {
     for (const DiagnosticRecord &D : Merged.diagnostics)
@@ -121,13 +145,20 @@ int runMergeCommand(int Argc, const char **Argv) {
   } else if (Format == "json") {
     Text = jsonOutput(Merged, Request.buildDirectory).dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
   } else {
-    LintResult Result;
-    Result.diagnostics = Merged.diagnostics;
-    Result.fileCount = Merged.linted;
-    Result.roots = choosePathRoots("", Merged.sources, "", {});
     llvm::raw_string_ostream OS(Text);
     writeSarifOutput(Result, OS);
     OS.flush();
+  }
+  std::string Page;
+  if (!HtmlFile.empty()) {
+    llvm::raw_string_ostream OS(Page);
+    writeReportHtml(buildReportModel(Result, "merge " + Request.buildDirectory + " (" + std::to_string(Merged.linted) + " of " +
+                                                     std::to_string(Merged.units) + " CUDA translation units linted in the build)"), OS);
+    OS.flush();
+    if (!writeFileOrStdout(HtmlFile, Page)) {
+      std::cerr << "occlint merge: error: --html: cannot write " << HtmlFile << "\n";
+      return ExitUsageOrInput;
+    }
   }
   if (!writeFileOrStdout(OutputFile, Text)) {
     std::cerr << "occlint merge: error: --output: cannot write " << OutputFile << "\n";

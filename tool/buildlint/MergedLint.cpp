@@ -3,6 +3,7 @@
 #include "lint/LineFilter.h"
 #include "lint/LintPipeline.h"
 #include "lint/ProjectDatabase.h"
+#include "lint/WorkerMessages.h"
 #include "outputs/DiagnosticsFromJson.h"
 
 #include "core/BuildCapture.h"
@@ -43,8 +44,9 @@ void appendOnce(Json &Array, std::set<std::string> &Seen, const Json &Item) {
     Array.push_back(Item);
 }
 
-/// The lint output a current sidecar holds for the unit, or why there is none.
-std::optional<Json> lintOutputOf(const clang::tooling::CompileCommand &Command, const std::string &File,
+/// The lint a current sidecar holds for the unit ("output": the JSON output,
+/// "units": the facts records), or why there is none.
+std::optional<Json> lintOf(const clang::tooling::CompileCommand &Command, const std::string &File,
                                  std::string &Why) {
   LoadedBuildCapture Loaded = loadBuildCaptureForCommand(Command.CommandLine, Command.Directory, File);
   if (!Loaded.found) {
@@ -64,7 +66,7 @@ std::optional<Json> lintOutputOf(const clang::tooling::CompileCommand &Command, 
     Why = "the sidecar's lint is malformed";
     return std::nullopt;
   }
-  return Lint["output"];
+  return Lint;
 }
 
 } // namespace
@@ -100,11 +102,21 @@ MergedLint mergeBuildLint(const MergeRequest &Request) {
   for (const std::string &File : Units) {
     auto Commands = Database->getCompileCommands(File);
     std::string Why = "not in the compile database";
-    std::optional<Json> Output = Commands.empty() ? std::nullopt : lintOutputOf(Commands.front(), File, Why);
-    if (!Output) {
+    std::optional<Json> Lint = Commands.empty() ? std::nullopt : lintOf(Commands.front(), File, Why);
+    if (!Lint) {
       Out.skipped.push_back({File, Why});
       continue;
     }
+    if (Lint->contains("units")) {
+      try {
+        auto Records = unitRecordsFromJson(nlohmann::json::parse((*Lint)["units"].dump()));
+        std::move(Records.begin(), Records.end(), std::back_inserter(Out.unitRecords));
+      } catch (const nlohmann::json::exception &) {
+        Out.skipped.push_back({File, "the sidecar's facts records are malformed"});
+        continue;
+      }
+    }
+    Json *Output = &(*Lint)["output"];
     ++Out.linted;
     Out.sources.push_back(File);
     for (const char *Key : {"diagnostics", "launches", "kernels", "notifications"})
@@ -128,6 +140,10 @@ MergedLint mergeBuildLint(const MergeRequest &Request) {
     for (const Json &N : (*Output)["notifications"])
       appendOnce(Out.notifications, SeenNotifications, N);
   }
+  // In the order of a lint run's (lint/LintRun.cpp): the report page lists them so.
+  std::stable_sort(Out.unitRecords.begin(), Out.unitRecords.end(), [](const auto &L, const auto &R) {
+    return std::tie(L.mainFile, L.arch) < std::tie(R.mainFile, R.arch);
+  });
   std::stable_sort(Kept.begin(), Kept.end(), [](const auto &A, const auto &B) {
     const DiagnosticRecord &X = A.first, &Y = B.first;
     return std::tie(X.file, X.position.line, X.position.column, X.check) <

@@ -4,6 +4,7 @@
 // units include come once; filtered by check and line without parsing.
 #pragma once
 
+#include "facts/FactsRecords.h"
 #include "outputs/DiagnosticRecords.h"
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,9 @@ struct MergedLint {
   nlohmann::ordered_json launches = nlohmann::ordered_json::array();
   nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
   nlohmann::ordered_json notifications = nlohmann::ordered_json::array();
+  /// The facts records of the linted units' parses, for the report page;
+  /// empty for a unit whose sidecar was written by an occlint that did not keep them.
+  std::vector<clang::tidy::occlint::TranslationUnitRecord> unitRecords;
   bool anyError() const; // a kept diagnostic at error level
 };
 

@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "ExitCodes.h"
 #include "lint/LintPipeline.h"
+#include "lint/WorkerMessages.h"
 #include "outputs/DiagnosticsFromJson.h"
 #include "outputs/OutputFormats.h"
 
@@ -88,7 +89,8 @@ std::string currentDirectory() {
   return Real.string();
 }
 
-/// What the sidecar keeps: the lint's JSON output, with what it was run with.
+/// What the sidecar keeps: the lint's JSON output, with what it was run with,
+/// and the facts records in full (for `occlint merge --html`).
 std::string lintRecord(const LintResult &Result, const LintSettings &Settings) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
@@ -97,7 +99,9 @@ std::string lintRecord(const LintResult &Result, const LintSettings &Settings) {
   Json Record = {{"occlintVersion", OCCLINT_VERSION},
                  {"gpus", Settings.gpus},
                  {"checks", Settings.checks ? Json(*Settings.checks) : Json(nullptr)},
-                 {"output", Json::parse(Text, nullptr, false)}};
+                 {"output", Json::parse(Text, nullptr, false)},
+                 {"units", Json::parse(unitRecordsToJson(Result.units).dump(-1, ' ', false,
+                                                                             nlohmann::json::error_handler_t::replace))}};
   return Record.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 

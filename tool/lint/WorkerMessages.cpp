@@ -279,4 +279,18 @@ WorkerResult workerResultFromJson(const json &J) {
   return R;
 }
 
+json unitRecordsToJson(const std::vector<TranslationUnitRecord> &Units) {
+  json J = json::array();
+  for (const TranslationUnitRecord &U : Units)
+    J.push_back(toJson(U));
+  return J;
+}
+
+std::vector<TranslationUnitRecord> unitRecordsFromJson(const json &J) {
+  std::vector<TranslationUnitRecord> Units;
+  for (const json &U : J)
+    fromJson(U, Units.emplace_back());
+  return Units;
+}
+
 } // namespace occlint

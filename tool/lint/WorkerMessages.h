@@ -28,4 +28,10 @@ nlohmann::json workerResultToJson(const WorkerResult &Result);
 /// Throws nlohmann::json::exception on a document that is not one of ours.
 WorkerResult workerResultFromJson(const nlohmann::json &J);
 
+/// The facts records alone, in the same form (`occlint wrap --lint` keeps
+/// them in the sidecar for `occlint merge --html`).
+nlohmann::json unitRecordsToJson(const std::vector<clang::tidy::occlint::TranslationUnitRecord> &Units);
+/// Throws nlohmann::json::exception on a document that is not one of ours.
+std::vector<clang::tidy::occlint::TranslationUnitRecord> unitRecordsFromJson(const nlohmann::json &J);
+
 } // namespace occlint

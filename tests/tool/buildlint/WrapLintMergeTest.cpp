@@ -3,7 +3,8 @@
 // status unchanged), and `occlint merge BUILD` combines what the build kept:
 // headers' findings once, filtered by check and line, stale units skipped.
 // The bundled CMake project built with "occlint;wrap;--lint" merges to the
-// same findings as `occlint -p` on it.
+// same findings as `occlint -p` on it, and `merge --html` to the page
+// `occlint report --html` draws.
 #include "BundledProjectDatabase.h"
 #include "CommandRunner.h"
 #include "TestFiles.h"
@@ -13,7 +14,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -172,6 +176,14 @@ TEST(OcclintMerge, BadInputsAreUsageErrorsNamingWhatIsWrong) {
   EXPECT_NE(Filter.output.find("--line-filter"), std::string::npos) << Filter.output;
 }
 
+/// A report page without its line that says what was linted (`-p b` or `merge b`).
+std::string pageWithoutInput(const fs::path &Page) {
+  std::ifstream In(Page);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  return std::regex_replace(Text.str(), std::regex("<p class=\"input\">[^<]*"), "<p class=\"input\">");
+}
+
 /// (check, file, line, column, message) of a JSON output's diagnostics.
 std::set<std::tuple<std::string, std::string, int, int, std::string>> findings(const nlohmann::json &Out) {
   std::set<std::tuple<std::string, std::string, int, int, std::string>> S;
@@ -211,6 +223,20 @@ TEST(OcclintMerge, TheBundledProjectBuiltWithTheLintMergesToWhatOcclintFinds) {
   EXPECT_EQ(Merged["merged"]["skipped"].size(), 0u) << Merged["merged"].dump();
   EXPECT_FALSE(findings(Linted).empty());
   EXPECT_EQ(findings(Merged), findings(Linted));
+
+  // The page from the build's facts is the page of a lint run.
+  const fs::path MergedPage = Dir.path() / "merged.html", ReportPage = Dir.path() / "report.html";
+  const CommandResult Merge = runCommand(Environment + shellQuote(OCCLINT_BINARY) + " merge " +
+                                         shellQuote(Build.string()) + " --quiet --html " +
+                                         shellQuote(MergedPage.string()) + " > /dev/null");
+  EXPECT_EQ(Merge.exitCode, 1) << Merge.output; // the bundled project plants an error-level finding
+  const CommandResult Report = runCommand(Environment + shellQuote(OCCLINT_BINARY) + " report --quiet --gpu H100 -p " +
+                                          shellQuote(Build.string()) + " --html " + shellQuote(ReportPage.string()));
+  ASSERT_EQ(Report.exitCode, 0) << Report.output;
+  const std::string Page = pageWithoutInput(MergedPage);
+  EXPECT_NE(Page.find("from the build"), std::string::npos); // registers from the captured ptxas report
+  EXPECT_NE(Page.find("<svg"), std::string::npos);           // staircases
+  EXPECT_EQ(Page, pageWithoutInput(ReportPage));
 }
 
 } // namespace
