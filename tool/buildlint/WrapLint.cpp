@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "ExitCodes.h"
 #include "lint/LintPipeline.h"
+#include "lint/SingleCommandDatabase.h"
 #include "lint/WorkerMessages.h"
 #include "outputs/DiagnosticsFromJson.h"
 #include "outputs/OutputFormats.h"
@@ -28,20 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
-
-/// The build's own command as the one entry of a compile database.
-class BuildStepDatabase final : public clang::tooling::CompilationDatabase {
-public:
-  explicit BuildStepDatabase(clang::tooling::CompileCommand Command) : Command(std::move(Command)) {}
-  std::vector<clang::tooling::CompileCommand> getCompileCommands(llvm::StringRef) const override {
-    return {Command};
-  }
-  std::vector<std::string> getAllFiles() const override { return {Command.Filename}; }
-  std::vector<clang::tooling::CompileCommand> getAllCompileCommands() const override { return {Command}; }
-
-private:
-  clang::tooling::CompileCommand Command;
-};
 
 struct WrapLintOptions {
   LintSettings settings;
@@ -136,7 +123,7 @@ int runWrapLintCommand(int Argc, const char **Argv, const char *Argv0) {
   if (!fs::path(Source).is_absolute())
     Source = (fs::path(Directory) / Source).lexically_normal().string();
   std::vector<std::string> Command(O.command.begin() + long(Invocation.compilerIndex), O.command.end());
-  BuildStepDatabase Database({Directory, Source, Command, Invocation.output});
+  SingleCommandDatabase Database({Directory, Source, Command, Invocation.output});
 
   LintSettings &Settings = O.settings;
   Settings.quiet = true;

@@ -1,4 +1,5 @@
 #include "lint/LintRun.h"
+#include "lint/SingleCommandDatabase.h"
 
 #include "core/ResultCache.h"
 #include "lint/IsolatedAnalysis.h"
@@ -71,22 +72,6 @@ struct ExtentSinkInstallation {
 struct FileFindings {
   std::vector<clang::tidy::ClangTidyError> errors;
   std::vector<ParseGap> parseGaps;
-};
-
-// One parse's command, as a database: each arch of a file is run on its own,
-// so ClangTool never sees several commands for one file (it would print
-// "[1/1] (1/2) Processing file ..." even under --quiet).
-class OneCommand final : public clang::tooling::CompilationDatabase {
-public:
-  explicit OneCommand(clang::tooling::CompileCommand Command) : Command(std::move(Command)) {}
-  std::vector<clang::tooling::CompileCommand> getCompileCommands(llvm::StringRef) const override {
-    return {Command};
-  }
-  std::vector<std::string> getAllFiles() const override { return {Command.Filename}; }
-  std::vector<clang::tooling::CompileCommand> getAllCompileCommands() const override { return {Command}; }
-
-private:
-  clang::tooling::CompileCommand Command;
 };
 
 bool sameFix(const llvm::StringMap<clang::tooling::Replacements> &A,
@@ -263,7 +248,7 @@ LintOutcome runLintJob(const LintJob &Job) {
       Run(*Job.compilations, ""); // clang-tidy says the file has no command
     for (clang::tooling::CompileCommand &Command : PerArch) {
       const std::string Arch = parseArchOf(Command.CommandLine);
-      Run(OneCommand(std::move(Command)), Arch);
+      Run(SingleCommandDatabase(std::move(Command)), Arch);
     }
     return Found;
   };
