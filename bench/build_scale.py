@@ -134,7 +134,12 @@ def main():
     parser.add_argument("--cuda-path", default=os.environ.get("CUDA_PATH", "/usr/local/cuda"))
     parser.add_argument("--work", help="where the project and builds go (default: a temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--recheck", type=int, metavar="REPS",
+                        help="with --work of an earlier --keep run: time only `occlint -p, captured` and "
+                             "`clang -fsyntax-only` again, alternated, REPS times per jobs level")
     args = parser.parse_args()
+    if args.recheck:
+        return recheck(args)
 
     occlint = os.path.abspath(args.occlint)
     wrap = os.path.join(os.path.dirname(occlint), "occlint-wrap")
@@ -297,6 +302,46 @@ def main():
     print("\n".join(lines))
     if not args.keep and not args.work:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def recheck(args):
+    """The two rows of the -p-captured target again, on the builds an earlier
+    run kept (--work): alternated, medians of --recheck repetitions. For when
+    the first run's one repetition was disturbed."""
+    occlint = os.path.abspath(args.occlint)
+    work = args.work
+    times = {}
+    for jobs in [int(j) for j in args.jobs.split(",")]:
+        env = dict(os.environ, OCCLINT_CACHE_DIR=os.path.join(work, f"cache-wrap-j{jobs}"))
+        rows = {
+            "occlint -p, captured": f"{shlex.quote(occlint)} --gpu {args.gpu} --jobs {jobs} --format json --quiet "
+                                    f"-p {shlex.quote(os.path.join(work, f'wrap-j{jobs}'))} > /dev/null",
+            "clang -fsyntax-only": f"xargs -d '\\n' -P {jobs} -n 1 sh -c < "
+                                   f"{shlex.quote(os.path.join(work, f'syntax-j{jobs}.txt'))}",
+        }
+        names = list(rows)
+        for rep in range(args.recheck):
+            for name in (names if rep % 2 == 0 else names[::-1]):
+                seconds, code, largest, tree = measure(rows[name], env=env)
+                times.setdefault((jobs, name), []).append(round(seconds, 2))
+                print(f"  j{jobs} {name}: {seconds:.1f} s, exit {code}", flush=True)
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d_%H%M")
+    lines = [f"# Build scale recheck ({stamp}, occlint tree at {commit})", "",
+             f"`bench/build_scale.py --work {work} --jobs {args.jobs} --recheck {args.recheck}`: the builds of the "
+             "earlier run, the two rows of the `-p` captured target, alternated.", "",
+             "| jobs | row | median s | runs (s) |", "|---:|---|---:|---|"]
+    for (jobs, name), v in times.items():
+        lines.append(f"| {jobs} | {name} | {statistics.median(v):.1f} | {', '.join(map(str, v))} |")
+    lines.append("")
+    for jobs in sorted({j for j, _ in times}):
+        ratio = statistics.median(times[(jobs, "occlint -p, captured")]) / statistics.median(
+            times[(jobs, "clang -fsyntax-only")])
+        lines.append(f"j{jobs}: -p captured / clang -fsyntax-only = {ratio:.2f} (target ≤ 1.1)")
+    with open(os.path.join(HERE, "results", f"build-scale-recheck-{stamp}.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
