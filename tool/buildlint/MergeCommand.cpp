@@ -5,6 +5,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "ExitCodes.h"
+#include "core/AtomicFile.h"
 #include "buildlint/MergedLint.h"
 #include "outputs/DiagnosticsFromJson.h"
 #include "outputs/OutputFormats.h"
@@ -72,30 +73,13 @@ std::string absolutePath(const std::string &Path) {
   return std::string(Absolute);
 }
 
-/// Writes through a temporary file and a rename: a failed run leaves no partial file.
+/// Stdout, or the file written whole or not at all (core/AtomicFile.h).
 bool writeFileOrStdout(const std::string &Path, const std::string &Text) {
   if (Path.empty()) {
     llvm::outs() << Text;
     return true;
   }
-  const std::string Temporary = Path + ".occlint-tmp";
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Temporary, EC);
-    if (EC)
-      return false;
-    OS << Text;
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Temporary);
-      return false;
-    }
-  }
-  if (llvm::sys::fs::rename(Temporary, Path)) {
-    llvm::sys::fs::remove(Temporary);
-    return false;
-  }
-  return true;
+  return writeFileAtomically(Path, Text);
 }
 
 } // namespace
