@@ -1,10 +1,16 @@
 #include "checks/DivergenceCheck.h"
 
+#include "facts/StatedAssertions.h"
+
 namespace clang::tidy::occlint {
 
 void DivergenceCheck::onStartOfTranslationUnit() {
   OcclintCheck::onStartOfTranslationUnit();
   DivergenceResults::forgetAll();
+}
+
+void DivergenceCheck::registerPPCallbacks(const SourceManager &, Preprocessor *PP, Preprocessor *) {
+  StatedAssertions::recordFrom(*PP);
 }
 
 void DivergenceCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
@@ -40,6 +46,11 @@ void DivergenceCheck::noteContext(const DivergenceContext &C) {
     diag(Call, "reached through this call", DiagnosticIDs::Note);
   if (C.DecidedByLaunch.isValid())
     diag(C.DecidedByLaunch, "the kernel is launched here with a block that the bound falls inside",
+         DiagnosticIDs::Note);
+  if (C.DecidedByAssertion.isValid())
+    diag(C.DecidedByAssertion,
+         "the kernel asserts its block shape here, and the bound falls inside such a block (taken as a stated "
+         "assumption, also where NDEBUG compiles the assertion out)",
          DiagnosticIDs::Note);
 }
 

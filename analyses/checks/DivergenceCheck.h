@@ -12,6 +12,9 @@ class DivergenceCheck : public OcclintCheck {
 public:
   using OcclintCheck::OcclintCheck;
   void onStartOfTranslationUnit() override;
+  /// Records the translation unit's `assert`s: a kernel's assertion of its
+  /// block shape is read even where NDEBUG removes it (StatedBlockShape.h).
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP, Preprocessor *ModuleExpanderPP) override;
 
 protected:
   void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) final;

@@ -2,6 +2,7 @@
 
 #include "divergence/DivergenceDataflow.h"
 #include "divergence/OperationCost.h"
+#include "divergence/StatedBlockShape.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -99,8 +100,11 @@ const DivergenceResults &DivergenceResults::get(ASTContext &Ctx, const Translati
   auto Results = std::make_unique<DivergenceResults>();
   DivergenceDriver Driver(Ctx, *Results);
   for (const auto &K : Facts.kernels)
-    if (K && K->decl && K->decl->hasBody() && !K->decl->isDependentContext())
-      Driver.analyzeKernel(*K->decl, K->displayName, shapeOf(K->decl, Facts));
+    if (K && K->decl && K->decl->hasBody() && !K->decl->isDependentContext()) {
+      BlockShape Shape = shapeOf(K->decl, Facts);
+      readStatedBlockShape(*K->decl, Ctx, Shape);
+      Driver.analyzeKernel(*K->decl, K->displayName, Shape);
+    }
   Results->Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   C.Ctx = &Ctx;
   C.Facts = &Facts;

@@ -15,6 +15,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -41,6 +42,8 @@ struct DivergenceContext {
   /// The launch whose block shape decides the split (a bound on threadIdx
   /// that every launched block straddles): the error's note names it.
   SourceLocation DecidedByLaunch;
+  /// Or the kernel's assertion of its block shape that decides it.
+  SourceLocation DecidedByAssertion;
   std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
   /// The same question when threads that have exited the kernel do not
   /// count (the PTX ISA releases a barrier held up only by exited threads;
@@ -88,6 +91,10 @@ struct BlockShape {
   std::optional<int64_t> X, Y, Z; // known when every launch agrees
   bool Launched = false;          // at least one launch seen
   SourceLocation FirstLaunch;     // for notes: the shape is this launch's (and the others')
+  /// Dimensions the kernel states itself (`assert(blockDim.x == 32)`,
+  /// StatedBlockShape.h): they take precedence over the launches'.
+  std::array<bool, 3> Stated{};
+  SourceLocation StatedAt;        // the first such assertion, for notes
 };
 
 class DivergenceResults {

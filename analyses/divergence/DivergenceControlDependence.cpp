@@ -284,9 +284,10 @@ std::optional<unsigned> Dataflow::threadIndexDimension(const Expr *E, bool Throu
   return std::nullopt;
 }
 
-bool Dataflow::splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadValue &L, const ThreadValue &R) {
+std::optional<unsigned> Dataflow::splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadValue &L,
+                                                          const ThreadValue &R) {
   // threadIdx.d against a constant, with the block's extent along d known
-  // from every launch: the split is decided (`threadIdx.x < 64` with blocks
+  // from every launch (or stated by the kernel): the split is decided (`threadIdx.x < 64` with blocks
   // of 256 threads splits every block).
   BinaryOperatorKind Op = BO->getOpcode();
   std::optional<unsigned> Dim = threadIndexDimension(BO->getLHS(), true);
@@ -297,10 +298,10 @@ bool Dataflow::splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadVa
     Op = BinaryOperator::reverseComparisonOp(Op);
   }
   if (!Dim || !Bound || *Bound > (int64_t(1) << 40) || *Bound < -(int64_t(1) << 40))
-    return false; // (far beyond any block: and Bound + 1 below must not overflow)
+    return std::nullopt; // (far beyond any block: and Bound + 1 below must not overflow)
   const std::optional<int64_t> &Extent = *Dim == 0 ? D.Shape.X : *Dim == 1 ? D.Shape.Y : D.Shape.Z;
   if (!Extent || *Extent <= 0)
-    return false;
+    return std::nullopt;
   // The thread indices 0 .. Extent-1 on the true side.
   int64_t Lo = 0, Hi = *Extent; // [Lo, Hi)
   switch (Op) {
@@ -308,10 +309,12 @@ bool Dataflow::splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadVa
   case BO_LE: Hi = std::min(Hi, *Bound + 1); break;
   case BO_GT: Lo = std::max(Lo, *Bound + 1); break;
   case BO_GE: Lo = std::max(Lo, *Bound); break;
-  default: return false;
+  default: return std::nullopt;
   }
   const int64_t True = std::max<int64_t>(0, Hi - Lo);
-  return True > 0 && True < *Extent;
+  if (True > 0 && True < *Extent)
+    return Dim;
+  return std::nullopt;
 }
 
 bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
@@ -325,8 +328,8 @@ bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   const auto A = BO ? Cache.find(BO->getLHS()->IgnoreParens()) : Cache.end();
   const auto B = BO ? Cache.find(BO->getRHS()->IgnoreParens()) : Cache.end();
   const bool Operands = BO && BO->isRelationalOp() && A != Cache.end() && B != Cache.end();
-  if (Operands && splitsEveryLaunchedBlock(BO, A->second, B->second)) {
-    DecidedConds[Cur] = 1;
+  if (const std::optional<unsigned> Dim = Operands ? splitsEveryLaunchedBlock(BO, A->second, B->second) : std::nullopt) {
+    DecidedConds[Cur] = char(1 + *Dim);
     return false;
   }
   if (Truth.Split == SplitKind::Boundary)
@@ -353,8 +356,12 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
   C.BranchLoc = S ? S->getBeginLoc() : SourceLocation();
   C.Cond = Conds[T.From] ? *Conds[T.From] : ThreadValue::top();
   C.Boundary = BoundaryConds[T.From];
-  if (DecidedConds[T.From])
-    C.DecidedByLaunch = D.Shape.FirstLaunch;
+  if (const char Decided = DecidedConds[T.From]) {
+    if (D.Shape.Stated[Decided - 1]) // the kernel's own assertion of its shape
+      C.DecidedByAssertion = D.Shape.StatedAt;
+    else
+      C.DecidedByLaunch = D.Shape.FirstLaunch;
+  }
   if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S); BO && BO->isLogicalOp()) {
     C.CondText = sourceText(BO->getLHS(), Ctx); // `a && b`: the block branches on a
   } else if (const Expr *Cond = S ? branchCondition(S) : nullptr) {

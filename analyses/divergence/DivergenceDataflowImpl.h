@@ -6,6 +6,7 @@
 //                                   threads reach, and the branch to blame
 //   DivergenceFindings.cpp          the findings: divergent branches, collectives
 //                                   reached under divergent control
+//   RemainderTails.cpp              lane indices against the remainder of a count
 #pragma once
 
 #include "divergence/DivergenceAnalysis.h"
@@ -13,6 +14,7 @@
 #include "facts/DeepExpressions.h"
 
 #include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
@@ -99,13 +101,14 @@ private:
   std::vector<std::optional<Env>> In, Out;
   std::vector<std::optional<ThreadValue>> Conds;
   std::vector<char> BoundaryConds; // per block: its condition splits at a uniform bound (DivergenceContext::Boundary)
-  std::vector<char> DecidedConds;  // per block: its condition's split is decided by the launches' block shape
+  std::vector<char> DecidedConds;  // per block: 1 + the dimension whose known extent decides its condition's split, or 0
   bool boundaryCondition(const Expr *Cond, const ThreadValue &V);
   /// E is threadIdx.x/y/z (or, with ThroughVariable, a local still holding it).
   std::optional<unsigned> threadIndexDimension(const Expr *E, bool ThroughVariable);
-  /// `threadIdx.d OP constant` that the launches' block shape decides: true
+  /// `threadIdx.d OP constant` that the launches' block shape decides: d
   /// when it splits every block the kernel is launched with.
-  bool splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadValue &L, const ThreadValue &R);
+  std::optional<unsigned> splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadValue &L,
+                                                   const ThreadValue &R);
   // The block whose branch tests each condition, and whether this flow has
   // computed it yet: `a && b && ...` tests each prefix of the chain in its
   // own block, and the next block reuses that value instead of evaluating
@@ -164,6 +167,7 @@ private:
   static bool floating(const Expr *Ex);
   ThreadValue arith(BinaryOperatorKind Op, const ThreadValue &L, const ThreadValue &R, bool Float);
   ThreadValue evalBinary(const BinaryOperator *BO);
+  ThreadValue remainderTail(const BinaryOperator *BO, ThreadValue C);
   static const Stmt *firstStatement(const CFGBlock &B);
   /// V, marked as coming from data when the operand does (and V varies).
   static ThreadValue withDataOf(ThreadValue V, const ThreadValue &Operand);
@@ -174,6 +178,18 @@ private:
   ThreadValue argValue(const Expr *A);
   ThreadValue evalCall(const CallExpr *CE);
   void processAsm(const GCCAsmStmt *Asm);
+
+  // ---- remainder tails (RemainderTails.cpp) -----------------------------------
+  /// A relational BO compares a lane index with the remainder of a uniform
+  /// count (`4 * (n / 4) + lane < n`): the leftovers of a chunked range.
+  bool laneAgainstRemainder(const BinaryOperator *BO);
+  bool unmodified(const VarDecl *VD); // never assigned, incremented or passed by reference in FD
+  const Expr *definition(const Expr *Ex); // through unmodified locals to their initializers
+  bool sameValue(const Expr *A, const Expr *B);
+  std::optional<std::pair<const Expr *, int64_t>> remainderOf(const Expr *T); // X % K: (X, K)
+  std::optional<std::pair<const Expr *, int64_t>> roundedDown(const Expr *T); // K * (X / K): (X, K)
+  llvm::DenseMap<const VarDecl *, bool> Unmodified;
+  std::unique_ptr<ExprMutationAnalyzer> Mutations;
 
   // ---- control dependence (DivergenceControlDependence.cpp) -------------------
   const CFGBlock *ipdom(const CFGBlock *B);

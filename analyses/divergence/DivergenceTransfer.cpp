@@ -389,6 +389,17 @@ std::optional<bool> Dataflow::compileTimeCondition(const Expr *Cond) const {
   return Value;
 }
 
+/// A split at the leftovers of a chunked range is a boundary split
+/// (RemainderTails.cpp).
+ThreadValue Dataflow::remainderTail(const BinaryOperator *BO, ThreadValue C) {
+  if (C.Rest == RestKind::PerLane && C.Split != SplitKind::Boundary && C.Split != SplitKind::Data &&
+      !C.FromData && laneAgainstRemainder(BO)) {
+    C.Split = SplitKind::Boundary;
+    C.SureOther = 0;
+  }
+  return C;
+}
+
 ThreadValue Dataflow::evalBinary(const BinaryOperator *BO) {
   const BinaryOperatorKind Op = BO->getOpcode();
   if (Op == BO_Assign) {
@@ -417,10 +428,10 @@ ThreadValue Dataflow::evalBinary(const BinaryOperator *BO) {
   switch (Op) {
   case BO_LAnd: return logicalAnd(L, R);
   case BO_LOr: return logicalOr(L, R);
-  case BO_LT: return compare(CompareOp::LT, L, R);
-  case BO_LE: return compare(CompareOp::LE, L, R);
-  case BO_GT: return compare(CompareOp::GT, L, R);
-  case BO_GE: return compare(CompareOp::GE, L, R);
+  case BO_LT: return remainderTail(BO, compare(CompareOp::LT, L, R));
+  case BO_LE: return remainderTail(BO, compare(CompareOp::LE, L, R));
+  case BO_GT: return remainderTail(BO, compare(CompareOp::GT, L, R));
+  case BO_GE: return remainderTail(BO, compare(CompareOp::GE, L, R));
   case BO_EQ: return compare(CompareOp::EQ, L, R);
   case BO_NE: return compare(CompareOp::NE, L, R);
   default: return arith(Op, L, R, floating(BO->getLHS()) || floating(BO->getRHS()));

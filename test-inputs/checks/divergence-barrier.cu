@@ -219,3 +219,39 @@ void launches(float *p) {
   templated<1><<<1, 256>>>(p); // N = 1: every thread takes the branch: fine
   templated<2><<<1, 256>>>(p); // N = 2: even threads only
 }
+
+// The kernel asserts its block shape (here through a named constant): every
+// block that gets past the assertion has 128 threads along x, so the bound
+// at 64 falls inside each of them, as under a visible launch.
+#include <assert.h>
+__global__ void shapeStatedByAnAssertion(float *p) {
+  constexpr unsigned Threads = 128;
+  assert(blockDim.x == Threads); // expect-note {{the kernel asserts its block shape here, and the bound falls inside such a block}}
+  if (threadIdx.x < 64) { // expect-note {{the branch on 'threadIdx.x < 64' depends on the thread}}
+    p[threadIdx.x] = 0.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+  }
+}
+
+// The same where NDEBUG compiles the assertion out: its argument is still
+// read, as the kernel's stated assumption (the note says so).
+#define NDEBUG
+#include <assert.h>
+#define ROW_THREADS (64 + 64)
+__global__ void shapeStatedWithoutChecking(float *p) {
+  assert((blockDim.x == ROW_THREADS) && blockDim.y == 2); // expect-note {{also where NDEBUG compiles the assertion out}}
+  if (threadIdx.x < 64) { // expect-note {{the branch on 'threadIdx.x < 64' depends on the thread}}
+    p[threadIdx.x] = 0.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+  }
+}
+
+// An assertion under a condition states nothing about every launch.
+__global__ void shapeAssertedOnOnePath(float *p, int mode) {
+  if (mode == 1)
+    assert(blockDim.x == 128);
+  if (threadIdx.x < 64) { // expect-note {{the branch on 'threadIdx.x < 64' depends on the thread: it is the same in every lane of a warp, not in the whole block}}
+    p[threadIdx.x] = 0.0f;
+    __syncthreads(); // expect-warning {{__syncthreads() is reached only by the threads on one side of a bound ('threadIdx.x < 64'): where the bound falls inside a block}} [cuda-divergence-barrier]
+  }
+}

@@ -184,6 +184,16 @@ void moreLaunches(float *a) {
   halfRows<<<1, dim3(16, 16)>>>(a);
 }
 
+// With no launch in sight the analysis assumes blockDim.x is a multiple of
+// 32 (y is then the warp); the kernel's own assertion says it is 16 (in a
+// flat 2-D block), so two rows share a warp and y splits it.
+#include <assert.h>
+__global__ void halfRowsByAssertion(float *a) {
+  assert(blockDim.x == 16 && blockDim.z == 1);
+  if (threadIdx.y % 2 == 1) // expect-warning {{lanes 0-15 and lanes 16-31 take different paths on 'threadIdx.y % 2 == 1'}} [cuda-divergence-branch]
+    a[threadIdx.y * 16 + threadIdx.x] = a[threadIdx.x] * a[threadIdx.x] + a[threadIdx.x + 1] * 2.0f;
+}
+
 __global__ void smallBodies(float *a) {
   float v = a[threadIdx.x];
   if (threadIdx.x & 1) // one move: predicated by the compiler
@@ -277,6 +287,59 @@ __global__ void noPrecondition(float *out, const float *in, int C) {
     out[threadIdx.x] = in[lane] * in[lane] + in[lane + 1] * 2.0f;
     out[threadIdx.x + 1] = in[lane + 2] * 3.0f;
   }
+}
+
+// The leftovers of a range taken in chunks: a row per warp, four floats per
+// lane in the vectorised loop, then the len % 4 floats it left over, one per
+// lane. The lanes past the leftovers idle once per row, at its end, as in
+// the last chunk of a warp-stride loop: a boundary effect, written as
+// `4 * (len / 4) + lane` (the quotient in a local), as `len - len % 4 +
+// lane`, or against the remainder itself.
+__global__ void leftoversOfVectorisedRows(const float *in, float *out, int rows, int len) {
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  const int row = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
+  if (row >= rows)
+    return;
+  const float *x = in + row * len;
+  const int quads = len / 4;
+  float acc = 0.0f;
+  for (int i = warp.thread_rank(); i < quads; i += warp.size()) {
+    const float4 v = reinterpret_cast<const float4 *>(x)[i];
+    acc += v.x * v.y + v.z * v.w + sqrtf(v.x) + expf(v.y);
+  }
+  if (4 * quads + warp.thread_rank() < len) {
+    const float t = x[4 * quads + warp.thread_rank()];
+    acc = acc * expf(t) + sqrtf(t) * t + logf(t + 1.0f);
+  }
+  const int lane = threadIdx.x % 32;
+  if (len - len % 4 + lane < len) {
+    const float t = x[len - len % 4 + lane];
+    acc = acc * expf(t) + sqrtf(t) * t + logf(t + 1.0f);
+  }
+  if (lane < len % 8) {
+    const float t = x[len - len % 8 + lane];
+    acc = acc * expf(t) + sqrtf(t) * t + logf(t + 1.0f);
+  }
+  out[row * 32 + lane] = acc;
+}
+
+// Not leftovers: a quotient of another count, or one changed after it was
+// taken, says nothing about how many lanes pass.
+__global__ void notLeftovers(const float *x, float *out, int len, int other) {
+  const int lane = threadIdx.x % 32;
+  float acc = out[threadIdx.x];
+  int quads = other / 4;
+  if (4 * quads + lane < len) { // expect-warning {{the lanes below a threshold take a different path from the lanes above it on '4 * quads + lane < len'}} [cuda-divergence-branch]
+    const float t = x[4 * quads + lane];
+    acc = acc * expf(t) + sqrtf(t) * t + logf(t + 1.0f);
+  }
+  int chunks = len / 4;
+  chunks += other;
+  if (4 * chunks + lane < len) { // expect-warning {{the lanes below a threshold take a different path from the lanes above it on '4 * chunks + lane < len'}} [cuda-divergence-branch]
+    const float t = x[4 * chunks + lane];
+    acc = acc * expf(t) + sqrtf(t) * t + logf(t + 1.0f);
+  }
+  out[threadIdx.x] = acc;
 }
 
 // A warp-stride loop split in parts that share its index: after the first
