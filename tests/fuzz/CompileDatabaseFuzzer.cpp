@@ -1,7 +1,7 @@
 // Fuzz target: reading a compile database as occlint does. The input, split
 // at NUL bytes:
 //   1. compile_commands.json, read by Clang's JSON database
-//      (autoDetectFromDirectory, as `occlint -p`), then every command through
+//      (loadProjectDatabase, as `occlint -p`), then every command through
 //      CudaCompilationDatabase (nvcc translation, one command per arch), the
 //      CUDA translation units and the language server's lookup;
 //   2.-3. the contents of a.cu and b.cu next to it (the #include scan of the
@@ -9,6 +9,7 @@
 #include "FuzzSupport.h"
 #include "lint/CudaCompilationDatabase.h"
 #include "lint/LintPipeline.h"
+#include "lint/ProjectDatabase.h"
 #include "lsp/LspCompileCommands.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -39,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
 
   std::string Error;
   std::unique_ptr<clang::tooling::CompilationDatabase> Database =
-      clang::tooling::CompilationDatabase::autoDetectFromDirectory(Dir, Error);
+      loadProjectDatabase(Dir, Error);
   if (Database) {
     CudaParseSettings Settings;
     Settings.builtinHeaders = Dir + "/builtin-cuda";

@@ -4,28 +4,64 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 namespace occlint {
 
+namespace {
+
+// Response files hold flags and paths (kilobytes). Clang's expansion of
+// `@file` arguments reads any file whole: a command naming
+// `@/usr/local/cuda/bin/nvcc` had its 30 MB read and split into words, 6 s
+// per command (found by fuzz-compile-database). Seen through this file
+// system a larger file does not exist, so the argument stays as written: the
+// nvcc translator then says the file is too large (ResponseFiles.cpp, the
+// same limit), and the Clang driver that it is not an input it can read.
+constexpr uint64_t kMaxResponseFileBytes = 4u << 20;
+
+class ResponseFileSizeLimit : public llvm::vfs::ProxyFileSystem {
+public:
+  using ProxyFileSystem::ProxyFileSystem;
+
+  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &Path) override {
+    llvm::ErrorOr<llvm::vfs::Status> S = ProxyFileSystem::status(Path);
+    if (S && S->isRegularFile() && S->getSize() > kMaxResponseFileBytes)
+      return std::make_error_code(std::errc::file_too_large);
+    return S;
+  }
+  bool exists(const llvm::Twine &Path) override { return static_cast<bool>(status(Path)); }
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &Path) override {
+    if (llvm::ErrorOr<llvm::vfs::Status> S = status(Path); !S)
+      return S.getError();
+    return ProxyFileSystem::openFileForRead(Path);
+  }
+};
+
+} // namespace
+
 std::unique_ptr<clang::tooling::CompilationDatabase> loadProjectDatabase(const std::string &BuildPath,
                                                                          std::string &Error) {
-  // Clang's own loading (with its response-file expansion and the commands it
-  // infers for files the database does not list), as clang-tidy -p does.
-  std::string Why;
-  if (auto Database = clang::tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Why))
-    return Database;
-  // It says "no compilation database found" for a broken file too: read the
-  // file again to say what is wrong with it.
+  // A compile_commands.json as Clang's own plugin loads it (response files
+  // expanded, commands inferred for files the database does not list, as
+  // clang-tidy -p does), with response files of a sensible size only.
   llvm::SmallString<256> Json(BuildPath);
   llvm::sys::path::append(Json, "compile_commands.json");
-  if (llvm::sys::fs::exists(Json)) {
+  if (llvm::sys::fs::is_regular_file(Json)) {
     std::string Reason;
-    if (!clang::tooling::JSONCompilationDatabase::loadFromFile(Json, Reason,
-                                                               clang::tooling::JSONCommandLineSyntax::AutoDetect)) {
+    auto Base = clang::tooling::JSONCompilationDatabase::loadFromFile(
+        Json, Reason, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+    if (!Base) {
       Error = std::string(Json) + ": not a valid compile database: " + llvm::StringRef(Reason).trim().str();
       return nullptr;
     }
+    return clang::tooling::inferTargetAndDriverMode(clang::tooling::inferMissingCompileCommands(
+        clang::tooling::expandResponseFiles(std::move(Base), llvm::makeIntrusiveRefCnt<ResponseFileSizeLimit>(
+                                                                  llvm::vfs::getRealFileSystem()))));
   }
+  // Otherwise whatever else Clang finds there (compile_flags.txt).
+  std::string Why;
+  if (auto Database = clang::tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Why))
+    return Database;
   Error = BuildPath + ": no compile_commands.json there or in a parent directory";
   return nullptr;
 }
