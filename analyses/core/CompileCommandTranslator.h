@@ -6,12 +6,21 @@
 // Plain C++20, no LLVM dependency. Nothing here throws.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace occlint {
+
+/// Bytes of one options or response file (`--options-file F`, `@F`) occlint
+/// reads, here and where Clang's loader of compile_commands.json expands them
+/// (tool/lint/ProjectDatabase.cpp). Real ones hold flags and paths
+/// (kilobytes); a command naming `@/usr/local/cuda/bin/nvcc` would otherwise
+/// have its 30 MB read and split into words (found by fuzz-compile-database:
+/// 10 s and 560 MB per command).
+inline constexpr std::uint64_t kMaxResponseFileBytes = 4u << 20;
 
 struct TranslatedCommand {
   /// argv for Clang: argv[0] = "clang++", then the flags, then (when the nvcc

@@ -21,11 +21,6 @@ constexpr int kMaxOptionsFileDepth = 16;
 // itself twice be read 2^16 times (three times: 3^16, a hang; found by
 // fuzz-nvcc-command); real commands read a handful.
 constexpr int kMaxOptionsFilesRead = 256;
-// Bytes of one options or response file. Real ones hold flags and paths
-// (kilobytes); a command naming `@/usr/local/cuda/bin/nvcc` would otherwise
-// have its 30 MB read and split into words (found by fuzz-compile-database:
-// 10 s and 560 MB per command).
-constexpr std::uintmax_t kMaxOptionsFileBytes = 4u << 20;
 
 } // namespace
 
@@ -57,9 +52,9 @@ void Expander::readFile(const std::string &File, const std::string &What, int De
     addError("cannot read " + What + " '" + File + "' (" + Path.string() + ")");
     return;
   }
-  if (const std::uintmax_t Bytes = fs::file_size(Path, Ec); !Ec && Bytes > kMaxOptionsFileBytes) {
+  if (const std::uintmax_t Bytes = fs::file_size(Path, Ec); !Ec && Bytes > kMaxResponseFileBytes) {
     addError(What + " '" + File + "' (" + Path.string() + ") is " + std::to_string(Bytes) +
-             " bytes, more than the " + std::to_string(kMaxOptionsFileBytes >> 20) +
+             " bytes, more than the " + std::to_string(kMaxResponseFileBytes >> 20) +
              " MB an options file may have: not read (is it one?)");
     return;
   }

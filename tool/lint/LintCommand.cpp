@@ -165,6 +165,18 @@ static std::vector<std::string> argumentValues(int Argc, const char **Argv, llvm
   return Values;
 }
 
+// The database with --extra-arg-before/--extra-arg applied, as
+// CommonOptionsParser applies them to the one it loads.
+static std::unique_ptr<tooling::CompilationDatabase>
+withExtraArguments(std::unique_ptr<tooling::CompilationDatabase> Database, int Argc, const char **Argv) {
+  auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(Database));
+  Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      argumentValues(Argc, Argv, "extra-arg-before"), tooling::ArgumentInsertPosition::BEGIN));
+  Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      argumentValues(Argc, Argv, "extra-arg"), tooling::ArgumentInsertPosition::END));
+  return Adjusted;
+}
+
 // Removes every --color=V / --color V / -color... from argv; returns the last value.
 static std::optional<std::string> takeColorArgument(std::vector<const char *> &Args) {
   std::optional<std::string> Value;
@@ -313,6 +325,9 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
   }
   int Argc = int(Arguments.size());
   const char **Argv = Arguments.data();
+  // CommonOptionsParser takes the words after "--" (and Argc with them).
+  const bool FlagsAfterDashes =
+      llvm::any_of(Arguments, [](const char *Arg) { return llvm::StringRef(Arg) == "--"; });
   cl::HideUnrelatedOptions(OcclintCategory);
   const std::string Overview = std::string("occlint: occupancy and launch checks for CUDA\n") + ColorHelp;
   // --version names occlint, then the Clang it parses with.
@@ -337,9 +352,13 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
 
   LintSettings Settings = settingsFromCommandLine(Color);
   std::vector<std::string> Files = Parser->getSourcePathList();
-  // `-p build` with no files: every CUDA translation unit of the database.
-  // (CommonOptionsParser loads no database when it has no files, so its
-  // --extra-arg/--extra-arg-before are applied here.)
+  // The project's database is loaded by loadProjectDatabase (response files
+  // of a sensible size only), not by CommonOptionsParser: for `-p build` with
+  // no files (CommonOptionsParser loads none then), with -p and files, and
+  // for files alone (the database above the first one). A malformed one is an
+  // error; when there is none, CommonOptionsParser's stays, which has said
+  // why and runs without flags, as clang-tidy does. The flags after "--" are
+  // CommonOptionsParser's too.
   std::unique_ptr<tooling::CompilationDatabase> ProjectDatabase;
   const std::vector<std::string> BuildPaths = argumentValues(Argc, Argv, "p");
   if (Files.empty() && !ListChecks && !DumpConfig) {
@@ -350,15 +369,18 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
     ProjectDatabase = loadProjectDatabase(BuildPath, Error);
     if (!ProjectDatabase)
       return usageError(Error);
-    auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(ProjectDatabase));
-    Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-        argumentValues(Argc, Argv, "extra-arg-before"), tooling::ArgumentInsertPosition::BEGIN));
-    Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-        argumentValues(Argc, Argv, "extra-arg"), tooling::ArgumentInsertPosition::END));
-    ProjectDatabase = std::move(Adjusted);
+    ProjectDatabase = withExtraArguments(std::move(ProjectDatabase), Argc, Argv);
     Files = cudaTranslationUnits(*ProjectDatabase, Settings.showDiagnosticsIn, Verbose ? &llvm::errs() : nullptr);
     if (Files.empty())
       return usageError(BuildPath + ": compile_commands.json has no CUDA translation unit (.cu, -x cu)");
+  } else if (!Files.empty() && !FlagsAfterDashes && !ListChecks && !DumpConfig) {
+    std::string Error;
+    ProjectDatabase = projectDatabaseInOrAbove(
+        BuildPaths.empty() ? llvm::sys::path::parent_path(Files.front()) : llvm::StringRef(BuildPaths.back()), Error);
+    if (!Error.empty())
+      return usageError(Error);
+    if (ProjectDatabase)
+      ProjectDatabase = withExtraArguments(std::move(ProjectDatabase), Argc, Argv);
   }
 
   if (ListChecks || DumpConfig) {

@@ -1,5 +1,7 @@
 #include "lint/ProjectDatabase.h"
 
+#include "core/CompileCommandTranslator.h"
+
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -10,15 +12,13 @@ namespace occlint {
 
 namespace {
 
-// Response files hold flags and paths (kilobytes). Clang's expansion of
-// `@file` arguments reads any file whole: a command naming
-// `@/usr/local/cuda/bin/nvcc` had its 30 MB read and split into words, 6 s
-// per command (found by fuzz-compile-database). Seen through this file
-// system a larger file does not exist, so the argument stays as written: the
-// nvcc translator then says the file is too large (ResponseFiles.cpp, the
-// same limit), and the Clang driver that it is not an input it can read.
-constexpr uint64_t kMaxResponseFileBytes = 4u << 20;
-
+// Clang's expansion of `@file` arguments reads any file whole: a command
+// naming `@/usr/local/cuda/bin/nvcc` had its 30 MB read and split into words,
+// 6 s per command (found by fuzz-compile-database). Seen through this file
+// system a file over kMaxResponseFileBytes does not exist, so the argument
+// stays as written: the nvcc translator then says the file is too large
+// (ResponseFiles.cpp, the same limit), and the Clang driver that it is not an
+// input it can read.
 class ResponseFileSizeLimit : public llvm::vfs::ProxyFileSystem {
 public:
   using ProxyFileSystem::ProxyFileSystem;
@@ -37,32 +37,62 @@ public:
   }
 };
 
+// A compile_commands.json as Clang's own plugin loads it (response files
+// expanded, commands inferred for files the database does not list, as
+// clang-tidy -p does), with response files of a sensible size only.
+std::unique_ptr<clang::tooling::CompilationDatabase> loadJsonDatabase(llvm::StringRef Json, std::string &Error) {
+  std::string Reason;
+  auto Base =
+      clang::tooling::JSONCompilationDatabase::loadFromFile(Json, Reason, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!Base) {
+    Error = Json.str() + ": not a valid compile database: " + llvm::StringRef(Reason).trim().str();
+    return nullptr;
+  }
+  return clang::tooling::inferTargetAndDriverMode(clang::tooling::inferMissingCompileCommands(
+      clang::tooling::expandResponseFiles(std::move(Base), llvm::makeIntrusiveRefCnt<ResponseFileSizeLimit>(
+                                                                llvm::vfs::getRealFileSystem()))));
+}
+
 } // namespace
+
+std::unique_ptr<clang::tooling::CompilationDatabase> projectDatabaseInOrAbove(llvm::StringRef Start,
+                                                                              std::string &Error) {
+  // Clang's autoDetectFromDirectory searches the same way, but would load a
+  // compile_commands.json with unbounded response files.
+  llvm::SmallString<256> Directory(Start);
+  llvm::sys::fs::make_absolute(Directory);
+  llvm::sys::path::remove_dots(Directory, /*remove_dot_dot=*/true);
+  while (!Directory.empty()) {
+    llvm::SmallString<256> Json(Directory);
+    llvm::sys::path::append(Json, "compile_commands.json");
+    if (llvm::sys::fs::is_regular_file(Json))
+      return loadJsonDatabase(Json, Error);
+    std::string Why;
+    if (auto Database = clang::tooling::CompilationDatabase::loadFromDirectory(Directory, Why))
+      return Database;
+    const std::string Parent = llvm::sys::path::parent_path(Directory).str();
+    if (Parent == Directory)
+      break;
+    Directory = Parent;
+  }
+  return nullptr;
+}
 
 std::unique_ptr<clang::tooling::CompilationDatabase> loadProjectDatabase(const std::string &BuildPath,
                                                                          std::string &Error) {
-  // A compile_commands.json as Clang's own plugin loads it (response files
-  // expanded, commands inferred for files the database does not list, as
-  // clang-tidy -p does), with response files of a sensible size only.
-  llvm::SmallString<256> Json(BuildPath);
-  llvm::sys::path::append(Json, "compile_commands.json");
-  if (llvm::sys::fs::is_regular_file(Json)) {
-    std::string Reason;
-    auto Base = clang::tooling::JSONCompilationDatabase::loadFromFile(
-        Json, Reason, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-    if (!Base) {
-      Error = std::string(Json) + ": not a valid compile database: " + llvm::StringRef(Reason).trim().str();
-      return nullptr;
-    }
-    return clang::tooling::inferTargetAndDriverMode(clang::tooling::inferMissingCompileCommands(
-        clang::tooling::expandResponseFiles(std::move(Base), llvm::makeIntrusiveRefCnt<ResponseFileSizeLimit>(
-                                                                  llvm::vfs::getRealFileSystem()))));
-  }
-  // Otherwise whatever else Clang finds there (compile_flags.txt).
-  std::string Why;
-  if (auto Database = clang::tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, Why))
+  if (auto Database = projectDatabaseInOrAbove(BuildPath, Error))
     return Database;
-  Error = BuildPath + ": no compile_commands.json there or in a parent directory";
+  if (Error.empty())
+    Error = BuildPath + ": no compile_commands.json there or in a parent directory";
+  return nullptr;
+}
+
+std::unique_ptr<clang::tooling::CompilationDatabase> findProjectDatabaseFor(const std::string &SourceFile,
+                                                                            std::string &Error) {
+  if (auto Database = projectDatabaseInOrAbove(llvm::sys::path::parent_path(SourceFile), Error))
+    return Database;
+  if (Error.empty())
+    Error = "no compile_commands.json found for " + SourceFile + " (searched its directory and the ones above it)";
   return nullptr;
 }
 

@@ -14,16 +14,16 @@ CompileCommandsForFile compileCommandsFor(llvm::StringRef File, llvm::StringRef 
   if (!BuildDirectory.empty())
     Result.database = loadProjectDatabase(BuildDirectory.str(), Error);
   else
-    Result.database = clang::tooling::CompilationDatabase::autoDetectFromSource(File, Error);
+    Result.database = findProjectDatabaseFor(File.str(), Error);
   if (Result.database && !Result.database->getCompileCommands(File).empty())
     return Result;
 
-  if (!BuildDirectory.empty() && !Result.database)
-    Result.why = Error + " (the configured build directory)";
-  else if (Result.database)
+  if (Result.database)
     Result.why = "the compile_commands.json found has no command for " + File.str();
+  else if (!BuildDirectory.empty())
+    Result.why = Error + " (the configured build directory)";
   else
-    Result.why = "no compile_commands.json found for " + File.str() + " (searched its directory and the ones above it)";
+    Result.why = Error;
 
   // The file's own directory as include path, as a project without a build
   // system would compile it; `-x cuda` so that a .cuh is parsed as CUDA too.

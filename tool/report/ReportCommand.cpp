@@ -180,9 +180,9 @@ Inputs loadInputs(const ArgParser &Args, LintSettings &Settings) {
     if (!In.database)
       Args.fail("-p " + Error);
   } else {
-    In.database = clang::tooling::CompilationDatabase::autoDetectFromSource(Files.front(), Error);
+    In.database = findProjectDatabaseFor(Files.front(), Error);
     if (!In.database)
-      Args.fail(Files.front() + ": no compile_commands.json found for it; give -p <build dir>, or -- <compile flags>");
+      Args.fail(Error + "; give -p <build dir>, or -- <compile flags>");
   }
 
   if (Files.empty()) {

@@ -83,11 +83,18 @@ TEST(BadInput, AnEmptyCompileDatabaseIsAnInputError) {
 TEST(BadInput, AMalformedCompileDatabaseNamesTheFileAndTheProblem) {
   ScratchDir Dir;
   Dir.write("build/compile_commands.json", "[{\"directory\": \"/tmp\", \"file\": ");
-  for (const std::string Command : {std::string(""), std::string("report --markdown ")}) {
-    CommandResult R = runCommand(occlint(Dir) + Command + "-p " + shellQuote((Dir.path() / "build").string()));
+  const std::string File = shellQuote(Dir.write("build/k.cu", Kernel));
+  const std::string Build = shellQuote((Dir.path() / "build").string());
+  // -p alone, -p with a file, and the database found above a file.
+  const std::string Report = "report --markdown " + shellQuote((Dir.path() / "report.md").string()) + " ";
+  for (const std::string Command : {"-p " + Build, "-p " + Build + " " + File, File, Report + "-p " + Build,
+                                    Report + File}) {
+    SCOPED_TRACE(Command);
+    CommandResult R = runCommand(occlint(Dir) + Command);
     EXPECT_EQ(R.exitCode, 2) << R.output;
     EXPECT_NE(R.output.find("build/compile_commands.json: not a valid compile database"), std::string::npos)
         << R.output;
+    EXPECT_FALSE(std::filesystem::exists(Dir.path() / "report.md"));
   }
 }
 

@@ -171,8 +171,17 @@ TEST_F(ProjectDatabase, AHugeResponseFileIsNotReadButNamed) {
       Huge << Line << '\n';
   }
   writeDatabase("/usr/local/cuda/bin/nvcc @small.rsp @huge.rsp -O3 -x cu -c launch.cu -o launch.o");
-  CommandResult R = occlint("-p " + shellQuote(Dir.string()) + " --no-compile --verbose");
-  EXPECT_NE(R.output.find("response file 'huge.rsp'"), std::string::npos) << R.output.substr(0, 4000);
-  EXPECT_NE(R.output.find("more than the 4 MB"), std::string::npos) << R.output.substr(0, 4000);
-  EXPECT_EQ(R.output.find("xxxxxxxx"), std::string::npos) << R.output.substr(0, 4000);
+  // The database of -p alone, of -p with the file, found above -p's
+  // directory, and found above the file: all loaded with the same limit.
+  const std::string File = shellQuote((Dir / "launch.cu").string());
+  fs::create_directories(Dir / "sub");
+  for (const std::string &Where : {"-p " + shellQuote(Dir.string()), "-p " + shellQuote(Dir.string()) + " " + File,
+                                   "-p " + shellQuote((Dir / "sub").string()), File}) {
+    SCOPED_TRACE(Where);
+    CommandResult R = occlint(Where + " --no-compile --verbose");
+    EXPECT_NE(R.output.find("response file 'huge.rsp'"), std::string::npos) << R.output.substr(0, 4000);
+    EXPECT_NE(R.output.find("more than the 4 MB"), std::string::npos) << R.output.substr(0, 4000);
+    EXPECT_EQ(R.output.find("xxxxxxxx"), std::string::npos) << R.output.substr(0, 4000);
+    EXPECT_NE(R.output.find("-DFROM_RSP=1"), std::string::npos) << R.output.substr(0, 4000);
+  }
 }

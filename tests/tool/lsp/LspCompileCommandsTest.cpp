@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <algorithm>
 
 using namespace occlint::lsp;
@@ -66,6 +68,34 @@ TEST(LspCompileCommands, FallbackWithTheReason) {
   const CompileCommandsForFile Configured = compileCommandsFor(File, Nowhere);
   EXPECT_TRUE(Configured.fallback);
   EXPECT_NE(Configured.why.find(Nowhere), std::string::npos) << Configured.why;
+}
+
+// The database above the file is loaded as `occlint -p` loads one: a
+// response file of a sensible size is expanded, a larger one (a program named
+// as `@file`) is not read; a malformed database is named, not passed over.
+TEST(LspCompileCommands, TheDatabaseAboveTheFileReadsOnlySmallResponseFiles) {
+  ScratchDir Dir;
+  const std::string File = Dir.write("src/a.cu", "");
+  Dir.write("small.rsp", "-DFROM_RSP=1\n");
+  Dir.write("huge.rsp", std::string(5u << 20, 'x'));
+  Dir.write("compile_commands.json",
+            nlohmann::json::array({{{"directory", Dir.path().string()},
+                                    {"file", File},
+                                    {"arguments", {"clang++", "@small.rsp", "@huge.rsp", "-x", "cuda", "-c", File}}}})
+                .dump());
+  const CompileCommandsForFile C = compileCommandsFor(File, "");
+  EXPECT_FALSE(C.fallback) << C.why;
+  EXPECT_TRUE(hasArgument(C, File, "-DFROM_RSP=1"));
+  EXPECT_TRUE(hasArgument(C, File, "@huge.rsp")) << llvm::join(C.database->getCompileCommands(File).front().CommandLine, " ");
+}
+
+TEST(LspCompileCommands, AMalformedDatabaseAboveTheFileIsNamed) {
+  ScratchDir Dir;
+  const std::string File = Dir.write("src/a.cu", "");
+  const std::string Json = Dir.write("compile_commands.json", "[{\"file\": ");
+  const CompileCommandsForFile C = compileCommandsFor(File, "");
+  EXPECT_TRUE(C.fallback);
+  EXPECT_NE(C.why.find(Json + ": not a valid compile database"), std::string::npos) << C.why;
 }
 
 } // namespace
