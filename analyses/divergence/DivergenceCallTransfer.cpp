@@ -3,6 +3,7 @@
 // constexpr calls, calls into device functions with a body (analysed with
 // the caller's argument values and context), and inline assembly.
 #include "divergence/DivergenceDataflowImpl.h"
+#include "facts/IntegerConstants.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -38,9 +39,8 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
     // A tile's size() or num_threads() is its type's (thread_block_tile<32>):
     // a warp-stride loop steps by exactly 32. (The toolkit's are constexpr;
     // the source-only mode's declarations are not: the type says it too.)
-    Expr::EvalResult R;
-    if (!CE->isValueDependent() && CE->getType()->isIntegralOrEnumerationType() && CE->EvaluateAsInt(R, Ctx))
-      return ThreadValue::constant(R.Val.getInt().getExtValue());
+    if (const std::optional<int64_t> C = integerConstantOf(CE, Ctx))
+      return ThreadValue::constant(*C);
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (Info.Group <= 32 && Callee && (Callee->getName() == "size" || Callee->getName() == "num_threads"))
       return ThreadValue::constant(Info.Group);
@@ -99,11 +99,9 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
   }
   // A constexpr function of constants (`lg2(Z_COUNT)`) is one value, the
   // compiler's: its body's loops would only say "uniform, unknown".
-  if (Callee && Callee->isConstexpr() && !CE->isValueDependent() && CE->getType()->isIntegralOrEnumerationType()) {
-    Expr::EvalResult R;
-    if (CE->EvaluateAsInt(R, Ctx))
-      return ThreadValue::constant(R.Val.getInt().getExtValue());
-  }
+  if (Callee && Callee->isConstexpr())
+    if (const std::optional<int64_t> C = integerConstantOf(CE, Ctx))
+      return ThreadValue::constant(*C);
   if (const FunctionDecl *Def = analysableDefinition(Callee, Ctx)) {
     const ThreadValue Obj = MC ? eval(MC->getImplicitObjectArgument()) : ThreadValue::uniform();
     std::vector<ThreadValue> Params = Args;

@@ -7,6 +7,7 @@
 // compared with zero or tested as a truth value.
 #include "divergence/DivergenceDataflowImpl.h"
 #include "divergence/ThreadVarianceImpl.h"
+#include "facts/IntegerConstants.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -25,10 +26,9 @@ std::optional<EdgeFact> Dataflow::edgeFactOf(const CFGBlock &B) {
     E = Not->getSubExpr()->IgnoreParenImpCasts();
     ZeroOnTrue = true;
   } else if (const auto *Cmp = dyn_cast<BinaryOperator>(E); Cmp && (Cmp->getOpcode() == BO_EQ || Cmp->getOpcode() == BO_NE)) {
-    Expr::EvalResult R;
     const Expr *Other = nullptr;
     for (const auto &[A, Bx] : {std::pair{Cmp->getLHS(), Cmp->getRHS()}, std::pair{Cmp->getRHS(), Cmp->getLHS()}})
-      if (!Bx->isValueDependent() && Bx->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0) {
+      if (integerConstantOf(Bx, Ctx) == 0) {
         Other = A;
         break;
       }
@@ -42,13 +42,10 @@ std::optional<EdgeFact> Dataflow::edgeFactOf(const CFGBlock &B) {
   if (!BO || (BO->getOpcode() != BO_Rem && BO->getOpcode() != BO_And))
     return std::nullopt;
   const VarDecl *Var = localVar(BO->getLHS());
-  Expr::EvalResult R;
-  if (!Var || BO->getRHS()->isValueDependent() || !BO->getRHS()->EvaluateAsInt(R, Ctx))
+  const std::optional<int64_t> K = integerConstantOf(BO->getRHS(), Ctx);
+  if (!Var || !K || *K < 0 || *K >= (int64_t(1) << 62))
     return std::nullopt;
-  const llvm::APSInt &K = R.Val.getInt();
-  if (K.isNegative() || K.getActiveBits() > 62)
-    return std::nullopt;
-  const uint64_t Mask = BO->getOpcode() == BO_Rem ? K.getZExtValue() : K.getZExtValue() + 1;
+  const uint64_t Mask = BO->getOpcode() == BO_Rem ? uint64_t(*K) : uint64_t(*K) + 1;
   if (Mask < 2 || !std::has_single_bit(Mask))
     return std::nullopt;
   return EdgeFact{Var, unsigned(std::countr_zero(Mask)), ZeroOnTrue ? 0u : 1u};

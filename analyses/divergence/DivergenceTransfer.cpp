@@ -5,6 +5,7 @@
 // DivergenceCallTransfer.cpp).
 #include "divergence/DivergenceDataflowImpl.h"
 #include "facts/CudaBuiltinVariables.h"
+#include "facts/IntegerConstants.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -286,11 +287,8 @@ ThreadValue Dataflow::evalUncached(const Expr *Ex) {
     return eval(DI->getExpr());
   if (const auto *OV = dyn_cast<OpaqueValueExpr>(Ex))
     return OV->getSourceExpr() ? eval(OV->getSourceExpr()) : ThreadValue::uniform();
-  if (!Ex->isValueDependent() && Ex->getType()->isIntegralOrEnumerationType()) {
-    Expr::EvalResult R;
-    if (Ex->EvaluateAsInt(R, Ctx))
-      return ThreadValue::constant(R.Val.getInt().getExtValue());
-  }
+  if (const std::optional<int64_t> C = integerConstantOf(Ex, Ctx))
+    return ThreadValue::constant(*C);
   std::vector<ThreadValue> Vs;
   for (const Stmt *Child : Ex->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))

@@ -1,5 +1,7 @@
 #include "divergence/LoopWeights.h"
 
+#include "facts/IntegerConstants.h"
+
 #include "clang/AST/Expr.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -13,13 +15,6 @@ namespace clang::tidy::occlint {
 bool isLoop(const Stmt *S) { return isa_and_nonnull<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S); }
 
 namespace {
-
-std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  Expr::EvalResult R;
-  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
 
 const VarDecl *varOf(const Expr *E) {
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
@@ -39,10 +34,10 @@ std::optional<int64_t> LoopWeights::constantTripCount(const Stmt *Loop, const AS
   if (const auto *DS = dyn_cast<DeclStmt>(For->getInit()); DS && DS->isSingleDecl()) {
     Var = dyn_cast<VarDecl>(DS->getSingleDecl());
     if (Var && Var->getInit())
-      Start = constantOf(Var->getInit(), Ctx);
+      Start = integerConstantOf(Var->getInit(), Ctx);
   } else if (const auto *BO = dyn_cast<BinaryOperator>(For->getInit()); BO && BO->getOpcode() == BO_Assign) {
     Var = varOf(BO->getLHS());
-    Start = constantOf(BO->getRHS(), Ctx);
+    Start = integerConstantOf(BO->getRHS(), Ctx);
   }
   if (!Var || !Start)
     return std::nullopt;
@@ -53,7 +48,7 @@ std::optional<int64_t> LoopWeights::constantTripCount(const Stmt *Loop, const AS
     Step = UO->isIncrementOp() ? 1 : -1;
   else if (const auto *CA = dyn_cast<CompoundAssignOperator>(For->getInc()->IgnoreParenImpCasts());
            CA && varOf(CA->getLHS()) == Var && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
-    if (auto C = constantOf(CA->getRHS(), Ctx); C && *C != INT64_MIN)
+    if (auto C = integerConstantOf(CA->getRHS(), Ctx); C && *C != INT64_MIN)
       Step = CA->getOpcode() == BO_AddAssign ? *C : -*C;
   if (!Step || *Step == 0)
     return std::nullopt;
@@ -61,7 +56,7 @@ std::optional<int64_t> LoopWeights::constantTripCount(const Stmt *Loop, const AS
   const auto *Cond = dyn_cast<BinaryOperator>(For->getCond()->IgnoreParenImpCasts());
   if (!Cond || varOf(Cond->getLHS()) != Var)
     return std::nullopt;
-  const std::optional<int64_t> Bound = constantOf(Cond->getRHS(), Ctx);
+  const std::optional<int64_t> Bound = integerConstantOf(Cond->getRHS(), Ctx);
   if (!Bound)
     return std::nullopt;
   const BinaryOperatorKind Op = Cond->getOpcode();

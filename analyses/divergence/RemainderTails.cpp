@@ -14,6 +14,7 @@
 // uniform ones must add up to ±(X % K) (written `X % K`, `X & (K - 1)`, or
 // `X - K * (X / K)` with the quotient possibly held in a local).
 #include "divergence/DivergenceDataflowImpl.h"
+#include "facts/IntegerConstants.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
@@ -48,11 +49,12 @@ bool additiveTerms(const Expr *E, int Sign, std::vector<Term> &Out, unsigned Dep
   return Out.size() <= 6;
 }
 
+// Constants small enough that the sums of a few terms cannot overflow.
 std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  Expr::EvalResult R;
-  if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx) || R.Val.getInt().getSignificantBits() > 62)
+  const std::optional<int64_t> C = integerConstantOf(E, Ctx);
+  if (!C || *C < -(int64_t(1) << 61) || *C >= (int64_t(1) << 61))
     return std::nullopt;
-  return R.Val.getInt().getSExtValue();
+  return C;
 }
 
 } // namespace

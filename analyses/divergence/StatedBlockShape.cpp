@@ -1,5 +1,6 @@
 #include "divergence/StatedBlockShape.h"
 
+#include "facts/IntegerConstants.h"
 #include "facts/StatedAssertions.h"
 
 #include "clang/AST/ASTContext.h"
@@ -8,6 +9,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <cstdint>
 
 namespace clang::tidy::occlint {
 
@@ -63,11 +66,12 @@ std::optional<unsigned> blockDimComponent(Tokens T) {
   return std::nullopt;
 }
 
+// A named constant of a block shape: 32-bit values only.
 std::optional<int64_t> integerConstant(const Expr *Init, const ASTContext &Ctx) {
-  Expr::EvalResult R;
-  if (!Init || Init->isValueDependent() || !Init->EvaluateAsInt(R, Ctx) || R.Val.getInt().getSignificantBits() > 32)
+  const std::optional<int64_t> C = integerConstantOf(Init, Ctx);
+  if (!C || *C < INT32_MIN || *C > INT32_MAX)
     return std::nullopt;
-  return R.Val.getInt().getSExtValue();
+  return C;
 }
 
 /// A named constant: a const local of the kernel's top level, or a const

@@ -3,6 +3,8 @@
 // with fall-through, and comparisons in if/while/for conditions.
 #include "facts/ValueGuards.h"
 
+#include "facts/IntegerConstants.h"
+
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -13,19 +15,6 @@
 namespace clang::tidy::occlint {
 
 namespace {
-
-std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
-  if (!E || E->isValueDependent() || E->isTypeDependent() || E->containsErrors() ||
-      !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
-    return std::nullopt;
-  const llvm::APSInt &V = R.Val.getInt();
-  if (V.isSigned() ? V.getSignificantBits() > 64 : V.getActiveBits() > 63)
-    return std::nullopt;
-  return V.isSigned() ? V.getSExtValue() : static_cast<int64_t>(V.getZExtValue());
-}
 
 const VarDecl *testedVariable(const Expr *E) {
   if (!E)
@@ -49,11 +38,11 @@ std::string textOf(const Stmt *S, ASTContext &Ctx) {
 void compareFacts(const BinaryOperator *B, bool Truth, ASTContext &Ctx, std::vector<GuardFact> &Out) {
   BinaryOperatorKind Op = B->getOpcode();
   const VarDecl *Var = testedVariable(B->getLHS());
-  std::optional<int64_t> C = constantOf(B->getRHS(), Ctx);
+  std::optional<int64_t> C = integerConstantOf(B->getRHS(), Ctx);
   const Expr *VarSide = B->getLHS();
   if (!Var || !C) {
     Var = testedVariable(B->getRHS());
-    C = constantOf(B->getLHS(), Ctx);
+    C = integerConstantOf(B->getLHS(), Ctx);
     VarSide = B->getRHS();
     if (!Var || !C)
       return;
@@ -152,8 +141,8 @@ void switchFacts(const SwitchStmt *Switch, const Stmt *Child, ASTContext &Ctx, s
       const auto *Labelled = dyn_cast<CaseStmt>(Case);
       if (!Labelled)
         return; // default: any value the other labels do not take
-      std::optional<int64_t> Lo = constantOf(Labelled->getLHS(), Ctx);
-      std::optional<int64_t> Hi = Labelled->getRHS() ? constantOf(Labelled->getRHS(), Ctx) : Lo;
+      std::optional<int64_t> Lo = integerConstantOf(Labelled->getLHS(), Ctx);
+      std::optional<int64_t> Hi = Labelled->getRHS() ? integerConstantOf(Labelled->getRHS(), Ctx) : Lo;
       if (!Lo || !Hi || *Hi - *Lo > 64)
         return;
       for (int64_t V = *Lo; V <= *Hi; ++V)
