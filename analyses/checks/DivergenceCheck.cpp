@@ -44,7 +44,11 @@ void DivergenceCheck::noteContext(const DivergenceContext &C) {
   }
   for (const SourceLocation &Call : C.Calls)
     diag(Call, "reached through this call", DiagnosticIDs::Note);
-  if (C.DecidedByLaunch.isValid())
+  if (C.DecidedByLaunch.isValid() && !C.DecidedByArguments.empty())
+    diag(C.DecidedByLaunch, "the kernel is launched here with %0 and a block that the bound falls inside",
+         DiagnosticIDs::Note)
+        << C.DecidedByArguments;
+  else if (C.DecidedByLaunch.isValid())
     diag(C.DecidedByLaunch, "the kernel is launched here with a block that the bound falls inside",
          DiagnosticIDs::Note);
   if (C.DecidedByAssertion.isValid())

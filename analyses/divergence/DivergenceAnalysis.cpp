@@ -52,6 +52,26 @@ BlockShape shapeOf(const FunctionDecl *Kernel, const TranslationUnitFacts &Facts
   return Shape;
 }
 
+/// The arguments every launch of the kernel agrees on, parameter by
+/// parameter (LaunchedArguments).
+LaunchedArguments argumentsOf(const FunctionDecl *Kernel, const TranslationUnitFacts &Facts) {
+  LaunchedArguments Agreed;
+  bool First = true;
+  for (const LaunchSite &L : Facts.launches) {
+    if (L.kernel != Kernel)
+      continue;
+    if (L.argumentValues.size() != Kernel->getNumParams())
+      return {}; // a launch whose arguments are not read: nothing is known
+    if (First)
+      Agreed = L.argumentValues;
+    for (size_t I = 0; I < Agreed.size(); ++I)
+      if (Agreed[I] != L.argumentValues[I])
+        Agreed[I].reset();
+    First = false;
+  }
+  return Agreed;
+}
+
 std::string key(const void *P, const std::vector<ThreadValue> &Args, const ThreadValue &This) {
   std::ostringstream S;
   S << P << '|' << This.str();
@@ -103,7 +123,7 @@ const DivergenceResults &DivergenceResults::get(ASTContext &Ctx, const Translati
     if (K && K->decl && K->decl->hasBody() && !K->decl->isDependentContext()) {
       BlockShape Shape = shapeOf(K->decl, Facts);
       readStatedBlockShape(*K->decl, Ctx, Shape);
-      Driver.analyzeKernel(*K->decl, K->displayName, Shape);
+      Driver.analyzeKernel(*K->decl, K->displayName, Shape, argumentsOf(K->decl, Facts));
     }
   Results->Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   C.Ctx = &Ctx;
@@ -112,13 +132,20 @@ const DivergenceResults &DivergenceResults::get(ASTContext &Ctx, const Translati
   return *C.Results;
 }
 
-void DivergenceDriver::analyzeKernel(const FunctionDecl &Kernel, const std::string &Name, const BlockShape &S) {
+void DivergenceDriver::analyzeKernel(const FunctionDecl &Kernel, const std::string &Name, const BlockShape &S,
+                                     const LaunchedArguments &A) {
   this->Kernel = Name;
+  KernelDecl = &Kernel;
   Shape = S;
+  Arguments = A;
   Returns.clear(); // summaries depend on the block shape
   Reported.clear();
-  // Kernel parameters are the same for every thread.
+  // Kernel parameters are the same for every thread; those every launch
+  // passes the same integer are that constant.
   std::vector<ThreadValue> Params(Kernel.getNumParams(), ThreadValue::uniform());
+  for (size_t I = 0; I < Params.size() && I < Arguments.size(); ++I)
+    if (Arguments[I])
+      Params[I] = ThreadValue::constant(*Arguments[I]);
   Stack.push_back(&Kernel);
   analyzeFunctionBody(Kernel, *this, Params, ThreadValue::uniform(), DivergenceContext{}, /*Report=*/true);
   Stack.pop_back();

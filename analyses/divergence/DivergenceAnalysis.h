@@ -42,6 +42,9 @@ struct DivergenceContext {
   /// The launch whose block shape decides the split (a bound on threadIdx
   /// that every launched block straddles): the error's note names it.
   SourceLocation DecidedByLaunch;
+  /// The kernel parameters in the condition whose values the launches fix
+  /// ("n = 64"), for that note; empty when none.
+  std::string DecidedByArguments;
   /// Or the kernel's assertion of its block shape that decides it.
   SourceLocation DecidedByAssertion;
   std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
@@ -97,6 +100,12 @@ struct BlockShape {
   SourceLocation StatedAt;        // the first such assertion, for notes
 };
 
+/// Per kernel parameter, the integer that every launch of the kernel in the
+/// translation unit passes (`k<<<g, 256>>>(p, 64)` at each launch: 64),
+/// else nullopt; empty when the kernel is not launched here. Taken as the
+/// parameter's value, as the launches' block shape is taken as the shape.
+using LaunchedArguments = std::vector<std::optional<int64_t>>;
+
 class DivergenceResults {
 public:
   static const DivergenceResults &get(ASTContext &Ctx, const TranslationUnitFacts &Facts);
@@ -127,7 +136,8 @@ class DivergenceDriver {
 public:
   DivergenceDriver(ASTContext &Ctx, DivergenceResults &Out) : Ctx(Ctx), Out(Out) {}
 
-  void analyzeKernel(const FunctionDecl &Kernel, const std::string &Name, const BlockShape &Shape);
+  void analyzeKernel(const FunctionDecl &Kernel, const std::string &Name, const BlockShape &Shape,
+                     const LaunchedArguments &Arguments);
 
   /// The value a call to Callee returns with these arguments; with Report,
   /// also analyses its body for findings under the caller's context.
@@ -142,7 +152,9 @@ public:
   ASTContext &Ctx;
   DivergenceResults &Out;
   std::string Kernel;
+  const FunctionDecl *KernelDecl = nullptr;
   BlockShape Shape;
+  LaunchedArguments Arguments;
 
 private:
   std::map<std::string, FunctionSummary> Returns; // summaries: callee + arguments -> results

@@ -284,8 +284,8 @@ std::optional<unsigned> Dataflow::threadIndexDimension(const Expr *E, bool Throu
   return std::nullopt;
 }
 
-std::optional<unsigned> Dataflow::splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadValue &L,
-                                                          const ThreadValue &R) {
+std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByBlockShape(const BinaryOperator *BO,
+                                                                         const ThreadValue &L, const ThreadValue &R) {
   // threadIdx.d against a constant, with the block's extent along d known
   // from every launch (or stated by the kernel): the split is decided (`threadIdx.x < 64` with blocks
   // of 256 threads splits every block).
@@ -312,9 +312,7 @@ std::optional<unsigned> Dataflow::splitsEveryLaunchedBlock(const BinaryOperator 
   default: return std::nullopt;
   }
   const int64_t True = std::max<int64_t>(0, Hi - Lo);
-  if (True > 0 && True < *Extent)
-    return Dim;
-  return std::nullopt;
+  return BlockShapeDecision{*Dim, True > 0 && True < *Extent};
 }
 
 bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
@@ -328,8 +326,12 @@ bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   const auto A = BO ? Cache.find(BO->getLHS()->IgnoreParens()) : Cache.end();
   const auto B = BO ? Cache.find(BO->getRHS()->IgnoreParens()) : Cache.end();
   const bool Operands = BO && BO->isRelationalOp() && A != Cache.end() && B != Cache.end();
-  if (const std::optional<unsigned> Dim = Operands ? splitsEveryLaunchedBlock(BO, A->second, B->second) : std::nullopt) {
-    DecidedConds[Cur] = char(1 + *Dim);
+  if (const std::optional<BlockShapeDecision> Decided =
+          Operands ? decidedByBlockShape(BO, A->second, B->second) : std::nullopt) {
+    if (Decided->Splits)
+      DecidedConds[Cur] = char(1 + Decided->Dim);
+    else // the bound falls outside every such block: one outcome for all of its threads
+      Conds[Cur] = ThreadValue::uniform();
     return false;
   }
   if (Truth.Split == SplitKind::Boundary)
@@ -343,6 +345,33 @@ bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
     return Index.Mono != MonoCoord::None && Bound.blockUniform();
   };
   return MonotoneAgainstUniform(A->second, B->second) || MonotoneAgainstUniform(B->second, A->second);
+}
+
+// "n = 64, m = 2": the kernel's parameters that Cond reads and whose values
+// every launch fixes (DivergenceDriver::Arguments).
+static std::string launchedArgumentsIn(const Expr *Cond, const DivergenceDriver &D) {
+  if (!Cond || !D.KernelDecl)
+    return "";
+  std::vector<const ParmVarDecl *> Seen;
+  std::string Out;
+  std::vector<const Stmt *> Work{Cond};
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+          P && P->getDeclContext() == D.KernelDecl && P->getFunctionScopeIndex() < D.Arguments.size() &&
+          D.Arguments[P->getFunctionScopeIndex()] && std::find(Seen.begin(), Seen.end(), P) == Seen.end()) {
+        Seen.push_back(P);
+        Out += (Out.empty() ? "" : ", ") + P->getNameAsString() + " = " +
+               std::to_string(*D.Arguments[P->getFunctionScopeIndex()]);
+      }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Out;
 }
 
 DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext &Outer) {
@@ -362,6 +391,8 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
     else
       C.DecidedByLaunch = D.Shape.FirstLaunch;
   }
+  if (C.DecidedByLaunch.isValid() && S)
+    C.DecidedByArguments = launchedArgumentsIn(branchCondition(S), D);
   if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S); BO && BO->isLogicalOp()) {
     C.CondText = sourceText(BO->getLHS(), Ctx); // `a && b`: the block branches on a
   } else if (const Expr *Cond = S ? branchCondition(S) : nullptr) {

@@ -105,10 +105,15 @@ private:
   bool boundaryCondition(const Expr *Cond, const ThreadValue &V);
   /// E is threadIdx.x/y/z (or, with ThroughVariable, a local still holding it).
   std::optional<unsigned> threadIndexDimension(const Expr *E, bool ThroughVariable);
-  /// `threadIdx.d OP constant` that the launches' block shape decides: d
-  /// when it splits every block the kernel is launched with.
-  std::optional<unsigned> splitsEveryLaunchedBlock(const BinaryOperator *BO, const ThreadValue &L,
-                                                   const ThreadValue &R);
+  /// `threadIdx.d OP constant` that the launches' (or the kernel's stated)
+  /// block shape decides: it splits every such block, or it has the same
+  /// outcome in all of their threads (`threadIdx.x < 256` in blocks of 256).
+  struct BlockShapeDecision {
+    unsigned Dim;
+    bool Splits;
+  };
+  std::optional<BlockShapeDecision> decidedByBlockShape(const BinaryOperator *BO, const ThreadValue &L,
+                                                        const ThreadValue &R);
   // The block whose branch tests each condition, and whether this flow has
   // computed it yet: `a && b && ...` tests each prefix of the chain in its
   // own block, and the next block reuses that value instead of evaluating

@@ -239,6 +239,7 @@ std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDe
       Site.blockExpr = writtenArg(*Config, 1);
       Site.dynamicSharedMemExpr = writtenArg(*Config, 2);
     }
+    Site.argumentExprs.assign(Chevron->arg_begin(), Chevron->arg_end());
   } else {
     const llvm::StringRef Name = calleeName(Call);
     if (Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel") {
@@ -251,6 +252,9 @@ std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDe
     } else if (Name == "cudaLaunchKernelEx" || Name == "cudaLaunchKernelExC") {
       Site.kind = LaunchKind::LaunchKernelEx;
       Site.kernel = Call.getNumArgs() > 1 ? referencedKernel(Call.getArg(1)) : nullptr;
+      // The runtime's variadic template forwards the kernel's arguments.
+      if (Name == "cudaLaunchKernelEx" && Site.kernel && Call.getNumArgs() == 2 + Site.kernel->getNumParams())
+        Site.argumentExprs.assign(Call.arg_begin() + 2, Call.arg_end());
     } else {
       return std::nullopt;
     }

@@ -48,6 +48,14 @@ struct LaunchSite {
   const Expr *gridExpr = nullptr;         // null when not written (LaunchKernelEx: the assigned value)
   const Expr *blockExpr = nullptr;
   const Expr *dynamicSharedMemExpr = nullptr;
+  /// The kernel's arguments as written, one per parameter (`<<<...>>>(a, b)`,
+  /// cudaLaunchKernelEx's trailing arguments); empty when the launch passes
+  /// them through a `void **` array.
+  std::vector<const Expr *> argumentExprs;
+  /// Per parameter, the integer the launch passes when its own function pins
+  /// it down (`k<<<g, 256>>>(p, 64)`, a constant, a guard `n == 64`), else
+  /// nullopt; the same in every variant (LaunchVariants.h).
+  std::vector<std::optional<int64_t>> argumentValues;
   EvaluatedDim3 grid, block;
   EvaluatedValue dynamicSharedMem = EvaluatedValue::exact(0);
   std::optional<std::array<int64_t, 3>> clusterDims; // launch attribute (LaunchKernelEx)

@@ -42,6 +42,26 @@ std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Conte
   return std::nullopt;
 }
 
+// The integer arguments the launch's own function pins down. Evaluated in
+// that context only: a value that a caller of a helper gives is not the
+// launch's for every call, and the variants are enumerated for the block,
+// not for the arguments.
+std::vector<std::optional<int64_t>> argumentValuesIn(const LaunchSite &Site, const ValueContext &Context,
+                                                     ValueEvaluator &Values) {
+  std::vector<std::optional<int64_t>> Out(Site.argumentExprs.size());
+  if (!Site.kernel || Site.argumentExprs.size() != Site.kernel->getNumParams())
+    return {};
+  for (size_t I = 0; I < Out.size(); ++I) {
+    const ParmVarDecl *Param = Site.kernel->getParamDecl(I);
+    const Expr *Arg = Site.argumentExprs[I];
+    if (!Arg || !Param->getType()->isIntegralOrEnumerationType())
+      continue;
+    if (const EvaluatedValue V = Values.evaluateInteger(*Arg, Context, nullptr); V.isExact())
+      Out[I] = V.exactValue();
+  }
+  return Out;
+}
+
 std::string functionName(const FunctionDecl *F) { return F ? "'" + F->getNameAsString() + "'" : "a function"; }
 
 // The values that tell two variants apart (their findings would be the same).
@@ -65,6 +85,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
   };
   if (!Site.caller || !Site.call) {
     LaunchSite S = Site; // no function to give a context: the values as written
+    S.argumentValues = argumentValuesIn(S, Base, Values);
     bool Infeasible = false;
     evaluateIn(S, Base, Values, Infeasible, NeedsTarget);
     return Mark({S});
@@ -74,6 +95,8 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
   Start.frames = {ValueFrame{Site.caller, Site.call}};
   Start.target = Base.target;
   Start.kernelModel = Base.kernelModel;
+  LaunchSite Written = Site;
+  Written.argumentValues = argumentValuesIn(Site, Start, Values);
   Work.push_back({std::move(Start), {}});
   std::vector<LaunchSite> Done;
   std::optional<LaunchSite> First; // the launch in its own function, guards applied
@@ -87,7 +110,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
   while (!Work.empty()) {
     Pending P = std::move(Work.front());
     Work.pop_front();
-    LaunchSite S = Site;
+    LaunchSite S = Written;
     bool Infeasible = false;
     std::optional<OpenChoice> Choice = evaluateIn(S, P.context, Values, Infeasible, NeedsTarget);
     S.values.callChain = P.chain;

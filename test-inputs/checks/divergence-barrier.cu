@@ -255,3 +255,44 @@ __global__ void shapeAssertedOnOnePath(float *p, int mode) {
     __syncthreads(); // expect-warning {{__syncthreads() is reached only by the threads on one side of a bound ('threadIdx.x < 64'): where the bound falls inside a block}} [cuda-divergence-barrier]
   }
 }
+
+// A count that every launch passes as the same integer is that constant, as
+// the launches' block shape is the shape: 64 falls inside each block of 256
+// threads (an error, the note names the launch and the value), 256 covers the
+// whole block (no finding); launches passing different counts, or a runtime
+// one, leave the bound a uniform unknown (a warning).
+__global__ void countFixedByTheLaunch(float *p, int count) {
+  if (threadIdx.x < count) { // expect-note {{the branch on 'threadIdx.x < count' depends on the thread}}
+    p[threadIdx.x] = 0.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+  }
+}
+
+__global__ void countCoveringTheBlock(float *p, int count) {
+  if (threadIdx.x < count) {
+    p[threadIdx.x] = 0.0f;
+    __syncthreads();
+  }
+}
+
+__global__ void countsThatDiffer(float *p, int count) {
+  if (threadIdx.x < count) { // expect-note {{the branch on 'threadIdx.x < count' depends on the thread}}
+    p[threadIdx.x] = 0.0f;
+    __syncthreads(); // expect-warning {{__syncthreads() is reached only by the threads on one side of a bound ('threadIdx.x < count')}} [cuda-divergence-barrier]
+  }
+}
+
+__global__ void blockCoveredByALiteral(float *p) {
+  if (threadIdx.x < 256) { // every thread of a launched block of 256
+    p[threadIdx.x] = 0.0f;
+    __syncthreads();
+  }
+}
+
+void launchWithCounts(float *p, int runtimeCount) {
+  countFixedByTheLaunch<<<8, 256>>>(p, 64); // expect-note {{the kernel is launched here with count = 64 and a block that the bound falls inside}}
+  countCoveringTheBlock<<<8, 256>>>(p, 256);
+  countsThatDiffer<<<8, 256>>>(p, 64);
+  countsThatDiffer<<<8, 256>>>(p, runtimeCount);
+  blockCoveredByALiteral<<<8, 256>>>(p);
+}
