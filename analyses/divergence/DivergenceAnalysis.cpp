@@ -28,12 +28,11 @@ CacheEntry &cache() {
 
 /// The block shape the kernel's launches agree on, dimension by dimension:
 /// `dim3 block(4, 8, n / 32)` still says that x is 4 and y is 8.
-BlockShape shapeOf(const FunctionDecl *Kernel, const TranslationUnitFacts &Facts) {
+BlockShape shapeOf(const std::vector<const LaunchSite *> &Launches) {
   BlockShape Shape;
   std::array<bool, 3> Agree{true, true, true};
-  for (const LaunchSite &L : Facts.launches) {
-    if (L.kernel != Kernel)
-      continue;
+  for (const LaunchSite *Site : Launches) {
+    const LaunchSite &L = *Site;
     const bool First = !Shape.Launched;
     if (First)
       Shape.FirstLaunch = L.loc;
@@ -54,13 +53,12 @@ BlockShape shapeOf(const FunctionDecl *Kernel, const TranslationUnitFacts &Facts
 
 /// The arguments every launch of the kernel agrees on, parameter by
 /// parameter (LaunchedArguments).
-LaunchedArguments argumentsOf(const FunctionDecl *Kernel, const TranslationUnitFacts &Facts) {
+LaunchedArguments argumentsOf(const FunctionDecl &Kernel, const std::vector<const LaunchSite *> &Launches) {
   LaunchedArguments Agreed;
   bool First = true;
-  for (const LaunchSite &L : Facts.launches) {
-    if (L.kernel != Kernel)
-      continue;
-    if (L.argumentValues.size() != Kernel->getNumParams())
+  for (const LaunchSite *Site : Launches) {
+    const LaunchSite &L = *Site;
+    if (L.argumentValues.size() != Kernel.getNumParams())
       return {}; // a launch whose arguments are not read: nothing is known
     if (First)
       Agreed = L.argumentValues;
@@ -119,11 +117,16 @@ const DivergenceResults &DivergenceResults::get(ASTContext &Ctx, const Translati
   const auto Start = std::chrono::steady_clock::now();
   auto Results = std::make_unique<DivergenceResults>();
   DivergenceDriver Driver(Ctx, *Results);
+  // Each kernel's launches, grouped once (not a pass over every launch per kernel).
+  std::map<const FunctionDecl *, std::vector<const LaunchSite *>> LaunchesOf;
+  for (const LaunchSite &L : Facts.launches)
+    LaunchesOf[L.kernel].push_back(&L);
   for (const auto &K : Facts.kernels)
     if (K && K->decl && K->decl->hasBody() && !K->decl->isDependentContext()) {
-      BlockShape Shape = shapeOf(K->decl, Facts);
+      const std::vector<const LaunchSite *> &Launches = LaunchesOf[K->decl];
+      BlockShape Shape = shapeOf(Launches);
       readStatedBlockShape(*K->decl, Ctx, Shape);
-      Driver.analyzeKernel(*K->decl, K->displayName, Shape, argumentsOf(K->decl, Facts));
+      Driver.analyzeKernel(*K->decl, K->displayName, Shape, argumentsOf(*K->decl, Launches));
     }
   Results->Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   C.Ctx = &Ctx;
