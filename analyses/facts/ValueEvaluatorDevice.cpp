@@ -16,7 +16,6 @@
 #include "core/OccupancyBlockSizeSearch.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::tidy::occlint {
@@ -37,29 +36,54 @@ bool isQueryOut(const CallExpr &Call, unsigned Arg) {
   return false;
 }
 
+// The references to one variable, each with its enclosing statements
+// (innermost first), kept while the visitor walks down: the parents of a
+// reference without a whole-translation-unit parent map (ASTContext's,
+// which walks every header once it is asked for one parent).
 class References : public RecursiveASTVisitor<References> {
 public:
+  struct Found {
+    const DeclRefExpr *ref;
+    std::vector<const Stmt *> ancestors; // ancestors[0] is the parent
+  };
   explicit References(const VarDecl &VD) : VD(VD) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (E->getDecl() == &VD)
-      Found.push_back(E);
-    return true;
+  // Overriding TraverseStmt turns off the base's data recursion, so that
+  // Stack holds exactly the statements above the one being visited.
+  bool TraverseStmt(Stmt *S) {
+    if (!S)
+      return true;
+    if (const auto *E = dyn_cast<DeclRefExpr>(S); E && E->getDecl() == &VD)
+      All.push_back({E, {Stack.rbegin(), Stack.rend()}});
+    Stack.push_back(S);
+    const bool Result = RecursiveASTVisitor::TraverseStmt(S);
+    Stack.pop_back();
+    return Result;
   }
   const VarDecl &VD;
-  std::vector<const DeclRefExpr *> Found;
+  std::vector<Found> All;
+
+private:
+  std::vector<const Stmt *> Stack;
 };
 
-const Stmt *parentOf(const Stmt &S, ASTContext &Ctx) {
-  DynTypedNodeList Parents = Ctx.getParents(S);
-  return Parents.size() == 1 ? Parents[0].get<Stmt>() : nullptr;
-}
+/// Walks up a reference's ancestors: parent() is the statement above the
+/// current one, skipping parentheses; null past the top.
+class AncestorWalk {
+public:
+  explicit AncestorWalk(const References::Found &F) : Ancestors(F.ancestors) {}
+  const Stmt *parent() {
+    const Stmt *S = next();
+    while (S && isa<ParenExpr>(S))
+      S = next();
+    return S;
+  }
 
-const Stmt *skipParens(const Stmt *S, ASTContext &Ctx) {
-  while (S && isa<ParenExpr>(S))
-    S = parentOf(*S, Ctx);
-  return S;
-}
+private:
+  const Stmt *next() { return Pos < Ancestors.size() ? Ancestors[Pos++] : nullptr; }
+  const std::vector<const Stmt *> &Ancestors;
+  size_t Pos = 0;
+};
 
 bool isRead(const Stmt *Parent) {
   const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Parent);
@@ -115,17 +139,21 @@ const CallExpr *ValueEvaluatorImpl::deviceQueryFiller(const VarDecl &VD) {
   if (Valid && FD && FD->getBody()) {
     References Refs(VD);
     Refs.TraverseStmt(FD->getBody());
-    for (const DeclRefExpr *Ref : Refs.Found) {
-      const Stmt *Parent = skipParens(parentOf(*Ref, Ctx), Ctx);
+    for (const References::Found &Found : Refs.All) {
+      AncestorWalk Up(Found);
+      const Stmt *Parent = Up.parent();
       if (isRead(Parent))
         continue;
-      if (const auto *Member = dyn_cast_or_null<MemberExpr>(Parent); Member && !Member->isArrow() &&
-                                                                      isRead(skipParens(parentOf(*Member, Ctx), Ctx)))
-        continue;
+      if (const auto *Member = dyn_cast_or_null<MemberExpr>(Parent); Member && !Member->isArrow()) {
+        if (isRead(Up.parent()))
+          continue;
+        Valid = false; // a field written, or its address taken
+        break;
+      }
       const auto *AddrOf = dyn_cast_or_null<UnaryOperator>(Parent);
-      const Stmt *Use = AddrOf && AddrOf->getOpcode() == UO_AddrOf ? skipParens(parentOf(*AddrOf, Ctx), Ctx) : nullptr;
-      while (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Use))
-        Use = skipParens(parentOf(*Cast, Ctx), Ctx);
+      const Stmt *Use = AddrOf && AddrOf->getOpcode() == UO_AddrOf ? Up.parent() : nullptr;
+      while (isa_and_nonnull<ImplicitCastExpr>(Use))
+        Use = Up.parent();
       const auto *Call = dyn_cast_or_null<CallExpr>(Use);
       bool IsOut = false;
       if (Call && !Filler)
@@ -246,8 +274,9 @@ const ValueEvaluator::Cache::GlobalDeviceWrite &ValueEvaluatorImpl::globalDevice
   if (Valid) {
     References Refs(VD);
     Refs.TraverseDecl(Ctx.getTranslationUnitDecl());
-    for (const DeclRefExpr *Ref : Refs.Found) {
-      const Stmt *Parent = skipParens(parentOf(*Ref, Ctx), Ctx);
+    for (const References::Found &Found : Refs.All) {
+      const DeclRefExpr *Ref = Found.ref;
+      const Stmt *Parent = AncestorWalk(Found).parent();
       if (isRead(Parent))
         continue;
       const auto *Assign = dyn_cast_or_null<BinaryOperator>(Parent);

@@ -7,7 +7,6 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
@@ -171,18 +170,11 @@ void switchFacts(const SwitchStmt *Switch, const Stmt *Child, ASTContext &Ctx, s
 
 } // namespace
 
-std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, ASTContext &Ctx) {
+std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const ParentMap &Parents, ASTContext &Ctx) {
   std::vector<GuardFact> Out;
-  DynTypedNode Node = DynTypedNode::create(At);
-  for (unsigned Steps = 0; Steps < 512; ++Steps) {
-    const Stmt *Child = Node.get<Stmt>();
-    if (!Child || Child == &Body)
-      break;
-    DynTypedNodeList Parents = Ctx.getParents(Node);
-    if (Parents.size() != 1)
-      break;
-    Node = Parents[0];
-    const Stmt *Parent = Node.get<Stmt>();
+  const Stmt *Child = &At;
+  for (unsigned Steps = 0; Steps < 512 && Child != &Body; ++Steps) {
+    const Stmt *Parent = Parents.getParent(Child);
     if (!Parent)
       break;
     if (const auto *If = dyn_cast<IfStmt>(Parent)) {
@@ -200,11 +192,11 @@ std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, ASTContext
       if (Child == Switch->getBody())
         switchFacts(Switch, Child, Ctx, Out);
     } else if (isa<CompoundStmt>(Parent)) {
-      DynTypedNodeList Up = Ctx.getParents(Node);
-      if (Up.size() == 1)
-        if (const auto *Switch = Up[0].get<SwitchStmt>(); Switch && Switch->getBody() == Parent)
-          switchFacts(Switch, Child, Ctx, Out);
+      if (const auto *Switch = dyn_cast_or_null<SwitchStmt>(Parents.getParent(Parent));
+          Switch && Switch->getBody() == Parent)
+        switchFacts(Switch, Child, Ctx, Out);
     }
+    Child = Parent;
   }
   return Out;
 }
