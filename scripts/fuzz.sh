@@ -8,7 +8,10 @@
 #   scripts/fuzz.sh replay [TARGET...]    # run the committed corpora once (regressions)
 #   scripts/fuzz.sh totals                # CPU time, executions, coverage per target so far
 #   scripts/fuzz.sh list
-# One process per run (one core). Environment: BUILD_DIR (build-fuzz), JOBS (1).
+# One process per run (one core). Environment: BUILD_DIR (build-fuzz), JOBS (1),
+# FUZZ_SLOT (empty): give two concurrent runs of one target different slots
+# (1, 2) so that each has its own work folder and log; their merges into the
+# committed corpus and the ledger take turns (flock).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,12 +61,12 @@ run() {
   check_target "$target"
   build "$target"
   local bin="$BUILD_DIR/bin/$target" corpus="tests/fuzz/corpus/$target"
-  local work="$BUILD_DIR/fuzz-work/$target" artifacts
-  artifacts="$BUILD_DIR/fuzz-artifacts/$target/$(date -u +%Y%m%dT%H%M%S)/" # this run's crashes
+  local work="$BUILD_DIR/fuzz-work/$target${FUZZ_SLOT:+-$FUZZ_SLOT}" artifacts
+  artifacts="$BUILD_DIR/fuzz-artifacts/$target/$(date -u +%Y%m%dT%H%M%S)${FUZZ_SLOT:+-$FUZZ_SLOT}/" # this run's crashes
   local seeds log times
   mkdir -p "$corpus" "$work" "$artifacts"
   seeds="$(mktemp -d)"
-  log="$BUILD_DIR/fuzz-work/$target.log"
+  log="$BUILD_DIR/fuzz-work/$target${FUZZ_SLOT:+-$FUZZ_SLOT}.log"
   times="$(mktemp)"
   while IFS= read -r f; do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done < <(target_seeds "$target")
   # shellcheck disable=SC2046
@@ -79,6 +82,8 @@ run() {
   # plus everything this and earlier runs found (-use_counters=0 keeps one
   # input per edge rather than per hit count: a small corpus, same coverage).
   local fresh
+  exec 9>"$BUILD_DIR/fuzz-work/$target.lock"
+  flock 9 # one merge into the corpus (and one ledger line) at a time
   fresh="$(mktemp -d)"
   # shellcheck disable=SC2046
   "$bin" $(target_flags "$target") -merge=1 -use_counters=0 "$fresh" "$corpus" "$work" "$seeds" >"$log.merge" 2>&1
@@ -92,6 +97,7 @@ run() {
     "${cov:-?}" "${ft:-?}" "$(find "$corpus" -type f | wc -l)" "$(cat "$corpus"/* 2>/dev/null | wc -c)" \
     "$crashes" "$(git rev-parse --short HEAD)" >>"$LEDGER"
   tail -1 "$LEDGER"
+  flock -u 9
   if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then
     echo "fuzz.sh: $target: exit $rc, $crashes artifact(s) in $artifacts; log: $log" >&2
     return 1
