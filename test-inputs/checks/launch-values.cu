@@ -5,7 +5,7 @@
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report,cuda-launch-block-not-warp-multiple
 #include <cuda_runtime.h>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 15 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 16 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -30,6 +30,15 @@ void ifGuard(float *p, unsigned threads) {
     work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 64 threads per SM}} [cuda-occupancy-report]
   else if (threads <= 32)
     work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block at most 32, dynamic shared memory 0)}} [cuda-occupancy-report]
+}
+
+// A guard around a launch inside a declaration's initializer: the guard
+// still holds (the walk up goes through the declaration).
+void guardAroundDeclaration(float *p, int threads) {
+  if (threads == 128) {
+    cudaError_t launched = (work<<<216, threads>>>(p), cudaGetLastError()); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 128 threads per SM}} [cuda-occupancy-report]
+    (void)launched;
+  }
 }
 
 // A helper with internal linkage and two callers: a complete set {100, 256}.
