@@ -41,7 +41,11 @@ script says the load average before and after).
 Writes bench/results/build-scale-<UTC stamp>.md and .json.
 
   bench/build_scale.py [--units 200] [--jobs 1,2] [--gpu H100] [--micro-reps 20]
-                       [--occlint BIN] [--work DIR] [--keep]
+                       [--occlint BIN] [--work DIR] [--keep] [--micro-only]
+
+--micro-only times the one-unit micro benchmark alone (a few minutes): the
+project's plain build is configured for its compile database, nothing is
+built, and only the two per-compile targets are computed.
 """
 import argparse
 import datetime
@@ -137,6 +141,8 @@ def main():
     parser.add_argument("--recheck", type=int, metavar="REPS",
                         help="with --work of an earlier --keep run: time only `occlint -p, captured` and "
                              "`clang -fsyntax-only` again, alternated, REPS times per jobs level")
+    parser.add_argument("--micro-only", action="store_true",
+                        help="only the one-unit micro benchmark (configures a build, builds nothing)")
     args = parser.parse_args()
     if args.recheck:
         return recheck(args)
@@ -163,7 +169,15 @@ def main():
         env["OCCLINT_CACHE_DIR"] = cache
         return env
 
-    for jobs in jobs_levels:
+    if args.micro_only:
+        plain = os.path.join(work, f"plain-j{jobs_levels[0]}")
+        compdb = os.path.join(work, f"compdb-j{jobs_levels[0]}")
+        shutil.rmtree(plain, ignore_errors=True)
+        configure(project, plain, nvcc)
+        run_quiet(f"{shlex.quote(occlint)} compdb -p {shlex.quote(plain)} -o {shlex.quote(compdb)} "
+                  f"--gpu {args.gpu} --quiet")
+        entries = json.load(open(os.path.join(compdb, "compile_commands.json")))
+    for jobs in ([] if args.micro_only else jobs_levels):
         tag = f"j{jobs}"
         builds = {name: os.path.join(work, f"{name}-{tag}") for name in ("plain", "wrap", "lint")}
         caches = {name: os.path.join(work, f"cache-{name}-{tag}") for name in ("wrap", "lint", "cold")}
@@ -251,7 +265,7 @@ def main():
     targets.append(("wrap --lint adds ≤ one -fsyntax-only of the unit (micro)",
                     f"{lint_extra:.2f} s vs {med['clang -fsyntax-only']:.2f} s",
                     lint_extra <= med["clang -fsyntax-only"]))
-    for jobs in jobs_levels:
+    for jobs in ([] if args.micro_only else jobs_levels):
         captured, cold = get(jobs, "occlint -p, captured"), get(jobs, "occlint -p, cold")
         syntax, build = get(jobs, "clang -fsyntax-only"), get(jobs, "nvcc build")
         ratio = captured["seconds"] / syntax["seconds"]
@@ -264,7 +278,7 @@ def main():
         limit = 1.5 * jobs * syntax["largestProcessMB"]
         targets.append((f"j{jobs}: -p captured summed peak ≤ 1.5 × {jobs} × largest clang process",
                         f"{captured['treePeakMB']:.0f} MB vs {limit:.0f} MB", captured["treePeakMB"] <= limit))
-    if 1 in jobs_levels and 2 in jobs_levels:
+    if 1 in jobs_levels and 2 in jobs_levels and not args.micro_only:
         for name in ("occlint -p, captured", "occlint -p, cold"):
             speedup = get(1, name)["seconds"] / get(2, name)["seconds"]
             targets.append((f"{name}: --jobs 2 ≥ 1.8× faster than --jobs 1", f"{speedup:.2f}×", speedup >= 1.8))
@@ -278,11 +292,12 @@ def main():
                         for name, v in micro_times.items()},
               "targets": [{"target": t, "measured": m, "met": ok} for t, m, ok in targets]}
     results = os.path.join(HERE, "results")
-    with open(os.path.join(results, f"build-scale-{stamp}.json"), "w") as f:
+    kind = "build-scale-micro" if args.micro_only else "build-scale"
+    with open(os.path.join(results, f"{kind}-{stamp}.json"), "w") as f:
         json.dump(result, f, indent=1)
-    lines = [f"# Build scale ({stamp}, occlint tree at {commit})", "",
+    lines = [f"# Build scale{' (micro only)' if args.micro_only else ''} ({stamp}, occlint tree at {commit})", "",
              f"`bench/build_scale.py --units {args.units} --jobs {args.jobs} --gpu {args.gpu} "
-             f"--micro-reps {args.micro_reps}` (method in its docstring). Generated project: {args.units} "
+             f"--micro-reps {args.micro_reps}{' --micro-only' if args.micro_only else ''}` (method in its docstring). Generated project: {args.units} "
              f"translation units; load average {load_before:.1f} before, {load_after:.1f} after. One repetition "
              f"per row: read the ratios, not the seconds.", "",
              "| jobs | row | wall s | exit | largest process MB | summed peak MB | note |",
@@ -297,7 +312,7 @@ def main():
     lines += ["", "| target (issue 17) | measured | met |", "|---|---|---|"]
     for t, m, ok in targets:
         lines.append(f"| {t} | {m} | {'yes' if ok else 'no'} |")
-    with open(os.path.join(results, f"build-scale-{stamp}.md"), "w") as f:
+    with open(os.path.join(results, f"{kind}-{stamp}.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
     if not args.keep and not args.work:
