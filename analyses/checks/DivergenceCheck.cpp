@@ -44,13 +44,10 @@ void DivergenceCheck::noteContext(const DivergenceContext &C) {
   }
   for (const SourceLocation &Call : C.Calls)
     diag(Call, "reached through this call", DiagnosticIDs::Note);
-  if (C.DecidedByLaunch.isValid() && !C.DecidedByArguments.empty())
-    diag(C.DecidedByLaunch, "the kernel is launched here with %0 and a block that the bound falls inside",
+  if (C.DecidedByLaunch.isValid())
+    diag(C.DecidedByLaunch, "the kernel is launched here with %select{|%1 and }0a block that the bound falls inside",
          DiagnosticIDs::Note)
-        << C.DecidedByArguments;
-  else if (C.DecidedByLaunch.isValid())
-    diag(C.DecidedByLaunch, "the kernel is launched here with a block that the bound falls inside",
-         DiagnosticIDs::Note);
+        << !C.DecidedByArguments.empty() << C.DecidedByArguments;
   if (C.DecidedByAssertion.isValid())
     diag(C.DecidedByAssertion,
          "the kernel asserts its block shape here, and the bound falls inside such a block (taken as a stated "
