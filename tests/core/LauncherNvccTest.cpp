@@ -149,3 +149,59 @@ TEST_F(LauncherNvcc, AnAdvisoryPtxasPrintsWithoutVerboseStays) {
   ASSERT_NE(fn, nullptr);
   EXPECT_TRUE(fn->registersReported);
 }
+
+TEST_F(LauncherNvcc, ThreadsRunSeveralPtxasAtOnceAndEachArchKeepsItsOwnReport) {
+  // Twelve kernels of different register pressure for three archs, compiled
+  // with nvcc --threads 3 (up to three ptxas at once, their output printed
+  // by nvcc) and without: every arch's captured log has each kernel once,
+  // attributed to that arch, with the sequential compile's figures.
+  std::string kernels = "template <int N> __global__ void unrolled(const float *in, float *out) {\n"
+                        "  float v[N];\n"
+                        "#pragma unroll\n"
+                        "  for (int i = 0; i < N; ++i) v[i] = in[threadIdx.x * N + i] * (i + 1);\n"
+                        "  float s = 0.0f;\n"
+                        "#pragma unroll\n"
+                        "  for (int i = 0; i < N; ++i) s += v[i] * v[(i * 7) % N];\n"
+                        "  out[threadIdx.x] = s;\n"
+                        "}\n";
+  for (int n = 1; n <= 12; ++n)
+    kernels += "template __global__ void unrolled<" + std::to_string(n * 4) + ">(const float *, float *);\n";
+  source = dir.write("src/unrolled.cu", kernels);
+  const Args archs = {"-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_86,code=sm_86",
+                      "-gencode", "arch=compute_90,code=sm_90"};
+  auto compile = [&](const std::string &object, bool threads) {
+    Args command = {nvcc};
+    if (threads)
+      command.insert(command.end(), {"--threads", "3"});
+    command.insert(command.end(), archs.begin(), archs.end());
+    command.insert(command.end(), {"-c", source, "-o", object});
+    Ran r = launch(command, dir.path());
+    EXPECT_EQ(r.outcome.exitCode, 0) << r.err;
+    LoadedBuildCapture l = loadBuildCaptureForCommand(command, fs::current_path().string(), source);
+    EXPECT_TRUE(l.current) << l.reason;
+    return l;
+  };
+  const LoadedBuildCapture sequential = compile((dir.path() / "build/sequential.o").string(), false);
+  const LoadedBuildCapture threaded = compile((dir.path() / "build/threaded.o").string(), true);
+  ASSERT_EQ(sequential.ptxasLogs.size(), 3u);
+  ASSERT_EQ(threaded.ptxasLogs.size(), 3u);
+  for (const auto &[arch, log] : sequential.ptxasLogs) {
+    ASSERT_TRUE(threaded.ptxasLogs.count(arch)) << arch;
+    const PtxasReport expected = parsePtxasLog(log);
+    const PtxasReport got = parsePtxasLog(threaded.ptxasLogs.at(arch));
+    ASSERT_EQ(expected.functions.size(), 12u) << arch << ":\n" << log;
+    EXPECT_EQ(got.functions.size(), 12u) << arch << ":\n" << threaded.ptxasLogs.at(arch);
+    for (const FunctionResources &e : expected.functions) {
+      EXPECT_EQ(e.arch, arch);
+      const std::vector<const FunctionResources *> all = got.findAll(e.mangledName, arch);
+      ASSERT_EQ(all.size(), 1u) << e.mangledName << " on " << arch;
+      const FunctionResources &g = *all.front();
+      EXPECT_EQ(g.arch, arch) << e.mangledName;
+      EXPECT_EQ(g.registers, e.registers) << e.mangledName << " on " << arch;
+      EXPECT_EQ(g.sharedMem, e.sharedMem) << e.mangledName << " on " << arch;
+      EXPECT_EQ(g.stackFrame, e.stackFrame) << e.mangledName << " on " << arch;
+      EXPECT_EQ(g.spillStores, e.spillStores) << e.mangledName << " on " << arch;
+      EXPECT_EQ(g.barriers, e.barriers) << e.mangledName << " on " << arch;
+    }
+  }
+}
