@@ -160,6 +160,10 @@ private:
   // Archs: each -gencode where it stands; -arch/-code together where the first of them stands.
   std::vector<std::pair<size_t, std::vector<std::string>>> ArchEvents;
   std::vector<std::string> ArchValues, CodeValues;
+  // Device code left to the device link: -code's and -gencode's raw code
+  // names (lto_XX), and -dlto.
+  std::vector<std::string> RawCodes, LinkTimeFromGencode, LtoArchValues;
+  bool LinkTimeOpt = false;
   std::optional<size_t> ArchPairPos;
   PtxasState Ptxas;
   // A host flag whose value is in the next -Xcompiler item (-Xcompiler -isystem -Xcompiler /x).
@@ -301,6 +305,8 @@ private:
                             "; none recorded, name the GPU to analyse for");
         } else if (auto A = normalizeArch(Clean)) {
           ArchValues.push_back(*A);
+          if (startsWith(Clean, "lto_"))
+            addArch(LtoArchValues, *A); // -arch=lto_90: LTO-IR only
         } else {
           drop(Spelled);
           R.notes.push_back(Spelled + ": unrecognized arch '" + V + "'");
@@ -311,6 +317,7 @@ private:
       if (!ArchPairPos)
         ArchPairPos = I;
       for (const std::string &V : splitList(trimQuotesAndBrackets(Value))) {
+        RawCodes.push_back(V);
         if (auto A = normalizeArch(V))
           CodeValues.push_back(*A);
         else
@@ -320,10 +327,16 @@ private:
     case Act::Gencode:
       if (auto Archs = parseGencode(Value)) {
         ArchEvents.emplace_back(I, *Archs);
+        for (const std::string &A : linkTimeOnlyArchs(gencodeCodes(Value)))
+          addArch(LinkTimeFromGencode, A);
       } else {
         drop(Spelled);
         R.notes.push_back(Spelled + ": no arch found in it");
       }
+      break;
+    case Act::LinkTimeOpt:
+      LinkTimeOpt = true;
+      drop(Spelled);
       break;
     case Act::MaxRReg:
       if (auto N = parsePositiveInt(trimQuotesAndBrackets(Value))) {
@@ -471,6 +484,19 @@ private:
     for (const auto &Event : ArchEvents)
       for (const std::string &A : Event.second)
         addArch(R.archs, A);
+    // Left to the device link: -gencode's lto-only codes; -code's; and with
+    // -dlto, the archs of -arch alone (nvcc then runs no ptxas for them).
+    R.linkTimeArchs = LinkTimeFromGencode;
+    if (ArchPairPos) {
+      if (!CodeValues.empty()) {
+        for (const std::string &A : linkTimeOnlyArchs(RawCodes))
+          addArch(R.linkTimeArchs, A);
+      } else {
+        for (const std::string &A : ArchValues)
+          if (LinkTimeOpt || std::find(LtoArchValues.begin(), LtoArchValues.end(), A) != LtoArchValues.end())
+            addArch(R.linkTimeArchs, A);
+      }
+    }
 
     R.relocatableDeviceCode = Rdc;
     R.clangArgs.push_back("clang++");

@@ -33,6 +33,11 @@ struct TranslatedCommand {
   /// Empty when the command names none (nvcc's default) or only a symbolic
   /// one (-arch=native/all/all-major, see symbolicArch).
   std::vector<std::string> archs;
+  /// The archs (of `archs`) whose device code this compile leaves to the
+  /// device link: `code=lto_90` without `sm_90`, or `-arch=sm_90` with
+  /// `-dlto`. ptxas does not run for them at compile time; the link decides
+  /// their registers (docs/build-integration.md).
+  std::vector<std::string> linkTimeArchs;
   /// "native", "all" or "all-major" when -arch named one: the archs depend on
   /// the build machine or the toolkit and are not in `archs`.
   std::optional<std::string> symbolicArch;

@@ -25,31 +25,64 @@ std::optional<std::string> normalizeArch(const std::string &Raw) {
   return std::nullopt;
 }
 
-std::optional<std::vector<std::string>> parseGencode(const std::string &Value) {
-  std::string Arch;
-  std::vector<std::string> Codes;
+namespace {
+
+struct GencodeItems {
+  std::string arch;
+  std::vector<std::string> codes;
+};
+
+GencodeItems gencodeItems(const std::string &Value) {
+  GencodeItems G;
   bool InCode = false;
   for (const std::string &Item : splitList(trimQuotesAndBrackets(Value))) {
     if (startsWith(Item, "arch=")) {
-      Arch = Item.substr(5);
+      G.arch = Item.substr(5);
       InCode = false;
     } else if (startsWith(Item, "code=")) {
       InCode = true;
       if (Item.size() > 5)
-        Codes.push_back(Item.substr(5));
+        G.codes.push_back(Item.substr(5));
     } else if (InCode) {
-      Codes.push_back(Item);
+      G.codes.push_back(Item);
     }
   }
+  return G;
+}
+
+} // namespace
+
+std::optional<std::vector<std::string>> parseGencode(const std::string &Value) {
+  const GencodeItems G = gencodeItems(Value);
   std::vector<std::string> Out;
-  for (const std::string &C : Codes)
+  for (const std::string &C : G.codes)
     if (auto A = normalizeArch(C))
       Out.push_back(*A);
-  if (Out.empty() && !Arch.empty())
-    if (auto A = normalizeArch(Arch))
+  if (Out.empty() && !G.arch.empty())
+    if (auto A = normalizeArch(G.arch))
       Out.push_back(*A);
   if (Out.empty())
     return std::nullopt;
+  return Out;
+}
+
+std::vector<std::string> gencodeCodes(const std::string &Value) { return gencodeItems(Value).codes; }
+
+std::vector<std::string> linkTimeOnlyArchs(const std::vector<std::string> &Codes) {
+  std::vector<std::string> Lto, Sass;
+  for (const std::string &Raw : Codes) {
+    const std::string C = trimQuotesAndBrackets(Raw);
+    if (auto A = normalizeArch(C)) {
+      if (startsWith(C, "lto_"))
+        addArch(Lto, *A);
+      else if (startsWith(C, "sm_"))
+        addArch(Sass, *A);
+    }
+  }
+  std::vector<std::string> Out;
+  for (const std::string &A : Lto)
+    if (std::find(Sass.begin(), Sass.end(), A) == Sass.end())
+      Out.push_back(A);
   return Out;
 }
 

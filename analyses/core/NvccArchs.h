@@ -19,6 +19,14 @@ std::optional<std::string> normalizeArch(const std::string &Raw);
 // code= (compute_XX counted as sm_XX), else arch='s.
 std::optional<std::vector<std::string>> parseGencode(const std::string &Value);
 
+// The archs of a list of nvcc code names (-code's value, a -gencode's code=)
+// whose device code such a compile leaves to the device link: lto_XX named,
+// sm_XX not (with sm_XX too, ptxas runs at compile time as well). Normalized.
+std::vector<std::string> linkTimeOnlyArchs(const std::vector<std::string> &Codes);
+
+// The code= items of a -gencode value, as written ("sm_90", "lto_90").
+std::vector<std::string> gencodeCodes(const std::string &Value);
+
 // Appends A to Archs unless it is there already.
 void addArch(std::vector<std::string> &Archs, const std::string &A);
 

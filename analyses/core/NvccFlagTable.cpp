@@ -43,6 +43,7 @@ const std::unordered_map<std::string, OptInfo> &nvccOptions() {
     Add({"gpu-architecture", "arch"}, {Act::Arch, Val::Any});
     Add({"gpu-code", "code"}, {Act::Code, Val::Any});
     Add({"generate-code", "gencode"}, {Act::Gencode, Val::Any});
+    Add({"dlink-time-opt", "dlto", "lto"}, {Act::LinkTimeOpt, Val::None});
     Add({"maxrregcount"}, {Act::MaxRReg, Val::Any});
     Add({"relocatable-device-code", "rdc"}, {Act::Rdc, Val::Bool});
     Add({"device-c", "dc"}, {Act::DeviceC, Val::None});
@@ -108,7 +109,7 @@ const std::unordered_map<std::string, OptInfo> &nvccOptions() {
     Add({"cuda", "cubin", "fatbin", "ptx", "optix-ir", "ltoir", "preprocess", "E", "device-w", "dw",
          "device-link", "dlink", "link", "lib", "run", "objdir-as-tempdir", "objtemp",
          "allow-unsupported-compiler", "use-local-env", "force-cl-env-setup", "profile", "pg",
-         "generate-line-info", "lineinfo", "dlink-time-opt", "dlto", "lto", "gen-opt-lto", "shared",
+         "generate-line-info", "lineinfo", "gen-opt-lto", "shared",
          "no-host-device-initializer-list", "nohdinitlist", "no-host-device-move-forward",
          "nohdmoveforward", "m64", "dont-use-profile", "noprof", "dryrun", "verbose", "v",
          "fdevice-syntax-only", "keep", "save-temps", "clean-targets", "clean", "no-align-double",

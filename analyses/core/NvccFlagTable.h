@@ -21,6 +21,7 @@ HostKind classifyHostFlag(const std::string &F);
 
 enum class Act {
   Arch, Code, Gencode, MaxRReg, Rdc, DeviceC, Xcompiler, Xptxas,
+  LinkTimeOpt, // -dlto: device code left to the device link (dropped and listed)
   Define, Undef, Include, SysInclude, PreInclude, Optimize, Lang, Std,
   TemplBacktrace, TemplDepth, Ftz, DefaultStream, FastMath, NoExceptions,
   Pass,        // passed to Clang spelled as OptInfo::Clang

@@ -266,6 +266,29 @@ TEST(CompileCommandTranslator, GencodeForms) {
   EXPECT_EQ(Bad.clangArgs.back(), "k.cu");
 }
 
+TEST(CompileCommandTranslator, ArchsLeftToTheDeviceLink) {
+  // ptxas runs at the device link for LTO-IR only codes (nvcc --dryrun shows
+  // no ptxas for them); with sm_XX as well it also runs at compile time.
+  auto linkTime = [](const std::string &Flags) { return tr("nvcc " + Flags + " -c k.cu").linkTimeArchs; };
+  EXPECT_EQ(linkTime("-rdc=true -gencode arch=compute_90,code=lto_90"), (Args{"sm_90"}));
+  EXPECT_EQ(linkTime("-rdc=true -gencode arch=compute_90,code=[sm_90,lto_90]"), Args{});
+  EXPECT_EQ(linkTime("-rdc=true -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=lto_90"),
+            (Args{"sm_90"}));
+  EXPECT_EQ(linkTime("-dlto -arch=sm_90"), (Args{"sm_90"}));
+  EXPECT_EQ(linkTime("--dlink-time-opt -arch=sm_80"), (Args{"sm_80"}));
+  EXPECT_EQ(linkTime("-arch=lto_90"), (Args{"sm_90"}));
+  EXPECT_EQ(linkTime("-arch=compute_90 -code=lto_90"), (Args{"sm_90"}));
+  EXPECT_EQ(linkTime("-arch=compute_90 -code=sm_90,lto_90"), Args{});
+  EXPECT_EQ(linkTime("-arch=sm_90"), Args{});
+  EXPECT_EQ(linkTime("-gencode arch=compute_90,code=sm_90"), Args{});
+  // -dlto with explicit SASS codes leaves them to the compile.
+  EXPECT_EQ(linkTime("-dlto -gencode arch=compute_90,code=sm_90"), Args{});
+  // The archs themselves are unchanged, and -dlto is a dropped flag.
+  TranslatedCommand R = tr("nvcc -dlto -arch=sm_90 -c k.cu");
+  EXPECT_EQ(R.archs, (Args{"sm_90"}));
+  EXPECT_EQ(R.droppedFlags, (Args{"-dlto"}));
+}
+
 TEST(CompileCommandTranslator, SymbolicArchsLeaveArchsEmpty) {
   for (const char *A : {"native", "all", "all-major"}) {
     TranslatedCommand R = tr(std::string("nvcc -arch=") + A + " -c k.cu");

@@ -135,6 +135,8 @@ ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFi
   // the object), when it is still current: no compiler runs.
   if (std::optional<Entry> Captured = fromBuild(MainFile, Arch))
     return std::move(*Captured);
+  if (std::optional<Entry> AtLink = leftToTheDeviceLink(MainFile, Arch))
+    return std::move(*AtLink);
   if (!Settings.cudaPath)
     return {std::nullopt, std::string("no CUDA toolkit: ") + EstimatedNote};
   if (Settings.cacheOnly) {
@@ -167,6 +169,23 @@ std::optional<ToolResourceReports::Entry> ToolResourceReports::fromBuild(const s
   return Entry{reportOfFile(Log->second, MainFile), "ptxas, " + Arch + ", from the build",
                translateCompileCommand(Command.CommandLine, Command.Directory).maxRegisterCount,
                /*nvccAccepted=*/true, "from the build"};
+}
+
+std::optional<ToolResourceReports::Entry> ToolResourceReports::leftToTheDeviceLink(const std::string &MainFile,
+                                                                                 const std::string &Arch) {
+  // `code=lto_90` or `-dlto`: the compile leaves LTO-IR, and ptxas runs at
+  // the device link, on the whole program; a compile of this file alone
+  // would give other figures. Unknown, saying why (issue 17).
+  std::vector<clang::tooling::CompileCommand> Found = Commands.getCompileCommands(MainFile);
+  if (Found.empty())
+    return std::nullopt;
+  const TranslatedCommand Translated =
+      translateCompileCommand(Found.front().CommandLine, Found.front().Directory);
+  if (!llvm::is_contained(Translated.linkTimeArchs, Arch))
+    return std::nullopt;
+  return Entry{std::nullopt,
+               "registers decided at the device link (the build leaves " + Arch +
+                   " as LTO-IR: code=lto_XX or -dlto): " + EstimatedNote};
 }
 
 std::shared_ptr<const LoadedBuildCapture>

@@ -81,6 +81,8 @@ private:
   Entry compile(const std::string &MainFile, const std::string &Arch);
   /// The report in occlint-wrap's sidecar of the file's compile, if current.
   std::optional<Entry> fromBuild(const std::string &MainFile, const std::string &Arch);
+  /// Unknown when the compile command leaves Arch to the device link (-dlto).
+  std::optional<Entry> leftToTheDeviceLink(const std::string &MainFile, const std::string &Arch);
 
   const clang::tooling::CompilationDatabase &Commands;
   ToolResourceSettings Settings;

@@ -141,6 +141,36 @@ TEST(ToolResourceReports, UsesTheOriginalNvccCommandAndTheArchAskedFor) {
   EXPECT_EQ(K->sharedMem, 48 * 4);
 }
 
+TEST(ToolResourceReports, ArchsLeftToTheDeviceLinkAreUnknownAndNothingRuns) {
+  // code=lto_90 (or -dlto): ptxas runs at the device link on the whole
+  // program, so a compile of this file alone is not the build's figure.
+  ScratchDir D;
+  const std::string File = D.write("k.cu", "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n");
+  const std::string Json = "[{\"directory\": \"" + D.path().string() + "\", \"command\": \"" + Toolkit +
+                           "/bin/nvcc -rdc=true -gencode arch=compute_80,code=sm_80 "
+                           "-gencode arch=compute_90,code=lto_90 -c k.cu -o k.o\", \"file\": \"k.cu\"}]";
+  std::string Error;
+  auto Commands = clang::tooling::JSONCompilationDatabase::loadFromBuffer(
+      Json, Error, clang::tooling::JSONCommandLineSyntax::Gnu);
+  ASSERT_TRUE(Commands) << Error;
+  std::string Warnings;
+  llvm::raw_string_ostream WarningStream(Warnings);
+  ToolResourceReports Reports(*Commands, withToolkit(D), WarningStream);
+  const uint64_t Spawned = subprocessSpawnCount();
+  ResourceReportLookup R = Reports.reportFor(File, "sm_90");
+  EXPECT_EQ(subprocessSpawnCount(), Spawned); // no compiler for the LTO arch
+  EXPECT_EQ(R.report, nullptr);
+  EXPECT_EQ(R.source, "registers decided at the device link (the build leaves sm_90 as LTO-IR: code=lto_XX or "
+                      "-dlto): resources estimated from the source");
+  EXPECT_TRUE(Warnings.empty()) << Warnings;
+  // sm_80 has SASS from this compile: it is compiled as usual (with a toolkit).
+  if (fs::exists(Toolkit + "/bin/nvcc")) {
+    ResourceReportLookup R80 = Reports.reportFor(File, "sm_80");
+    ASSERT_NE(R80.report, nullptr) << R80.source << "\n" << Warnings;
+    EXPECT_EQ(R80.source, "ptxas, sm_80");
+  }
+}
+
 TEST(ToolResourceReports, PtxasLogsTakePrecedenceOverCompiling) {
   ScratchDir D;
   auto Commands = dashDash(".");
