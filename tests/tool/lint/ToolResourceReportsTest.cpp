@@ -37,6 +37,18 @@ std::unique_ptr<clang::tooling::CompilationDatabase> dashDash(const std::string 
   return std::make_unique<clang::tooling::FixedCompilationDatabase>(Dir, Flags);
 }
 
+// A compile_commands.json of one entry: the toolkit's nvcc with Flags
+// compiling k.cu in D.
+std::unique_ptr<clang::tooling::CompilationDatabase> nvccDatabase(const ScratchDir &D, const std::string &Flags) {
+  const std::string Json = "[{\"directory\": \"" + D.path().string() + "\", \"command\": \"" + Toolkit +
+                           "/bin/nvcc " + Flags + " -c k.cu -o k.o\", \"file\": \"k.cu\"}]";
+  std::string Error;
+  auto Commands = clang::tooling::JSONCompilationDatabase::loadFromBuffer(
+      Json, Error, clang::tooling::JSONCommandLineSyntax::Gnu);
+  EXPECT_TRUE(Commands) << Error;
+  return Commands;
+}
+
 ToolResourceSettings withToolkit(const ScratchDir &D) {
   ToolResourceSettings S;
   S.cudaPath = Toolkit;
@@ -124,12 +136,8 @@ TEST(ToolResourceReports, UsesTheOriginalNvccCommandAndTheArchAskedFor) {
                                            "  __shared__ float s[TILE];\n"
                                            "  s[threadIdx.x] = p[threadIdx.x]; __syncthreads(); p[0] = s[1];\n}\n");
   // -DTILE=48 reaches nvcc; the command's -arch=sm_80 does not decide the arch.
-  const std::string Json = "[{\"directory\": \"" + D.path().string() + "\", \"command\": \"" + Toolkit +
-                           "/bin/nvcc -DTILE=48 -arch=sm_80 -lineinfo -c k.cu -o k.o\", \"file\": \"k.cu\"}]";
-  std::string Error;
-  auto Commands = clang::tooling::JSONCompilationDatabase::loadFromBuffer(
-      Json, Error, clang::tooling::JSONCommandLineSyntax::Gnu);
-  ASSERT_TRUE(Commands) << Error;
+  auto Commands = nvccDatabase(D, "-DTILE=48 -arch=sm_80 -lineinfo");
+  ASSERT_TRUE(Commands);
   std::string Warnings;
   llvm::raw_string_ostream WarningStream(Warnings);
   ToolResourceReports Reports(*Commands, withToolkit(D), WarningStream);
@@ -146,13 +154,9 @@ TEST(ToolResourceReports, ArchsLeftToTheDeviceLinkAreUnknownAndNothingRuns) {
   // program, so a compile of this file alone is not the build's figure.
   ScratchDir D;
   const std::string File = D.write("k.cu", "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n");
-  const std::string Json = "[{\"directory\": \"" + D.path().string() + "\", \"command\": \"" + Toolkit +
-                           "/bin/nvcc -rdc=true -gencode arch=compute_80,code=sm_80 "
-                           "-gencode arch=compute_90,code=lto_90 -c k.cu -o k.o\", \"file\": \"k.cu\"}]";
-  std::string Error;
-  auto Commands = clang::tooling::JSONCompilationDatabase::loadFromBuffer(
-      Json, Error, clang::tooling::JSONCommandLineSyntax::Gnu);
-  ASSERT_TRUE(Commands) << Error;
+  auto Commands = nvccDatabase(D, "-rdc=true -gencode arch=compute_80,code=sm_80 "
+                                  "-gencode arch=compute_90,code=lto_90");
+  ASSERT_TRUE(Commands);
   std::string Warnings;
   llvm::raw_string_ostream WarningStream(Warnings);
   ToolResourceReports Reports(*Commands, withToolkit(D), WarningStream);
