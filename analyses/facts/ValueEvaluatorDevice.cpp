@@ -48,17 +48,20 @@ public:
   };
   explicit References(const VarDecl &VD) : VD(VD) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
-  // Overriding TraverseStmt turns off the base's data recursion, so that
-  // Stack holds exactly the statements above the one being visited.
-  bool TraverseStmt(Stmt *S) {
-    if (!S)
-      return true;
+  // The data-recursion hooks bracket each statement's subtree (a statement
+  // reached through a declaration, a VarDecl's initializer, nests inside its
+  // DeclStmt's bracket), so Stack holds the statements above the one being
+  // visited, without the native recursion that overriding TraverseStmt would
+  // bring back (a 20,000-term expression is 20,000 frames deep).
+  bool dataTraverseStmtPre(Stmt *S) {
     if (const auto *E = dyn_cast<DeclRefExpr>(S); E && E->getDecl() == &VD)
       All.push_back({E, {Stack.rbegin(), Stack.rend()}});
     Stack.push_back(S);
-    const bool Result = RecursiveASTVisitor::TraverseStmt(S);
+    return true;
+  }
+  bool dataTraverseStmtPost(Stmt *) {
     Stack.pop_back();
-    return Result;
+    return true;
   }
   const VarDecl &VD;
   std::vector<Found> All;
