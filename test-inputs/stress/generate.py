@@ -28,6 +28,26 @@ def deep_expression(n):
 """
 
 
+def deep_host_expression(n):
+    # The launch values' host-side walks: a deep expression in a host function
+    # whose launches read a device query and a global written from one (the
+    # guards' parent map and the references' ancestors are as deep as it).
+    terms = " + ".join(f"(p[{i % 7}] * {i % 13}.0f)" for i in range(n))
+    return HEADER + f"""__global__ void fill(float *p) {{ p[threadIdx.x] = 1.0f; }}
+int g_sms;
+void host(float *p, int n) {{
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  g_sms = prop.multiProcessorCount;
+  float big = {terms};
+  p[0] = big;
+  if (n == 256)
+    fill<<<prop.multiProcessorCount * 2, n>>>(p);
+  fill<<<g_sms, 256>>>(p);
+}}
+"""
+
+
 def deep_condition(n):
     # A condition of n && terms, some of them thread-dependent.
     terms = " && ".join(f"(v[{i % 32}] > {i % 5})" if i % 3 else f"(threadIdx.x != {i})" for i in range(n))
@@ -176,6 +196,7 @@ CASES = {
     # name: (writer, the size the stress set uses)
     "deep-expression": (deep_expression, 20000),
     "deep-condition": (deep_condition, 5000),
+    "deep-host-expression": (deep_host_expression, 20000),
     "deep-nesting": (deep_nesting, 400),
     "big-switch": (big_switch, 3000),
     "many-kernels": (many_kernels, 3000),
