@@ -43,9 +43,9 @@ const std::vector<GuardFact> &ValueEvaluatorImpl::guardsOf(unsigned F) {
   const Stmt *Body = VF.function ? VF.function->getBody() : nullptr;
   std::vector<GuardFact> Facts;
   if (Body && VF.at) {
-    std::unique_ptr<ParentMap> &Parents = C.parentMaps[Body];
+    std::unique_ptr<StatementParents> &Parents = C.parentMaps[Body];
     if (!Parents)
-      Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
+      Parents = std::make_unique<StatementParents>(*Body);
     Facts = guardsAround(*VF.at, *Body, *Parents, Ctx);
   }
   return GuardsOfFrame.emplace(F, std::move(Facts)).first->second;

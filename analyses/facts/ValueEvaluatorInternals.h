@@ -95,7 +95,7 @@ template <typename Value> struct CachedValue {
 struct ValueEvaluator::Cache {
   llvm::DenseMap<const Stmt *, std::unique_ptr<ExprMutationAnalyzer>> analyzers;
   // Per function body: the parents of its statements (ValueGuards.h).
-  llvm::DenseMap<const Stmt *, std::unique_ptr<ParentMap>> parentMaps;
+  llvm::DenseMap<const Stmt *, std::unique_ptr<StatementParents>> parentMaps;
   llvm::DenseMap<const VarDecl *, bool> mutated;
   // Values that do not depend on a context: variables read without guards,
   // bindings or picks.

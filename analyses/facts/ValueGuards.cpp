@@ -170,11 +170,12 @@ void switchFacts(const SwitchStmt *Switch, const Stmt *Child, ASTContext &Ctx, s
 
 } // namespace
 
-std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const ParentMap &Parents, ASTContext &Ctx) {
+std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const StatementParents &Parents,
+                                    ASTContext &Ctx) {
   std::vector<GuardFact> Out;
   const Stmt *Child = &At;
   for (unsigned Steps = 0; Steps < 512 && Child != &Body; ++Steps) {
-    const Stmt *Parent = Parents.getParent(Child);
+    const Stmt *Parent = Parents.parentOf(Child);
     if (!Parent)
       break;
     if (const auto *If = dyn_cast<IfStmt>(Parent)) {
@@ -192,7 +193,7 @@ std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const Pare
       if (Child == Switch->getBody())
         switchFacts(Switch, Child, Ctx, Out);
     } else if (isa<CompoundStmt>(Parent)) {
-      if (const auto *Switch = dyn_cast_or_null<SwitchStmt>(Parents.getParent(Parent));
+      if (const auto *Switch = dyn_cast_or_null<SwitchStmt>(Parents.parentOf(Parent));
           Switch && Switch->getBody() == Parent)
         switchFacts(Switch, Child, Ctx, Out);
     }

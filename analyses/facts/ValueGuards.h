@@ -17,7 +17,7 @@
 #pragma once
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMap.h"
+#include "facts/StatementParents.h"
 #include "clang/AST/Stmt.h"
 
 #include <cstdint>
@@ -41,8 +41,8 @@ struct GuardFact {
 };
 
 /// The facts the guards between `Body` (a function body) and `At` prove,
-/// innermost guard first. Parents: a ParentMap of Body (a function's own:
-/// ASTContext's parent map would walk every header of the translation unit).
-std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const ParentMap &Parents, ASTContext &Ctx);
+/// innermost guard first. Parents: those of Body's statements.
+std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const StatementParents &Parents,
+                                    ASTContext &Ctx);
 
 } // namespace clang::tidy::occlint
