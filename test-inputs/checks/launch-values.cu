@@ -32,15 +32,6 @@ void ifGuard(float *p, unsigned threads) {
     work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block at most 32, dynamic shared memory 0)}} [cuda-occupancy-report]
 }
 
-// A guard around a launch inside a declaration's initializer: the guard
-// still holds (the walk up goes through the declaration).
-void guardAroundDeclaration(float *p, int threads) {
-  if (threads == 128) {
-    cudaError_t launched = (work<<<216, threads>>>(p), cudaGetLastError()); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 128 threads per SM}} [cuda-occupancy-report]
-    (void)launched;
-  }
-}
-
 // A helper with internal linkage and two callers: a complete set {100, 256}.
 static void launchFill(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 100 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report] expect-warning {{block of 100 threads is not a multiple of the warp size (32)}} [cuda-launch-block-not-warp-multiple]
 void fillTwice(float *p) {
@@ -111,4 +102,13 @@ void helperValues(float *p, int runtime) {
   work<<<216, halved(256)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block halved(256), dynamic shared memory 0)}} [cuda-occupancy-report]
   work<<<216, halvedUntilWarp(100)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block halvedUntilWarp(100), dynamic shared memory 0)}} [cuda-occupancy-report]
   work<<<ceilDiv(runtime, 256), 256>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]
+}
+
+// A guard around a launch inside a declaration's initializer: the guard
+// still holds (the walk up goes through the declaration).
+void guardAroundDeclaration(float *p, int threads) {
+  if (threads == 128) {
+    cudaError_t launched = (work<<<216, threads>>>(p), cudaGetLastError()); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 128 threads per SM}} [cuda-occupancy-report]
+    (void)launched;
+  }
 }
