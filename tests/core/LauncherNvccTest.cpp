@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <unistd.h>
 
 using namespace occlint;
@@ -63,10 +64,15 @@ protected:
     fs::create_directories(dir.path() / "build");
     cache = (dir.path() / "cache").string();
     const char *old = std::getenv("OCCLINT_CACHE_DIR");
-    savedCache = old ? old : "";
+    savedCache = old ? std::optional<std::string>(old) : std::nullopt;
     ::setenv("OCCLINT_CACHE_DIR", cache.c_str(), 1);
   }
-  void TearDown() override { ::setenv("OCCLINT_CACHE_DIR", savedCache.c_str(), 1); }
+  void TearDown() override {
+    if (savedCache)
+      ::setenv("OCCLINT_CACHE_DIR", savedCache->c_str(), 1);
+    else
+      ::unsetenv("OCCLINT_CACHE_DIR"); // unset before: not set to ""
+  }
 
   /// Compiles without the launcher, then through it; both stderrs must be the same.
   LoadedBuildCapture compileBothWays(const Args &command, const std::string &object) {
@@ -104,7 +110,7 @@ protected:
   }
 
 private:
-  std::string savedCache;
+  std::optional<std::string> savedCache;
 };
 
 } // namespace
