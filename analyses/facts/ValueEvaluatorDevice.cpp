@@ -12,11 +12,11 @@
 #include "facts/ValueEvaluatorInternals.h"
 
 #include "facts/LaunchSites.h"
+#include "facts/StatementParents.h"
 
 #include "core/OccupancyBlockSizeSearch.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::tidy::occlint {
 
@@ -37,37 +37,22 @@ bool isQueryOut(const CallExpr &Call, unsigned Arg) {
 }
 
 // The references to one variable, each with its enclosing statements
-// (innermost first), kept while the visitor walks down: the parents of a
-// reference without a whole-translation-unit parent map (ASTContext's,
-// which walks every header once it is asked for one parent).
-class References : public RecursiveASTVisitor<References> {
+// (innermost first): the parents of a reference without a
+// whole-translation-unit parent map (ASTContext's, which walks every header
+// once it is asked for one parent).
+class References : public AncestorTrackingVisitor<References> {
 public:
   struct Found {
     const DeclRefExpr *ref;
     std::vector<const Stmt *> ancestors; // ancestors[0] is the parent
   };
   explicit References(const VarDecl &VD) : VD(VD) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  // The data-recursion hooks bracket each statement's subtree (a statement
-  // reached through a declaration, a VarDecl's initializer, nests inside its
-  // DeclStmt's bracket), so Stack holds the statements above the one being
-  // visited, without the native recursion that overriding TraverseStmt would
-  // bring back (a 20,000-term expression is 20,000 frames deep).
-  bool dataTraverseStmtPre(Stmt *S) {
+  void enterStatement(const Stmt *S, const std::vector<const Stmt *> &Above) {
     if (const auto *E = dyn_cast<DeclRefExpr>(S); E && E->getDecl() == &VD)
-      All.push_back({E, {Stack.rbegin(), Stack.rend()}});
-    Stack.push_back(S);
-    return true;
-  }
-  bool dataTraverseStmtPost(Stmt *) {
-    Stack.pop_back();
-    return true;
+      All.push_back({E, {Above.rbegin(), Above.rend()}});
   }
   const VarDecl &VD;
   std::vector<Found> All;
-
-private:
-  std::vector<const Stmt *> Stack;
 };
 
 /// Walks up a reference's ancestors: parent() is the statement above the
