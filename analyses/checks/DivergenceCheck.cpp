@@ -9,7 +9,8 @@ void DivergenceCheck::onStartOfTranslationUnit() {
   DivergenceResults::forgetAll();
 }
 
-void DivergenceCheck::registerPPCallbacks(const SourceManager &, Preprocessor *PP, Preprocessor *) {
+void DivergenceCheck::registerPPCallbacks(const SourceManager &SM, Preprocessor *PP, Preprocessor *ModuleExpanderPP) {
+  OcclintCheck::registerPPCallbacks(SM, PP, ModuleExpanderPP);
   StatedAssertions::recordFrom(*PP);
 }
 

@@ -1,4 +1,5 @@
 #include "checks/OcclintCheck.h"
+#include "checks/NvccMacroInOwnFiles.h"
 #include "facts/ResourceReports.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -16,6 +17,10 @@ OcclintCheck::OcclintCheck(StringRef Name, ClangTidyContext *Context)
   SharedOptions.ptxasLog = ClangTidyCheck::Options.getLocalOrGlobal("PtxasLog", "");
   SharedOptions.readCache = boolOption("ReadCache", true, /*Global=*/true);
   IgnoreSingleBlock = boolOption("IgnoreSingleBlock", true, /*Global=*/true);
+}
+
+void OcclintCheck::registerPPCallbacks(const SourceManager &, Preprocessor *PP, Preprocessor *) {
+  NvccMacroInOwnFiles::install(*PP);
 }
 
 bool OcclintCheck::isDeliberateSerialLaunch(const LaunchSite &Site) const {

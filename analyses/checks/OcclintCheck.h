@@ -32,6 +32,9 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
+  /// Defines __NVCC__ in the project's own files of an nvcc build
+  /// (NvccMacroInOwnFiles.h); an override must call this.
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP, Preprocessor *ModuleExpanderPP) override;
   /// Sends the facts' records (with the findings the checks suppressed) once
   /// every check has run: MatchFinder calls this for every check after the
   /// whole translation unit was matched.

@@ -1,5 +1,6 @@
 #include "lint/CudaCompilationDatabase.h"
 
+#include "checks/NvccMacroInOwnFiles.h"
 #include "core/CompileCommandTranslator.h"
 #include "core/HostCompilerIncludes.h"
 #include "core/UnsafeFlags.h"
@@ -64,6 +65,10 @@ CudaCompilationDatabase::expand(const clang::tooling::CompileCommand &Command, b
   // still reads their archs (--cuda-gpu-arch=, --offload-arch=).
   TranslatedCommand Translated = translateCompileCommand(Command.CommandLine, Command.Directory);
   std::vector<std::string> ClangArgs = Translated.isNvcc ? Translated.clangArgs : Command.CommandLine;
+  // nvcc defines __NVCC__; the checks define it in the project's own files
+  // of an nvcc build only (checks/NvccMacroInOwnFiles.h), told by this macro.
+  if (Translated.isNvcc && !ClangArgs.empty())
+    ClangArgs.insert(ClangArgs.begin() + 1, std::string("-D") + clang::tidy::occlint::NvccBuildMarker + "=1");
   if (!Translated.error.empty() && Report)
     llvm::errs() << "occlint: warning: " << Command.Filename << ": " << Translated.error << "\n";
   // Plugins and the like would run code from the checkout inside occlint.

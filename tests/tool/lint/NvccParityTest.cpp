@@ -97,4 +97,57 @@ TEST(NvccParity, WhatNvccRejectsStaysAnError) {
   EXPECT_NE(Occlint.output.find("error:"), std::string::npos) << Occlint.output;
 }
 
+// nvcc defines __NVCC__; occlint defines it in the project's own files of an
+// nvcc build only (checks/NvccMacroInOwnFiles.h). own-files/main.cu includes
+// a header of its own that picks CUDA or HIP by __NVCC__ and a library header
+// through -I that must not see it; each #errors when it sees the wrong thing.
+TEST(NvccParity, OwnFilesOfAnNvccBuildSeeNvccMacroAndLibraryHeadersDoNot) {
+  if (!haveToolkit())
+    GTEST_SKIP() << "no CUDA toolkit at " OCCLINT_CUDA_PATH;
+  const fs::path Own = Inputs / "own-files";
+  const fs::path Main = Own / "main.cu";
+  const std::string Include = "-I" + (Own / "library").string();
+  const fs::path Dir = fs::temp_directory_path() / ("occlint-nvcc-own-files-" + std::to_string(::getpid()));
+  fs::create_directories(Dir);
+  writeFile(Dir / "compile_commands.json",
+            "[{\"directory\": \"" + Own.string() + "\", \"file\": \"" + Main.string() +
+                "\", \"arguments\": [\"" OCCLINT_CUDA_PATH "/bin/nvcc\", \"-std=c++17\", \"" + Include +
+                "\", \"-arch=sm_90\", \"-c\", \"main.cu\", \"-o\", \"" + (Dir / "main.o").string() + "\"]}]\n");
+
+  CommandResult Nvcc = runCommand(std::string(OCCLINT_CUDA_PATH) + "/bin/nvcc --cubin -arch=sm_90 -std=c++17 " +
+                                  shellQuote(Include) + " -o /dev/null " + shellQuote(Main.string()));
+  EXPECT_EQ(Nvcc.exitCode, 0) << Nvcc.output;
+  CommandResult ClangAlone = runCommand(std::string(OCCLINT_CLANGXX) + " -fsyntax-only --cuda-device-only "
+                                        "--cuda-gpu-arch=sm_90 --cuda-path=" OCCLINT_CUDA_PATH
+                                        " -Wno-unknown-cuda-version -std=c++17 " +
+                                        shellQuote(Include) + " " + shellQuote(Main.string()));
+  EXPECT_NE(ClangAlone.exitCode, 0) << "Clang alone parses the HIP branch\n" << ClangAlone.output;
+  EXPECT_NE(ClangAlone.output.find("hip/hip_runtime.h"), std::string::npos) << ClangAlone.output;
+
+  // The nvcc build: the own header takes its CUDA branch, the library header
+  // sees no __NVCC__.
+  CommandResult FromNvccBuild = runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH
+                                           " -p " + shellQuote(Dir.string()) + " " + shellQuote(Main.string()));
+  EXPECT_EQ(FromNvccBuild.exitCode, 0) << FromNvccBuild.output;
+  EXPECT_EQ(FromNvccBuild.output.find("error"), std::string::npos) << FromNvccBuild.output;
+
+  // The same flags as a Clang command (files plus flags): the build is not
+  // nvcc's, so nothing defines __NVCC__ and the HIP branch is read.
+  CommandResult ClangCommand = runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH
+                                          " " + shellQuote(Main.string()) + " -- -std=c++17 " + shellQuote(Include));
+  EXPECT_EQ(ClangCommand.exitCode, 2) << ClangCommand.output;
+  EXPECT_NE(ClangCommand.output.find("hip/hip_runtime.h"), std::string::npos) << ClangCommand.output;
+
+  // clang-tidy with the plugin on the database `occlint compdb` writes: the
+  // checks define it there too.
+  CommandResult Compdb = runCommand(std::string(OCCLINT_BINARY) + " compdb -p " + shellQuote(Dir.string()) + " -o " +
+                                    shellQuote((Dir / "clang").string()));
+  EXPECT_EQ(Compdb.exitCode, 0) << Compdb.output;
+  CommandResult Tidy = runCommand(std::string(OCCLINT_CLANG_TIDY) + " --load=" OCCLINT_PLUGIN " -checks=-*,cuda-* -p " +
+                                  shellQuote((Dir / "clang").string()) + " " + shellQuote(Main.string()));
+  EXPECT_EQ(Tidy.exitCode, 0) << Tidy.output;
+  EXPECT_EQ(Tidy.output.find("error:"), std::string::npos) << Tidy.output;
+  fs::remove_all(Dir);
+}
+
 } // namespace
