@@ -131,12 +131,18 @@ const ToolResourceReports::Entry &ToolResourceReports::entryFor(llvm::StringRef 
 ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFile, const std::string &Arch) {
   if (Settings.noCompile)
     return {std::nullopt, std::string("--no-compile: ") + EstimatedNote};
+  std::vector<clang::tooling::CompileCommand> Found = Commands.getCompileCommands(MainFile);
+  std::optional<BuildCommand> Build;
+  if (!Found.empty())
+    Build = BuildCommand{Found.front(), translateCompileCommand(Found.front().CommandLine, Found.front().Directory)};
   // The report the build's own compile left (occlint-wrap's sidecar next to
   // the object), when it is still current: no compiler runs.
-  if (std::optional<Entry> Captured = fromBuild(MainFile, Arch))
-    return std::move(*Captured);
-  if (std::optional<Entry> AtLink = leftToTheDeviceLink(MainFile, Arch))
-    return std::move(*AtLink);
+  if (Build)
+    if (std::optional<Entry> Captured = fromBuild(MainFile, Arch, *Build))
+      return std::move(*Captured);
+  if (Build)
+    if (std::optional<Entry> AtLink = leftToTheDeviceLink(Arch, *Build))
+      return std::move(*AtLink);
   if (!Settings.cudaPath)
     return {std::nullopt, std::string("no CUDA toolkit: ") + EstimatedNote};
   if (Settings.cacheOnly) {
@@ -146,15 +152,14 @@ ToolResourceReports::Entry ToolResourceReports::lookUp(const std::string &MainFi
     }
     return {std::nullopt, std::string("untrusted workspace, nothing cached: ") + EstimatedNote};
   }
-  return compile(MainFile, Arch);
+  if (!Build)
+    return {std::nullopt, std::string("no compile command: ") + EstimatedNote};
+  return compile(MainFile, Arch, *Build);
 }
 
-std::optional<ToolResourceReports::Entry> ToolResourceReports::fromBuild(const std::string &MainFile,
-                                                                         const std::string &Arch) {
-  std::vector<clang::tooling::CompileCommand> Found = Commands.getCompileCommands(MainFile);
-  if (Found.empty())
-    return std::nullopt;
-  const clang::tooling::CompileCommand &Command = Found.front();
+std::optional<ToolResourceReports::Entry>
+ToolResourceReports::fromBuild(const std::string &MainFile, const std::string &Arch, const BuildCommand &Build) {
+  const clang::tooling::CompileCommand &Command = Build.command;
   const std::shared_ptr<const LoadedBuildCapture> Loaded = buildCaptureOf(MainFile, Command);
   const LoadedBuildCapture &Capture = *Loaded;
   if (!Capture.found)
@@ -167,21 +172,15 @@ std::optional<ToolResourceReports::Entry> ToolResourceReports::fromBuild(const s
     return std::nullopt;
   }
   return Entry{reportOfFile(Log->second, MainFile), "ptxas, " + Arch + ", from the build",
-               translateCompileCommand(Command.CommandLine, Command.Directory).maxRegisterCount,
-               /*nvccAccepted=*/true, "from the build"};
+               Build.translated.maxRegisterCount, /*nvccAccepted=*/true, "from the build"};
 }
 
-std::optional<ToolResourceReports::Entry> ToolResourceReports::leftToTheDeviceLink(const std::string &MainFile,
-                                                                                 const std::string &Arch) {
+std::optional<ToolResourceReports::Entry> ToolResourceReports::leftToTheDeviceLink(const std::string &Arch,
+                                                                                 const BuildCommand &Build) {
   // `code=lto_90` or `-dlto`: the compile leaves LTO-IR, and ptxas runs at
   // the device link, on the whole program; a compile of this file alone
   // would give other figures. Unknown, saying why (issue 17).
-  std::vector<clang::tooling::CompileCommand> Found = Commands.getCompileCommands(MainFile);
-  if (Found.empty())
-    return std::nullopt;
-  const TranslatedCommand Translated =
-      translateCompileCommand(Found.front().CommandLine, Found.front().Directory);
-  if (!llvm::is_contained(Translated.linkTimeArchs, Arch))
+  if (!llvm::is_contained(Build.translated.linkTimeArchs, Arch))
     return std::nullopt;
   return Entry{std::nullopt,
                "registers decided at the device link (the build leaves " + Arch +
@@ -196,11 +195,9 @@ ToolResourceReports::buildCaptureOf(const std::string &MainFile, const clang::to
   });
 }
 
-ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainFile, const std::string &Arch) {
-  std::vector<clang::tooling::CompileCommand> Found = Commands.getCompileCommands(MainFile);
-  if (Found.empty())
-    return {std::nullopt, std::string("no compile command: ") + EstimatedNote};
-  const clang::tooling::CompileCommand &Command = Found.front();
+ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainFile, const std::string &Arch,
+                                                        const BuildCommand &Build) {
+  const clang::tooling::CompileCommand &Command = Build.command;
   CompileRequest Request;
   Request.sourceFile = MainFile;
   Request.command = resourceCompileCommand(Command.CommandLine, *Settings.cudaPath);
@@ -232,8 +229,7 @@ ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainF
     return Failed;
   }
   // -maxrregcount of the build command: the spills check names it as a cause.
-  const std::optional<int> MaxRegisters =
-      translateCompileCommand(Command.CommandLine, Command.Directory).maxRegisterCount;
+  const std::optional<int> MaxRegisters = Build.translated.maxRegisterCount;
   return {std::move(Outcome.report),
           "ptxas, " + Arch + (Outcome.fromCache ? ", cached" : "") +
               (Outcome.hostCompilerSubstituted ? ", host compiler substituted (register counts can differ)" : ""),

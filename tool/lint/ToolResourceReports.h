@@ -5,6 +5,7 @@
 // checks estimate from the source. docs/resource-reports.md, "In a lint run".
 #pragma once
 
+#include "core/CompileCommandTranslator.h"
 #include "core/PtxasReport.h"
 #include "facts/ResourceReports.h"
 
@@ -76,13 +77,19 @@ private:
     std::optional<bool> nvccAccepted;    // see nvccAccepted()
     std::string origin;                  // ResourceReportLookup::origin
   };
+  /// The file's compile command (the database's first) and its nvcc
+  /// translation, fetched and translated once per lookup.
+  struct BuildCommand {
+    clang::tooling::CompileCommand command;
+    TranslatedCommand translated;
+  };
   const Entry &entryFor(llvm::StringRef MainFile, llvm::StringRef Arch);
   Entry lookUp(const std::string &MainFile, const std::string &Arch);
-  Entry compile(const std::string &MainFile, const std::string &Arch);
+  Entry compile(const std::string &MainFile, const std::string &Arch, const BuildCommand &Build);
   /// The report in occlint-wrap's sidecar of the file's compile, if current.
-  std::optional<Entry> fromBuild(const std::string &MainFile, const std::string &Arch);
+  std::optional<Entry> fromBuild(const std::string &MainFile, const std::string &Arch, const BuildCommand &Build);
   /// Unknown when the compile command leaves Arch to the device link (-dlto).
-  std::optional<Entry> leftToTheDeviceLink(const std::string &MainFile, const std::string &Arch);
+  static std::optional<Entry> leftToTheDeviceLink(const std::string &Arch, const BuildCommand &Build);
 
   const clang::tooling::CompilationDatabase &Commands;
   ToolResourceSettings Settings;
