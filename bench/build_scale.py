@@ -139,8 +139,9 @@ def main():
     parser.add_argument("--work", help="where the project and builds go (default: a temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("--recheck", type=int, metavar="REPS",
-                        help="with --work of an earlier --keep run: time only `occlint -p, captured` and "
-                             "`clang -fsyntax-only` again, alternated, REPS times per jobs level")
+                        help="with --work (an earlier --keep run's; what is missing there is prepared): time only "
+                             "`occlint -p, captured` and `clang -fsyntax-only` again, alternated, REPS times per "
+                             "jobs level")
     parser.add_argument("--micro-only", action="store_true",
                         help="only the one-unit micro benchmark (configures a build, builds nothing)")
     args = parser.parse_args()
@@ -319,14 +320,47 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
 
+def prepare_captured_build(args, occlint, work, jobs):
+    """What --recheck times, when --work does not hold it from an earlier
+    --keep run: the generated project, its build with the launcher (built at
+    os.cpu_count() jobs: only the sidecars and the cache matter) and the
+    -fsyntax-only commands of `occlint compdb`."""
+    build = os.path.join(work, f"wrap-j{jobs}")
+    script = os.path.join(work, f"syntax-j{jobs}.txt")
+    if os.path.isdir(build) and os.path.exists(script):
+        return
+    wrap = os.path.join(os.path.dirname(occlint), "occlint-wrap")
+    nvcc = os.path.join(args.cuda_path, "bin", "nvcc")
+    project = os.path.join(work, "project")
+    if not os.path.isdir(project):
+        run_quiet(f"{shlex.quote(sys.executable)} {shlex.quote(os.path.join(HERE, 'generate_cmake_project.py'))} "
+                  f"{shlex.quote(project)} --units {args.units}")
+    shutil.rmtree(build, ignore_errors=True)
+    configure(project, build, nvcc, wrap)
+    print(f"  preparing {build} (the launcher's build)", flush=True)
+    run_quiet(f"cmake --build {shlex.quote(build)} -j {os.cpu_count()}",
+              env=dict(os.environ, OCCLINT_CACHE_DIR=os.path.join(work, f"cache-wrap-j{jobs}")))
+    compdb = os.path.join(work, f"compdb-j{jobs}")
+    run_quiet(f"{shlex.quote(occlint)} compdb -p {shlex.quote(build)} -o {shlex.quote(compdb)} "
+              f"--gpu {args.gpu} --quiet")
+    with open(script, "w") as f:
+        for e in json.load(open(os.path.join(compdb, "compile_commands.json"))):
+            words = e.get("arguments") or shlex.split(e["command"])
+            words = [w for i, w in enumerate(words) if w != "-o" and (i == 0 or words[i - 1] != "-o")]
+            f.write(f"cd {shlex.quote(e['directory'])} && {shlex.join(words)} -fsyntax-only\n")
+
+
 def recheck(args):
     """The two rows of the -p-captured target again, on the builds an earlier
     run kept (--work): alternated, medians of --recheck repetitions. For when
     the first run's one repetition was disturbed."""
     occlint = os.path.abspath(args.occlint)
     work = args.work
+    if not work:
+        sys.exit("build_scale.py: --recheck needs --work")
     times = {}
     for jobs in [int(j) for j in args.jobs.split(",")]:
+        prepare_captured_build(args, occlint, work, jobs)
         env = dict(os.environ, OCCLINT_CACHE_DIR=os.path.join(work, f"cache-wrap-j{jobs}"))
         rows = {
             "occlint -p, captured": f"{shlex.quote(occlint)} --gpu {args.gpu} --jobs {jobs} --format json --quiet "
