@@ -168,9 +168,10 @@ void Dataflow::process(const CFGBlock &B, Env &Local) {
   Cur = B.getBlockID();
   Cache.clear();
   for (const CFGElement &El : B)
-    if (auto S = El.getAs<CFGStmt>())
+    if (auto S = El.getAs<CFGStmt>()) {
       processStmt(S->getStmt());
-    else if (auto Ends = El.getAs<CFGLifetimeEnds>())
+      applyStatedAlignments(S->getStmt(), Local);
+    } else if (auto Ends = El.getAs<CFGLifetimeEnds>())
       Local.erase(Ends->getVarDecl());
   if (const Stmt *T = B.getTerminatorCondition(false))
     if (const auto *CE = dyn_cast<Expr>(T)) {

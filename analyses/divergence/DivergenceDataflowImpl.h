@@ -7,10 +7,12 @@
 //   DivergenceFindings.cpp          the findings: divergent branches, collectives
 //                                   reached under divergent control
 //   RemainderTails.cpp              lane indices against the remainder of a count
+//   DivergenceEdgeFacts.cpp         alignments that conditions and assertions state
 #pragma once
 
 #include "divergence/DivergenceAnalysis.h"
 #include "divergence/DivergenceCalls.h"
+#include "divergence/StatedAlignments.h"
 #include "facts/DeepExpressions.h"
 
 #include "clang/Analysis/Analyses/Dominators.h"
@@ -156,6 +158,10 @@ private:
   std::optional<EdgeFact> edgeFactOf(const CFGBlock &B);
   /// The state on the edge where F holds (its AlignedSucc).
   void applyEdgeFact(const EdgeFact &F, Env &Edge);
+  /// After a statement of an `assert(C % 256 == 0)` expansion: C's alignment,
+  /// also where NDEBUG compiles the assertion out (StatedAlignments.h).
+  void applyStatedAlignments(const Stmt *S, Env &Local);
+  std::map<SourceLocation::UIntTy, std::vector<StatedAlignment>> StatedAlignmentsAt; // by expansion location
 
   // ---- transfer functions (DivergenceTransfer.cpp) ----------------------------
   void processStmt(const Stmt *S);

@@ -4,10 +4,12 @@
 // on, so `for (c = lane * 8; c < C; c += 256)` has the same trip count in
 // every lane. Only alignments are read (the domain keeps a value's known
 // low zero bits), from `X % K` and `X & (K - 1)` with K a power of two,
-// compared with zero or tested as a truth value.
+// compared with zero or tested as a truth value. An assertion's argument
+// says the same after it, compiled in or not (StatedAlignments.h).
 #include "divergence/DivergenceDataflowImpl.h"
 #include "divergence/ThreadVarianceImpl.h"
 #include "facts/IntegerConstants.h"
+#include "facts/StatedAssertions.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -65,6 +67,33 @@ void Dataflow::applyEdgeFact(const EdgeFact &F, Env &Edge) {
       return;
   V.Align = F.Log2;
   V = normalize(V);
+}
+
+void Dataflow::applyStatedAlignments(const Stmt *S, Env &Local) {
+  const SourceLocation Begin = S->getBeginLoc();
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD.getBody());
+  if (!Begin.isMacroID() || !Body)
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const SourceLocation At = SM.getExpansionLoc(Begin);
+  auto [It, New] = StatedAlignmentsAt.try_emplace(At.getRawEncoding());
+  if (New)
+    if (const StatedAssertion *A = StatedAssertions::at(At, SM))
+      It->second = statedAlignments(*A, *Body, Ctx);
+  // The variable in scope with that name; none or several: nothing.
+  auto InScope = [&Local](llvm::StringRef Name) -> const VarDecl * {
+    const VarDecl *Var = nullptr;
+    for (const auto &[VD, Value] : Local)
+      if (VD->getName() == Name) {
+        if (Var)
+          return nullptr;
+        Var = VD;
+      }
+    return Var;
+  };
+  for (const StatedAlignment &Stated : It->second)
+    if (const VarDecl *Var = InScope(Stated.name))
+      applyEdgeFact(EdgeFact{Var, Stated.log2, 0}, Local);
 }
 
 } // namespace clang::tidy::occlint::detail

@@ -443,3 +443,37 @@ __global__ void rowAndColumnWindows(const float *in, float *out, int n, int widt
     out[i] = acc;
   }
 }
+
+// The same precondition stated by an assertion that NDEBUG compiles out: its
+// argument still says that C is a multiple of 32 after it (read from the
+// macro's argument, as a kernel's stated block shape is), so `lane < C`
+// holds in every lane or in none. Also with a mask and a second conjunct.
+#define NDEBUG
+#include <assert.h>
+__global__ void assertionAlignsTheBound(float *out, const float *in, int C) {
+  assert(C % 32 == 0);
+  const int lane = threadIdx.x % 32;
+  if (lane < C) {
+    out[threadIdx.x] = in[lane] * in[lane] + in[lane + 1] * 2.0f;
+    out[threadIdx.x + 1] = in[lane + 2] * 3.0f;
+  }
+}
+
+__global__ void maskAssertionAlignsTheBound(float *out, const float *in, int C) {
+  assert(C > 0 && (C & (64 - 1)) == 0);
+  const int lane = threadIdx.x % 32;
+  if (lane < C) {
+    out[threadIdx.x] = in[lane] * in[lane] + in[lane + 1] * 2.0f;
+    out[threadIdx.x + 1] = in[lane + 2] * 3.0f;
+  }
+}
+
+// An assertion that states no alignment changes nothing.
+__global__ void assertionStatesNoAlignment(float *out, const float *in, int C) {
+  assert(C > 0);
+  const int lane = threadIdx.x % 32;
+  if (lane < C) { // expect-warning {{the lanes below a threshold take a different path from the lanes above it on 'lane < C'}} [cuda-divergence-branch]
+    out[threadIdx.x] = in[lane] * in[lane] + in[lane + 1] * 2.0f;
+    out[threadIdx.x + 1] = in[lane + 2] * 3.0f;
+  }
+}
