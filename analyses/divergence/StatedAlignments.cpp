@@ -1,7 +1,5 @@
 #include "divergence/StatedAlignments.h"
 
-#include "divergence/AssertionTokens.h"
-
 #include "llvm/ADT/StringExtras.h"
 
 #include <bit>

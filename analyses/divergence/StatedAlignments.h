@@ -8,15 +8,8 @@
 // a value's known low zero bits.
 #pragma once
 
+#include "divergence/AssertionTokens.h"
 #include "facts/StatedAssertions.h"
-
-#include <string>
-#include <vector>
-
-namespace clang {
-class ASTContext;
-class CompoundStmt;
-} // namespace clang
 
 namespace clang::tidy::occlint {
 
