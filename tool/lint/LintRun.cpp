@@ -1,4 +1,5 @@
 #include "lint/LintRun.h"
+#include "lint/CheckParse.h"
 #include "lint/SingleCommandDatabase.h"
 
 #include "core/ResultCache.h"
@@ -228,8 +229,7 @@ LintOutcome runLintJob(const LintJob &Job) {
       std::vector<clang::tidy::ClangTidyError> Errors;
       {
         ExtentSinkInstallation Installed(Job.nvccAccepted ? &Extents : nullptr);
-        Errors = clang::tidy::runClangTidy(Context, Commands, {File}, BaseFS, /*ApplyAnyFix=*/false,
-                                           /*EnableCheckProfile=*/false, /*StoreCheckProfile=*/"", Job.quiet);
+        Errors = runChecksOnFile(Context, Commands, File, BaseFS, Job.quiet);
       }
       // Compiler errors in code nvcc compiled: occlint's gap (ParseGaps.h).
       // nvcc is asked only here, so a clean parse never waits for it.
