@@ -38,6 +38,15 @@ std::string flagsOf(const fs::path &File) {
   return std::regex_search(Text, M, Flags) ? M[1].str() : "";
 }
 
+// own-files/main.cu's nvcc compile command, as CMake writes it, in Dir.
+void writeOwnFilesDatabase(const fs::path &Dir, const std::string &Include) {
+  const fs::path Own = Inputs / "own-files";
+  writeFile(Dir / "compile_commands.json",
+            "[{\"directory\": \"" + Own.string() + "\", \"file\": \"" + (Own / "main.cu").string() +
+                "\", \"arguments\": [\"" OCCLINT_CUDA_PATH "/bin/nvcc\", \"-std=c++17\", \"" + Include +
+                "\", \"-arch=sm_90\", \"-c\", \"main.cu\", \"-o\", \"" + (Dir / "main.o").string() + "\"]}]\n");
+}
+
 TEST(NvccParity, TheInputsExist) {
   EXPECT_GE(inputs(Inputs).size(), 4u);
   EXPECT_GE(inputs(Inputs / "degraded").size(), 2u);
@@ -109,10 +118,7 @@ TEST(NvccParity, OwnFilesOfAnNvccBuildSeeNvccMacroAndLibraryHeadersDoNot) {
   const std::string Include = "-I" + (Own / "library").string();
   const fs::path Dir = fs::temp_directory_path() / ("occlint-nvcc-own-files-" + std::to_string(::getpid()));
   fs::create_directories(Dir);
-  writeFile(Dir / "compile_commands.json",
-            "[{\"directory\": \"" + Own.string() + "\", \"file\": \"" + Main.string() +
-                "\", \"arguments\": [\"" OCCLINT_CUDA_PATH "/bin/nvcc\", \"-std=c++17\", \"" + Include +
-                "\", \"-arch=sm_90\", \"-c\", \"main.cu\", \"-o\", \"" + (Dir / "main.o").string() + "\"]}]\n");
+  writeOwnFilesDatabase(Dir, Include);
 
   CommandResult Nvcc = runCommand(std::string(OCCLINT_CUDA_PATH) + "/bin/nvcc --cubin -arch=sm_90 -std=c++17 " +
                                   shellQuote(Include) + " -o /dev/null " + shellQuote(Main.string()));
@@ -138,8 +144,20 @@ TEST(NvccParity, OwnFilesOfAnNvccBuildSeeNvccMacroAndLibraryHeadersDoNot) {
   EXPECT_EQ(ClangCommand.exitCode, 2) << ClangCommand.output;
   EXPECT_NE(ClangCommand.output.find("hip/hip_runtime.h"), std::string::npos) << ClangCommand.output;
 
-  // clang-tidy with the plugin on the database `occlint compdb` writes: the
-  // checks define it there too.
+  fs::remove_all(Dir);
+}
+
+// The same inside clang-tidy with the plugin, on the database `occlint compdb`
+// writes from the nvcc build: the checks define __NVCC__ there too.
+TEST(NvccParity, ClangTidyPluginOnACompdbDatabaseSeesNvccMacroInOwnFilesOnly) {
+  if (!haveToolkit())
+    GTEST_SKIP() << "no CUDA toolkit at " OCCLINT_CUDA_PATH;
+  const fs::path Own = Inputs / "own-files";
+  const fs::path Main = Own / "main.cu";
+  const std::string Include = "-I" + (Own / "library").string();
+  const fs::path Dir = fs::temp_directory_path() / ("occlint-nvcc-own-files-tidy-" + std::to_string(::getpid()));
+  fs::create_directories(Dir);
+  writeOwnFilesDatabase(Dir, Include);
   CommandResult Compdb = runCommand(std::string(OCCLINT_BINARY) + " compdb -p " + shellQuote(Dir.string()) + " -o " +
                                     shellQuote((Dir / "clang").string()));
   EXPECT_EQ(Compdb.exitCode, 0) << Compdb.output;
