@@ -13,8 +13,6 @@
 
 #include "clang/AST/ExprCXX.h"
 
-#include <bit>
-
 namespace clang::tidy::occlint::detail {
 
 std::optional<EdgeFact> Dataflow::edgeFactOf(const CFGBlock &B) {
@@ -45,12 +43,10 @@ std::optional<EdgeFact> Dataflow::edgeFactOf(const CFGBlock &B) {
     return std::nullopt;
   const VarDecl *Var = localVar(BO->getLHS());
   const std::optional<int64_t> K = integerConstantOf(BO->getRHS(), Ctx);
-  if (!Var || !K || *K < 0 || *K >= (int64_t(1) << 62))
+  const std::optional<unsigned> Log2 = K ? alignmentStatedByZero(BO->getOpcode() == BO_Rem, *K) : std::nullopt;
+  if (!Var || !Log2)
     return std::nullopt;
-  const uint64_t Mask = BO->getOpcode() == BO_Rem ? uint64_t(*K) : uint64_t(*K) + 1;
-  if (Mask < 2 || !std::has_single_bit(Mask))
-    return std::nullopt;
-  return EdgeFact{Var, unsigned(std::countr_zero(Mask)), ZeroOnTrue ? 0u : 1u};
+  return EdgeFact{Var, *Log2, ZeroOnTrue ? 0u : 1u};
 }
 
 void Dataflow::applyEdgeFact(const EdgeFact &F, Env &Edge) {

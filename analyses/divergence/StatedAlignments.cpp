@@ -23,17 +23,24 @@ std::optional<StatedAlignment> alignmentOf(AssertionTokens T, const CompoundStmt
       continue;
     const AssertionTokens Var = stripParens(Sides[0]);
     const std::optional<int64_t> K = constantOf(Sides[1], Body, Ctx);
-    if (Var.size() != 1 || !isIdentifier(Var[0]) || !K || *K < 1)
+    const std::optional<unsigned> Log2 = K ? alignmentStatedByZero(Op == "%", *K) : std::nullopt;
+    if (Var.size() != 1 || !isIdentifier(Var[0]) || !Log2)
       return std::nullopt;
-    const uint64_t Modulus = Op == "%" ? uint64_t(*K) : uint64_t(*K) + 1;
-    if (Modulus < 2 || !std::has_single_bit(Modulus))
-      return std::nullopt;
-    return StatedAlignment{Var[0], unsigned(std::countr_zero(Modulus))};
+    return StatedAlignment{Var[0], *Log2};
   }
   return std::nullopt;
 }
 
 } // namespace
+
+std::optional<unsigned> alignmentStatedByZero(bool Remainder, int64_t K) {
+  if (K < 0 || K >= (int64_t(1) << 62))
+    return std::nullopt;
+  const uint64_t Modulus = Remainder ? uint64_t(K) : uint64_t(K) + 1;
+  if (Modulus < 2 || !std::has_single_bit(Modulus))
+    return std::nullopt;
+  return unsigned(std::countr_zero(Modulus));
+}
 
 std::vector<StatedAlignment> statedAlignments(const StatedAssertion &A, const CompoundStmt &Body, ASTContext &Ctx) {
   std::vector<StatedAlignment> Out;

@@ -18,6 +18,11 @@ struct StatedAlignment {
   unsigned log2 = 0; // a multiple of 2^log2
 };
 
+/// The alignment that a zero `X % K` (Remainder) or `X & K` states: log2 of
+/// the modulus (K, or K + 1 for a mask) when it is a power of two of at
+/// least 2. Shared with the branch edges' rule (DivergenceEdgeFacts.cpp).
+std::optional<unsigned> alignmentStatedByZero(bool Remainder, int64_t K);
+
 /// The alignments A states. Body: the function's body, for named constants
 /// in the modulus (`C % (WARPS * 32)`).
 std::vector<StatedAlignment> statedAlignments(const StatedAssertion &A, const CompoundStmt &Body, ASTContext &Ctx);
