@@ -26,20 +26,21 @@ CacheEntry &cache() {
   return Entry;
 }
 
-/// The block shape the kernel's launches agree on, dimension by dimension:
-/// `dim3 block(4, 8, n / 32)` still says that x is 4 and y is 8.
+/// The block shape (and grid) the kernel's launches agree on, dimension by
+/// dimension: `dim3 block(4, 8, n / 32)` still says that x is 4 and y is 8.
 BlockShape shapeOf(const std::vector<const LaunchSite *> &Launches) {
   BlockShape Shape;
-  std::array<bool, 3> Agree{true, true, true};
+  std::array<bool, 6> Agree{true, true, true, true, true, true};
   for (const LaunchSite *Site : Launches) {
     const LaunchSite &L = *Site;
     const bool First = !Shape.Launched;
     if (First)
       Shape.FirstLaunch = L.loc;
     Shape.Launched = true;
-    for (unsigned I = 0; I < 3; ++I) {
-      const EvaluatedValue &V = L.block.xyz[I];
-      std::optional<int64_t> &Dim = I == 0 ? Shape.X : I == 1 ? Shape.Y : Shape.Z;
+    for (unsigned I = 0; I < 6; ++I) {
+      const EvaluatedValue &V = I < 3 ? L.block.xyz[I] : L.grid.xyz[I - 3];
+      std::optional<int64_t> *Extents[] = {&Shape.X, &Shape.Y, &Shape.Z, &Shape.GridX, &Shape.GridY, &Shape.GridZ};
+      std::optional<int64_t> &Dim = *Extents[I];
       if (!V.isExact() || (!First && (!Dim || *Dim != V.exactValue())))
         Agree[I] = false;
       else if (First)

@@ -92,6 +92,9 @@ struct DivergenceCollective {
 
 struct BlockShape {
   std::optional<int64_t> X, Y, Z; // known when every launch agrees
+  /// The grid's extents, known when every launch agrees (never stated by the
+  /// kernel): with the block's, they decide a bound on a global index.
+  std::optional<int64_t> GridX, GridY, GridZ;
   bool Launched = false;          // at least one launch seen
   SourceLocation FirstLaunch;     // for notes: the shape is this launch's (and the others')
   /// Dimensions the kernel states itself (`assert(blockDim.x == 32)`,

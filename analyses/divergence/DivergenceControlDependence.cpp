@@ -297,7 +297,12 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByBlockShape(const 
     Bound = L.exact();
     Op = BinaryOperator::reverseComparisonOp(Op);
   }
-  if (!Dim || !Bound || *Bound > (int64_t(1) << 40) || *Bound < -(int64_t(1) << 40))
+  if (!Dim) {
+    if (std::optional<BlockShapeDecision> ByGrid = decidedByGrid(BO->getOpcode(), BO->getLHS(), R.exact()))
+      return ByGrid;
+    return decidedByGrid(BinaryOperator::reverseComparisonOp(BO->getOpcode()), BO->getRHS(), L.exact());
+  }
+  if (!Bound || *Bound > (int64_t(1) << 40) || *Bound < -(int64_t(1) << 40))
     return std::nullopt; // (far beyond any block: and Bound + 1 below must not overflow)
   const std::optional<int64_t> &Extent = *Dim == 0 ? D.Shape.X : *Dim == 1 ? D.Shape.Y : D.Shape.Z;
   if (!Extent || *Extent <= 0)
@@ -315,6 +320,21 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByBlockShape(const 
   return BlockShapeDecision{*Dim, True > 0 && True < *Extent};
 }
 
+std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByGrid(BinaryOperatorKind Op, const Expr *Index, std::optional<int64_t> Bound) {
+  if (!Bound || *Bound > (int64_t(1) << 40) || *Bound < -(int64_t(1) << 40))
+    return std::nullopt;
+  if (!Unwritten)
+    Unwritten.emplace(FD);
+  const std::optional<GlobalIndex> G = globalIndexOf(Index, Ctx, &*Unwritten);
+  if (!G)
+    return std::nullopt;
+  const std::optional<int64_t> &Block = G->dim == 0 ? D.Shape.X : G->dim == 1 ? D.Shape.Y : D.Shape.Z;
+  const std::optional<int64_t> &Grid = G->dim == 0 ? D.Shape.GridX : G->dim == 1 ? D.Shape.GridY : D.Shape.GridZ;
+  if (!Block || !Grid || *Block <= 0 || *Grid <= 0 || (G->blockFactor && *G->blockFactor != *Block))
+    return std::nullopt;
+  return BlockShapeDecision{G->dim, globalBoundSplitsABlock(Op, *Bound, *Block, *Grid), /*ByGrid=*/true};
+}
+
 bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   const ThreadValue Truth = toBool(V);
   if (Truth.trueLanes()) // the lanes' outcomes are known (a known block shape): a certain split
@@ -329,7 +349,7 @@ bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   if (const std::optional<BlockShapeDecision> Decided =
           Operands ? decidedByBlockShape(BO, A->second, B->second) : std::nullopt) {
     if (Decided->Splits)
-      DecidedConds[Cur] = char(1 + Decided->Dim);
+      DecidedConds[Cur] = char((Decided->ByGrid ? 4 : 1) + Decided->Dim);
     else // the bound falls outside every such block: one outcome for all of its threads
       Conds[Cur] = ThreadValue::uniform();
     return false;
@@ -386,7 +406,9 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
   C.Cond = Conds[T.From] ? *Conds[T.From] : ThreadValue::top();
   C.Boundary = BoundaryConds[T.From];
   if (const char Decided = DecidedConds[T.From]) {
-    if (D.Shape.Stated[Decided - 1]) // the kernel's own assertion of its shape
+    // The kernel's own assertion of its shape (a bound on a global index
+    // needs the launches' grid as well: decided by the launch).
+    if (Decided <= 3 && D.Shape.Stated[Decided - 1])
       C.DecidedByAssertion = D.Shape.StatedAt;
     else
       C.DecidedByLaunch = D.Shape.FirstLaunch;

@@ -12,6 +12,7 @@
 
 #include "divergence/DivergenceAnalysis.h"
 #include "divergence/DivergenceCalls.h"
+#include "divergence/GlobalIndexBounds.h"
 #include "divergence/StatedAlignments.h"
 #include "facts/DeepExpressions.h"
 
@@ -103,7 +104,9 @@ private:
   std::vector<std::optional<Env>> In, Out;
   std::vector<std::optional<ThreadValue>> Conds;
   std::vector<char> BoundaryConds; // per block: its condition splits at a uniform bound (DivergenceContext::Boundary)
-  std::vector<char> DecidedConds;  // per block: 1 + the dimension whose known extent decides its condition's split, or 0
+  // Per block: 1 + the dimension whose known block extent decides its
+  // condition's split (4 + the dimension when the grid decides it too), or 0.
+  std::vector<char> DecidedConds;
   bool boundaryCondition(const Expr *Cond, const ThreadValue &V);
   /// E is threadIdx.x/y/z (or, with ThroughVariable, a local still holding it).
   std::optional<unsigned> threadIndexDimension(const Expr *E, bool ThroughVariable);
@@ -113,7 +116,13 @@ private:
   struct BlockShapeDecision {
     unsigned Dim;
     bool Splits;
+    bool ByGrid = false; // a global index: the launches' grid decided it too
   };
+  /// The same for a global index (`i < n`, i = blockIdx.x * blockDim.x +
+  /// threadIdx.x) against a bound, with the launches' grid and block known
+  /// along its dimension (GlobalIndexBounds.h).
+  std::optional<BlockShapeDecision> decidedByGrid(BinaryOperatorKind Op, const Expr *Index, std::optional<int64_t> Bound);
+  std::optional<UnwrittenLocals> Unwritten; // computed on the first global index met
   std::optional<BlockShapeDecision> decidedByBlockShape(const BinaryOperator *BO, const ThreadValue &L,
                                                         const ThreadValue &R);
   // The block whose branch tests each condition, and whether this flow has

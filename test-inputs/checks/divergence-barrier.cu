@@ -296,3 +296,63 @@ void launchWithCounts(float *p, int runtimeCount) {
   countsThatDiffer<<<8, 256>>>(p, runtimeCount);
   blockCoveredByALiteral<<<8, 256>>>(p);
 }
+
+// A bound on a global index (blockIdx * blockDim + threadIdx) that every
+// launch fixes, with the launches' grid and block: the bound splits a block
+// only where it falls inside one.
+__global__ void globalCountInsideABlock(float *p, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { // expect-note {{the branch on 'i < n' depends on the thread}}
+    p[i] = 0.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+  }
+}
+
+__global__ void globalCountOnABlockEdge(float *p, int n) {
+  int i = threadIdx.x + blockDim.x * blockIdx.x; // 1024 = 4 whole blocks of 256
+  if (i < n) {
+    p[i] = 0.0f;
+    __syncthreads();
+  }
+}
+
+__global__ void globalCountBeyondTheGrid(float *p, int n) {
+  if (blockIdx.x * blockDim.x + threadIdx.x < n) { // 5000: past the 2048 threads of the grid
+    p[threadIdx.x] = 0.0f;
+    __syncthreads();
+  }
+}
+
+__global__ void globalRowInsideABlock(float *p, int rows) {
+  const unsigned row = blockIdx.y * 16 + threadIdx.y; // 40 rows: the third block row is cut at 8
+  if (row < rows) { // expect-note {{the branch on 'row < rows' depends on the thread}}
+    p[row] = 0.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+  }
+}
+
+__global__ void globalIndexMovedOn(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  i += 3; // no longer the global index: the launch decides nothing
+  if (i < n) { // expect-note {{the branch on 'i < n' depends on the thread}}
+    p[i] = 0.0f;
+    __syncthreads(); // expect-warning {{__syncthreads() is reached only by the threads on one side of a bound ('i < n')}} [cuda-divergence-barrier]
+  }
+}
+
+__global__ void globalCountWithARuntimeGrid(float *p, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { // expect-note {{the branch on 'i < n' depends on the thread}}
+    p[i] = 0.0f;
+    __syncthreads(); // expect-warning {{__syncthreads() is reached only by the threads on one side of a bound ('i < n')}} [cuda-divergence-barrier]
+  }
+}
+
+void launchWithGlobalCounts(float *p, int blocks) {
+  globalCountInsideABlock<<<8, 256>>>(p, 1000); // expect-note {{the kernel is launched here with n = 1000 and a block that the bound falls inside}}
+  globalCountOnABlockEdge<<<8, 256>>>(p, 1024);
+  globalCountBeyondTheGrid<<<8, 256>>>(p, 5000);
+  globalRowInsideABlock<<<dim3(1, 4), dim3(16, 16)>>>(p, 40); // expect-note {{the kernel is launched here with rows = 40 and a block that the bound falls inside}}
+  globalIndexMovedOn<<<8, 256>>>(p, 1024);
+  globalCountWithARuntimeGrid<<<blocks, 256>>>(p, 1024);
+}

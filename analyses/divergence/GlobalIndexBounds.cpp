@@ -1,0 +1,137 @@
+#include "divergence/GlobalIndexBounds.h"
+
+#include "facts/CudaBuiltinVariables.h"
+#include "facts/IntegerConstants.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+#include <algorithm>
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+const VarDecl *localOf(const Expr *E) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->isLocalVarDecl())
+      return VD;
+  return nullptr;
+}
+
+// Every reference to a local, and the references that are read as values.
+class LocalUses : public RecursiveASTVisitor<LocalUses> {
+public:
+  llvm::DenseSet<const VarDecl *> Referenced, OtherUse;
+  llvm::DenseSet<const DeclRefExpr *> Reads;
+
+  bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
+    if (C->getCastKind() == CK_LValueToRValue)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
+        Reads.insert(DRE);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->isLocalVarDecl())
+      Refs.push_back(DRE);
+    return true;
+  }
+  void settle() {
+    for (const DeclRefExpr *DRE : Refs) {
+      const auto *VD = cast<VarDecl>(DRE->getDecl());
+      Referenced.insert(VD);
+      if (!Reads.contains(DRE))
+        OtherUse.insert(VD);
+    }
+  }
+
+private:
+  std::vector<const DeclRefExpr *> Refs;
+};
+
+// An integer conversion that keeps every value of a 32-bit index.
+const Expr *throughWideCasts(const Expr *E, const ASTContext &Ctx) {
+  for (;;) {
+    E = E->IgnoreParens();
+    const auto *Cast = dyn_cast<CastExpr>(E);
+    if (!Cast || (Cast->getCastKind() != CK_IntegralCast && Cast->getCastKind() != CK_NoOp &&
+                  Cast->getCastKind() != CK_LValueToRValue))
+      return E;
+    const QualType T = Cast->getType();
+    if (Cast->getCastKind() == CK_IntegralCast && (!T->isIntegerType() || Ctx.getIntWidth(T) < 32))
+      return E;
+    E = Cast->getSubExpr();
+  }
+}
+
+std::optional<unsigned> builtinOf(const Expr *E, llvm::StringRef Variable) {
+  if (const std::optional<BuiltinComponent> B = builtinMember(E); B && B->variable == Variable)
+    return builtinDimension(B->component);
+  return std::nullopt;
+}
+
+} // namespace
+
+UnwrittenLocals::UnwrittenLocals(const FunctionDecl &FD) {
+  if (!FD.getBody())
+    return;
+  LocalUses Uses;
+  Uses.TraverseStmt(FD.getBody());
+  Uses.settle();
+  for (const VarDecl *VD : Uses.Referenced)
+    if (!Uses.OtherUse.contains(VD) && !VD->getType()->isReferenceType()) // a reference: its referent has other names
+      Unwritten.insert(VD);
+}
+
+std::optional<GlobalIndex> globalIndexOf(const Expr *E, const ASTContext &Ctx, const UnwrittenLocals *Locals) {
+  E = throughWideCasts(E, Ctx);
+  if (const VarDecl *VD = localOf(E)) {
+    if (!Locals || !Locals->contains(VD) || !VD->getInit() || !VD->getType()->isIntegerType() ||
+        Ctx.getIntWidth(VD->getType()) < 32)
+      return std::nullopt;
+    return globalIndexOf(VD->getInit(), Ctx, nullptr); // one step: the initialiser itself
+  }
+  const auto *Add = dyn_cast<BinaryOperator>(E);
+  if (!Add || Add->getOpcode() != BO_Add)
+    return std::nullopt;
+  for (const auto &[Tid, Product] :
+       {std::pair{Add->getLHS(), Add->getRHS()}, std::pair{Add->getRHS(), Add->getLHS()}}) {
+    const std::optional<unsigned> Dim = builtinOf(throughWideCasts(Tid, Ctx), "threadIdx");
+    const auto *Mul = dyn_cast<BinaryOperator>(throughWideCasts(Product, Ctx));
+    if (!Dim || !Mul || Mul->getOpcode() != BO_Mul)
+      continue;
+    for (const auto &[Block, Factor] :
+         {std::pair{Mul->getLHS(), Mul->getRHS()}, std::pair{Mul->getRHS(), Mul->getLHS()}}) {
+      if (builtinOf(throughWideCasts(Block, Ctx), "blockIdx") != Dim)
+        continue;
+      if (builtinOf(throughWideCasts(Factor, Ctx), "blockDim") == Dim)
+        return GlobalIndex{*Dim, std::nullopt};
+      if (const std::optional<int64_t> K = integerConstantOf(Factor, Ctx); K && *K > 0)
+        return GlobalIndex{*Dim, K};
+    }
+  }
+  return std::nullopt;
+}
+
+bool globalBoundSplitsABlock(BinaryOperatorKind Op, int64_t Bound, int64_t Block, int64_t Grid) {
+  if (Block <= 0 || Grid <= 0)
+    return false;
+  const int64_t Extent = Block * Grid; // at most 2^31 blocks of 1024 threads: no overflow
+  // The global indices on the true side: [Lo, Hi), clamped to the grid.
+  int64_t Lo = 0, Hi = Extent;
+  switch (Op) {
+  case BO_LT: Hi = Bound; break;
+  case BO_LE: Hi = Bound + 1; break;
+  case BO_GT: Lo = Bound + 1; break;
+  case BO_GE: Lo = Bound; break;
+  default: return false;
+  }
+  Lo = std::clamp<int64_t>(Lo, 0, Extent);
+  Hi = std::clamp<int64_t>(Hi, 0, Extent);
+  if (Lo >= Hi)
+    return false; // no thread on the true side
+  // An end of the range inside a block splits it (0 and Extent are block edges).
+  return Lo % Block != 0 || Hi % Block != 0;
+}
+
+} // namespace clang::tidy::occlint
