@@ -46,14 +46,18 @@ void DivergenceCheck::noteContext(const DivergenceContext &C) {
   for (const SourceLocation &Call : C.Calls)
     diag(Call, "reached through this call", DiagnosticIDs::Note);
   if (C.DecidedByLaunch.isValid())
-    diag(C.DecidedByLaunch, "the kernel is launched here with %select{|%1 and }0a block that the bound falls inside",
+    diag(C.DecidedByLaunch,
+         "the kernel is launched here with %select{|%1 and }0a block %select{that the bound falls inside|whose "
+         "threads run the loop a different number of times}2",
          DiagnosticIDs::Note)
-        << !C.DecidedByArguments.empty() << C.DecidedByArguments;
+        << !C.DecidedByArguments.empty() << C.DecidedByArguments << C.DecidedTrips;
   if (C.DecidedByAssertion.isValid())
     diag(C.DecidedByAssertion,
-         "the kernel asserts its block shape here, and the bound falls inside such a block (taken as a stated "
-         "assumption, also where NDEBUG compiles the assertion out)",
-         DiagnosticIDs::Note);
+         "the kernel asserts its block shape here, and %select{the bound falls inside such a block|the threads of "
+         "such a block run the loop a different number of times}0 (taken as a stated assumption, also where NDEBUG "
+         "compiles the assertion out)",
+         DiagnosticIDs::Note)
+        << C.DecidedTrips;
 }
 
 DivergenceCollectiveCheck::DivergenceCollectiveCheck(StringRef Name, ClangTidyContext *Context)

@@ -47,6 +47,10 @@ struct DivergenceContext {
   std::string DecidedByArguments;
   /// Or the kernel's assertion of its block shape that decides it.
   SourceLocation DecidedByAssertion;
+  /// What the launch or the assertion decides: a loop that the block's
+  /// threads run a different number of times (a strided loop), instead of a
+  /// bound that falls inside the block.
+  bool DecidedTrips = false;
   std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
   /// The same question when threads that have exited the kernel do not
   /// count (the PTX ISA releases a barrier held up only by exited threads;

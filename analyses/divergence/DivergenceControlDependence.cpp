@@ -276,11 +276,16 @@ DivergenceContext Dataflow::contextAt(unsigned Block) {
 std::optional<unsigned> Dataflow::threadIndexDimension(const Expr *E, bool ThroughVariable) {
   if (const std::optional<BuiltinComponent> B = builtinMember(E))
     return B->variable == "threadIdx" ? builtinDimension(B->component) : std::nullopt;
-  // `int tid = threadIdx.x;`, still holding that value here.
-  if (const VarDecl *VD = ThroughVariable ? localVar(E) : nullptr; VD && VD->getInit())
-    if (const std::optional<unsigned> Dim = threadIndexDimension(VD->getInit(), false);
-        Dim && varValue(VD) == D.threadIdx(*Dim))
-      return Dim;
+  // `int tid = threadIdx.x;`, never written again. (Not "its abstract value
+  // is threadIdx's": with a known block shape, `c = threadIdx.x; c += 256`
+  // has the same abstract value, and a block-stride loop's bound is no bound
+  // on the thread index.)
+  if (const VarDecl *VD = ThroughVariable ? localVar(E) : nullptr; VD && VD->getInit()) {
+    if (!Unwritten)
+      Unwritten.emplace(FD);
+    if (Unwritten->contains(VD))
+      return threadIndexDimension(VD->getInit(), false);
+  }
   return std::nullopt;
 }
 
@@ -300,7 +305,10 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByBlockShape(const 
   if (!Dim) {
     if (std::optional<BlockShapeDecision> ByGrid = decidedByGrid(BO->getOpcode(), BO->getLHS(), R.exact()))
       return ByGrid;
-    return decidedByGrid(BinaryOperator::reverseComparisonOp(BO->getOpcode()), BO->getRHS(), L.exact());
+    if (std::optional<BlockShapeDecision> ByGrid =
+            decidedByGrid(BinaryOperator::reverseComparisonOp(BO->getOpcode()), BO->getRHS(), L.exact()))
+      return ByGrid;
+    return decidedByTrips(BO, L, R);
   }
   if (!Bound || *Bound > (int64_t(1) << 40) || *Bound < -(int64_t(1) << 40))
     return std::nullopt; // (far beyond any block: and Bound + 1 below must not overflow)
@@ -335,6 +343,24 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByGrid(BinaryOperat
   return BlockShapeDecision{G->dim, globalBoundSplitsABlock(Op, *Bound, *Block, *Grid), /*ByGrid=*/true};
 }
 
+std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByTrips(const BinaryOperator *BO, const ThreadValue &L,
+                                                                    const ThreadValue &R) {
+  const CFGBlock *X = blockById(Cur);
+  const auto *Loop = X ? dyn_cast_or_null<ForStmt>(X->getTerminatorStmt()) : nullptr;
+  if (!Loop || !Loop->getCond() || Loop->getCond()->IgnoreParenImpCasts() != BO || !D.Shape.X)
+    return std::nullopt;
+  // The bound is the side that is not the loop's variable.
+  const std::optional<int64_t> Bound = localVar(BO->getLHS()) ? R.exact() : L.exact();
+  if (!Bound)
+    return std::nullopt;
+  if (!Unwritten)
+    Unwritten.emplace(FD);
+  const std::optional<LoopTrips> Trips = stridedLoopTrips(*Loop, *Bound, *D.Shape.X, Ctx, *Unwritten);
+  if (!Trips)
+    return std::nullopt;
+  return BlockShapeDecision{0, Trips->differ, /*ByGrid=*/false, /*ByTrips=*/true};
+}
+
 bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   const ThreadValue Truth = toBool(V);
   if (Truth.trueLanes()) // the lanes' outcomes are known (a known block shape): a certain split
@@ -349,7 +375,7 @@ bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   if (const std::optional<BlockShapeDecision> Decided =
           Operands ? decidedByBlockShape(BO, A->second, B->second) : std::nullopt) {
     if (Decided->Splits)
-      DecidedConds[Cur] = char((Decided->ByGrid ? 4 : 1) + Decided->Dim);
+      DecidedConds[Cur] = Decided->ByTrips ? char(7) : char((Decided->ByGrid ? 4 : 1) + Decided->Dim);
     else // the bound falls outside every such block: one outcome for all of its threads
       Conds[Cur] = ThreadValue::uniform();
     return false;
@@ -408,7 +434,9 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
   if (const char Decided = DecidedConds[T.From]) {
     // The kernel's own assertion of its shape (a bound on a global index
     // needs the launches' grid as well: decided by the launch).
-    if (Decided <= 3 && D.Shape.Stated[Decided - 1])
+    C.DecidedTrips = Decided == 7;
+    const int Dim = Decided == 7 ? 0 : Decided <= 3 ? Decided - 1 : -1;
+    if (Dim >= 0 && D.Shape.Stated[Dim])
       C.DecidedByAssertion = D.Shape.StatedAt;
     else
       C.DecidedByLaunch = D.Shape.FirstLaunch;

@@ -13,6 +13,7 @@
 #include "divergence/DivergenceAnalysis.h"
 #include "divergence/DivergenceCalls.h"
 #include "divergence/GlobalIndexBounds.h"
+#include "divergence/StridedLoopTrips.h"
 #include "divergence/StatedAlignments.h"
 #include "facts/DeepExpressions.h"
 
@@ -105,7 +106,8 @@ private:
   std::vector<std::optional<ThreadValue>> Conds;
   std::vector<char> BoundaryConds; // per block: its condition splits at a uniform bound (DivergenceContext::Boundary)
   // Per block: 1 + the dimension whose known block extent decides its
-  // condition's split (4 + the dimension when the grid decides it too), or 0.
+  // condition's split (4 + the dimension when the grid decides it too, 7 when
+  // the threads' trip counts of a strided loop differ), or 0.
   std::vector<char> DecidedConds;
   bool boundaryCondition(const Expr *Cond, const ThreadValue &V);
   /// E is threadIdx.x/y/z (or, with ThroughVariable, a local still holding it).
@@ -117,7 +119,11 @@ private:
     unsigned Dim;
     bool Splits;
     bool ByGrid = false; // a global index: the launches' grid decided it too
+    bool ByTrips = false; // a strided loop's condition: the threads' trip counts (StridedLoopTrips.h)
   };
+  /// A for-loop condition whose trip count the block's extent decides for
+  /// every thread (`for (r = warp; r < rows; r += warps)`).
+  std::optional<BlockShapeDecision> decidedByTrips(const BinaryOperator *BO, const ThreadValue &L, const ThreadValue &R);
   /// The same for a global index (`i < n`, i = blockIdx.x * blockDim.x +
   /// threadIdx.x) against a bound, with the launches' grid and block known
   /// along its dimension (GlobalIndexBounds.h).

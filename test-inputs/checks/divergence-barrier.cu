@@ -356,3 +356,55 @@ void launchWithGlobalCounts(float *p, int blocks) {
   globalIndexMovedOn<<<8, 256>>>(p, 1024);
   globalCountWithARuntimeGrid<<<blocks, 256>>>(p, 1024);
 }
+
+// A loop whose start depends on the thread (a row per warp, a block-stride
+// loop) with a barrier inside and one after it: with the block and the bound
+// exact at every launch, each thread's trip count is known. Threads that
+// finish early miss the loop's barrier (an error naming the launch); when the
+// bound suits the stride every thread runs the loop as often (no finding).
+__global__ void rowsPerWarpUneven(float *p, int rows) {
+  const int warp = threadIdx.x / 32;
+  for (int r = warp; r < rows; r += blockDim.x / 32) { // expect-note {{the branch on 'r < rows' depends on the thread: it is the same in every lane of a warp, not in the whole block}}
+    p[r] = 0.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+  }
+  __syncthreads();
+  p[threadIdx.x] += 1.0f;
+}
+
+__global__ void rowsPerWarpEven(float *p, int rows) {
+  const int warp = threadIdx.x / 32;
+  for (int r = warp; r < rows; r += blockDim.x / 32) {
+    p[r] = 0.0f;
+    __syncthreads();
+  }
+  __syncthreads();
+  p[threadIdx.x] += 1.0f;
+}
+
+__global__ void blockStrideUneven(float *p, int n) {
+  for (int c = threadIdx.x; c < n; c += blockDim.x) { // expect-note {{the branch on 'c < n' depends on the thread}}
+    p[c] = 0.0f;
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
+  }
+  __syncthreads();
+  p[threadIdx.x] += 1.0f;
+}
+
+__global__ void rowsPerWarpAtRunTime(float *p, int rows) {
+  const int warp = threadIdx.x / 32;
+  for (int r = warp; r < rows; r += blockDim.x / 32) { // expect-note {{the branch on 'r < rows' depends on the thread: it is the same in every lane of a warp, not in the whole block}}
+    p[r] = 0.0f;
+    __syncthreads(); // expect-warning {{__syncthreads() is reached only by the threads on one side of a bound ('r < rows')}} [cuda-divergence-barrier]
+  }
+  __syncthreads();
+  p[threadIdx.x] += 1.0f;
+}
+
+void launchStridedLoops(float *p, int rows) {
+  rowsPerWarpUneven<<<8, 256>>>(p, 20); // expect-note {{the kernel is launched here with rows = 20 and a block whose threads run the loop a different number of times}}
+  rowsPerWarpEven<<<8, 256>>>(p, 16);
+  blockStrideUneven<<<8, 256>>>(p, 1000); // expect-note {{the kernel is launched here with n = 1000 and a block whose threads run the loop a different number of times}}
+  blockStrideUneven<<<8, 256>>>(p, 1000);
+  rowsPerWarpAtRunTime<<<8, 256>>>(p, rows);
+}
