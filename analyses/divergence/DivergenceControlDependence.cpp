@@ -355,7 +355,12 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByTrips(const Binar
     return std::nullopt;
   if (!Unwritten)
     Unwritten.emplace(FD);
-  const std::optional<LoopTrips> Trips = stridedLoopTrips(*Loop, *Bound, *D.Shape.X, Ctx, *Unwritten);
+  auto Cached = TripsDecided.find(Loop);
+  if (Cached == TripsDecided.end() || Cached->second.first != *Bound)
+    Cached = TripsDecided.insert_or_assign(Loop, std::pair{*Bound, stridedLoopTrips(*Loop, *Bound, *D.Shape.X, Ctx,
+                                                                                     *Unwritten)})
+                 .first;
+  const std::optional<LoopTrips> &Trips = Cached->second.second;
   if (!Trips)
     return std::nullopt;
   return BlockShapeDecision{0, Trips->differ, /*ByGrid=*/false, /*ByTrips=*/true};

@@ -124,6 +124,10 @@ private:
   /// A for-loop condition whose trip count the block's extent decides for
   /// every thread (`for (r = warp; r < rows; r += warps)`).
   std::optional<BlockShapeDecision> decidedByTrips(const BinaryOperator *BO, const ThreadValue &L, const ThreadValue &R);
+  // Per loop, the bound it was decided for and the answer: a condition is
+  // met again in each round of the fixpoint, and the trip counts cost a walk
+  // of the loop's body and one evaluation of its start per thread.
+  llvm::DenseMap<const ForStmt *, std::pair<int64_t, std::optional<LoopTrips>>> TripsDecided;
   /// The same for a global index (`i < n`, i = blockIdx.x * blockDim.x +
   /// threadIdx.x) against a bound, with the launches' grid and block known
   /// along its dimension (GlobalIndexBounds.h).
