@@ -22,9 +22,6 @@ const VarDecl *localOf(const Expr *E) {
 // Every reference to a local, and the references that are read as values.
 class LocalUses : public RecursiveASTVisitor<LocalUses> {
 public:
-  llvm::DenseSet<const VarDecl *> Referenced, OtherUse;
-  llvm::DenseSet<const DeclRefExpr *> Reads;
-
   bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
     if (C->getCastKind() == CK_LValueToRValue)
       if (const auto *DRE = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
@@ -36,16 +33,22 @@ public:
       Refs.push_back(DRE);
     return true;
   }
-  void settle() {
-    for (const DeclRefExpr *DRE : Refs) {
-      const auto *VD = cast<VarDecl>(DRE->getDecl());
-      Referenced.insert(VD);
+  llvm::DenseSet<const VarDecl *> referenced() const {
+    llvm::DenseSet<const VarDecl *> Out;
+    for (const DeclRefExpr *DRE : Refs)
+      Out.insert(cast<VarDecl>(DRE->getDecl()));
+    return Out;
+  }
+  llvm::DenseSet<const VarDecl *> written() const {
+    llvm::DenseSet<const VarDecl *> Out;
+    for (const DeclRefExpr *DRE : Refs)
       if (!Reads.contains(DRE))
-        OtherUse.insert(VD);
-    }
+        Out.insert(cast<VarDecl>(DRE->getDecl()));
+    return Out;
   }
 
 private:
+  llvm::DenseSet<const DeclRefExpr *> Reads;
   std::vector<const DeclRefExpr *> Refs;
 };
 
@@ -72,14 +75,20 @@ std::optional<unsigned> builtinOf(const Expr *E, llvm::StringRef Variable) {
 
 } // namespace
 
+llvm::DenseSet<const VarDecl *> localsWrittenIn(const Stmt &S) {
+  LocalUses Uses;
+  Uses.TraverseStmt(const_cast<Stmt *>(&S));
+  return Uses.written();
+}
+
 UnwrittenLocals::UnwrittenLocals(const FunctionDecl &FD) {
   if (!FD.getBody())
     return;
   LocalUses Uses;
   Uses.TraverseStmt(FD.getBody());
-  Uses.settle();
-  for (const VarDecl *VD : Uses.Referenced)
-    if (!Uses.OtherUse.contains(VD) && !VD->getType()->isReferenceType()) // a reference: its referent has other names
+  const llvm::DenseSet<const VarDecl *> Written = Uses.written();
+  for (const VarDecl *VD : Uses.referenced())
+    if (!Written.contains(VD) && !VD->getType()->isReferenceType()) // a reference: its referent has other names
       Unwritten.insert(VD);
 }
 

@@ -25,6 +25,10 @@ struct GlobalIndex {
   std::optional<int64_t> blockFactor;
 };
 
+/// The locals that `S` uses other than by reading their value (assignment,
+/// increment, address taken, reference bound, anything else).
+llvm::DenseSet<const VarDecl *> localsWrittenIn(const Stmt &S);
+
 /// The locals of a function that nothing writes after their initialisation:
 /// every use is a read of the value (no assignment, increment, address taken,
 /// reference bound, or anything else the walk does not know as a read).

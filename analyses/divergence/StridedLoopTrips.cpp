@@ -5,7 +5,6 @@
 #include "facts/IntegerConstants.h"
 
 #include "clang/AST/Expr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <cstdlib>
 
@@ -127,35 +126,6 @@ const Expr *strideOf(const Expr *Inc, const VarDecl *V, bool &One) {
   return nullptr;
 }
 
-// Whether the body writes V (any use that is not a read of its value).
-class WritesIn : public RecursiveASTVisitor<WritesIn> {
-public:
-  explicit WritesIn(const VarDecl *V) : V(V) {}
-  bool Found = false;
-  bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
-    if (C->getCastKind() == CK_LValueToRValue)
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
-        Reads.insert(DRE);
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (DRE->getDecl() == V)
-      Refs.push_back(DRE);
-    return true;
-  }
-  bool writes() const {
-    for (const DeclRefExpr *R : Refs)
-      if (!Reads.contains(R))
-        return true;
-    return false;
-  }
-
-private:
-  const VarDecl *V;
-  llvm::DenseSet<const DeclRefExpr *> Reads;
-  std::vector<const DeclRefExpr *> Refs;
-};
-
 } // namespace
 
 std::optional<LoopTrips> stridedLoopTrips(const ForStmt &Loop, int64_t Bound, int64_t BlockX, const ASTContext &Ctx,
@@ -177,10 +147,8 @@ std::optional<LoopTrips> stridedLoopTrips(const ForStmt &Loop, int64_t Bound, in
   const Expr *Stride = strideOf(Loop.getInc(), V, One);
   if (!Start || (!Stride && !One) || (Stride && PerThread::readsThreadIndex(Stride)))
     return std::nullopt;
-  WritesIn Body(V);
-  Body.TraverseStmt(const_cast<Stmt *>(Loop.getBody()));
-  if (Body.writes())
-    return std::nullopt;
+  if (!Loop.getBody() || localsWrittenIn(*Loop.getBody()).contains(V))
+    return std::nullopt; // the body moves the variable too
   const PerThread Eval(Ctx, Locals, BlockX);
   const std::optional<int64_t> S = One ? std::optional<int64_t>(1) : Eval.at(Stride, 0);
   if (!S || *S <= 0)
