@@ -328,7 +328,8 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByBlockShape(const 
   return BlockShapeDecision{*Dim, True > 0 && True < *Extent};
 }
 
-std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByGrid(BinaryOperatorKind Op, const Expr *Index, std::optional<int64_t> Bound) {
+std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByGrid(BinaryOperatorKind Op, const Expr *Index,
+                                                                   std::optional<int64_t> Bound) {
   if (!Bound || *Bound > (int64_t(1) << 40) || *Bound < -(int64_t(1) << 40))
     return std::nullopt;
   if (!Unwritten)

@@ -123,7 +123,8 @@ private:
   };
   /// A for-loop condition whose trip count the block's extent decides for
   /// every thread (`for (r = warp; r < rows; r += warps)`).
-  std::optional<BlockShapeDecision> decidedByTrips(const BinaryOperator *BO, const ThreadValue &L, const ThreadValue &R);
+  std::optional<BlockShapeDecision> decidedByTrips(const BinaryOperator *BO, const ThreadValue &L,
+                                                   const ThreadValue &R);
   // Per loop, the bound it was decided for and the answer: a condition is
   // met again in each round of the fixpoint, and the trip counts cost a walk
   // of the loop's body and one evaluation of its start per thread.
@@ -131,8 +132,11 @@ private:
   /// The same for a global index (`i < n`, i = blockIdx.x * blockDim.x +
   /// threadIdx.x) against a bound, with the launches' grid and block known
   /// along its dimension (GlobalIndexBounds.h).
-  std::optional<BlockShapeDecision> decidedByGrid(BinaryOperatorKind Op, const Expr *Index, std::optional<int64_t> Bound);
-  std::optional<UnwrittenLocals> Unwritten; // computed on the first global index met
+  std::optional<BlockShapeDecision> decidedByGrid(BinaryOperatorKind Op, const Expr *Index,
+                                                  std::optional<int64_t> Bound);
+  // The function's locals that nothing writes after their initialisation:
+  // computed when a condition first needs them.
+  std::optional<UnwrittenLocals> Unwritten;
   std::optional<BlockShapeDecision> decidedByBlockShape(const BinaryOperator *BO, const ThreadValue &L,
                                                         const ThreadValue &R);
   // The block whose branch tests each condition, and whether this flow has

@@ -73,18 +73,21 @@ public:
     return V;
   }
 
-  /// Whether E reads threadIdx anywhere (a stride must not).
-  static bool readsThreadIndex(const Stmt *S) {
+  /// Whether S may read threadIdx (a stride must not): anywhere in it or in
+  /// the initialisers of the locals it reads; past a bounded depth, yes.
+  static bool readsThreadIndex(const Stmt *S, unsigned Depth = 0) {
     if (!S)
       return false;
+    if (Depth > 16)
+      return true;
     if (const auto *E = dyn_cast<Expr>(S))
       if (const std::optional<BuiltinComponent> B = builtinMember(E); B && B->variable == "threadIdx")
         return true;
     for (const Stmt *C : S->children())
-      if (readsThreadIndex(C))
+      if (readsThreadIndex(C, Depth + 1))
         return true;
     if (const VarDecl *VD = localOf(dyn_cast<Expr>(S)); VD && VD->getInit())
-      return readsThreadIndex(VD->getInit());
+      return readsThreadIndex(VD->getInit(), Depth + 1);
     return false;
   }
 
@@ -120,9 +123,12 @@ const Expr *strideOf(const Expr *Inc, const VarDecl *V, bool &One) {
   }
   if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc); CA && CA->getOpcode() == BO_AddAssign)
     return localOf(CA->getLHS()) == V ? CA->getRHS() : nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(Inc); BO && BO->getOpcode() == BO_Assign && localOf(BO->getLHS()) == V)
-    if (const auto *Add = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts()); Add && Add->getOpcode() == BO_Add)
-      return localOf(Add->getLHS()) == V ? Add->getRHS() : localOf(Add->getRHS()) == V ? Add->getLHS() : nullptr;
+  const auto *BO = dyn_cast<BinaryOperator>(Inc);
+  if (!BO || BO->getOpcode() != BO_Assign || localOf(BO->getLHS()) != V)
+    return nullptr;
+  const auto *Add = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+  if (Add && Add->getOpcode() == BO_Add)
+    return localOf(Add->getLHS()) == V ? Add->getRHS() : localOf(Add->getRHS()) == V ? Add->getLHS() : nullptr;
   return nullptr;
 }
 
@@ -130,7 +136,8 @@ const Expr *strideOf(const Expr *Inc, const VarDecl *V, bool &One) {
 
 std::optional<LoopTrips> stridedLoopTrips(const ForStmt &Loop, int64_t Bound, int64_t BlockX, const ASTContext &Ctx,
                                           const UnwrittenLocals &Locals) {
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop.getCond() ? Loop.getCond()->IgnoreParenImpCasts() : nullptr);
+  const Expr *Condition = Loop.getCond() ? Loop.getCond()->IgnoreParenImpCasts() : nullptr;
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(Condition);
   if (!Cond || BlockX <= 0 || BlockX > 1024 || std::abs(Bound) > (int64_t(1) << 31))
     return std::nullopt;
   BinaryOperatorKind Op = Cond->getOpcode();
