@@ -31,6 +31,8 @@ CacheEntry &cache() {
 BlockShape shapeOf(const std::vector<const LaunchSite *> &Launches) {
   BlockShape Shape;
   std::array<bool, 6> Agree{true, true, true, true, true, true};
+  const std::array<std::optional<int64_t> *, 6> Extents{&Shape.X,     &Shape.Y,     &Shape.Z,
+                                                        &Shape.GridX, &Shape.GridY, &Shape.GridZ};
   for (const LaunchSite *Site : Launches) {
     const LaunchSite &L = *Site;
     const bool First = !Shape.Launched;
@@ -39,7 +41,6 @@ BlockShape shapeOf(const std::vector<const LaunchSite *> &Launches) {
     Shape.Launched = true;
     for (unsigned I = 0; I < 6; ++I) {
       const EvaluatedValue &V = I < 3 ? L.block.xyz[I] : L.grid.xyz[I - 3];
-      std::optional<int64_t> *Extents[] = {&Shape.X, &Shape.Y, &Shape.Z, &Shape.GridX, &Shape.GridY, &Shape.GridZ};
       std::optional<int64_t> &Dim = *Extents[I];
       if (!V.isExact() || (!First && (!Dim || *Dim != V.exactValue())))
         Agree[I] = false;

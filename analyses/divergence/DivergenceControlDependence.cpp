@@ -341,7 +341,8 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByGrid(BinaryOperat
   const std::optional<int64_t> &Grid = G->dim == 0 ? D.Shape.GridX : G->dim == 1 ? D.Shape.GridY : D.Shape.GridZ;
   if (!Block || !Grid || *Block <= 0 || *Grid <= 0 || (G->blockFactor && *G->blockFactor != *Block))
     return std::nullopt;
-  return BlockShapeDecision{G->dim, globalBoundSplitsABlock(Op, *Bound, *Block, *Grid), /*ByGrid=*/true};
+  return BlockShapeDecision{G->dim, globalBoundSplitsABlock(Op, *Bound, *Block, *Grid),
+                            BlockShapeDecision::Kind::GlobalIndex};
 }
 
 std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByTrips(const BinaryOperator *BO, const ThreadValue &L,
@@ -364,7 +365,7 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByTrips(const Binar
   const std::optional<LoopTrips> &Trips = Cached->second.second;
   if (!Trips)
     return std::nullopt;
-  return BlockShapeDecision{0, Trips->differ, /*ByGrid=*/false, /*ByTrips=*/true};
+  return BlockShapeDecision{0, Trips->differ, BlockShapeDecision::Kind::TripCounts};
 }
 
 bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
@@ -381,7 +382,7 @@ bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   if (const std::optional<BlockShapeDecision> Decided =
           Operands ? decidedByBlockShape(BO, A->second, B->second) : std::nullopt) {
     if (Decided->Splits)
-      DecidedConds[Cur] = Decided->ByTrips ? char(7) : char((Decided->ByGrid ? 4 : 1) + Decided->Dim);
+      DecidedConds[Cur] = Decided;
     else // the bound falls outside every such block: one outcome for all of its threads
       Conds[Cur] = ThreadValue::uniform();
     return false;
@@ -437,12 +438,11 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
   C.BranchLoc = S ? S->getBeginLoc() : SourceLocation();
   C.Cond = Conds[T.From] ? *Conds[T.From] : ThreadValue::top();
   C.Boundary = BoundaryConds[T.From];
-  if (const char Decided = DecidedConds[T.From]) {
+  if (const std::optional<BlockShapeDecision> &Decided = DecidedConds[T.From]) {
     // The kernel's own assertion of its shape (a bound on a global index
     // needs the launches' grid as well: decided by the launch).
-    C.DecidedTrips = Decided == 7;
-    const int Dim = Decided == 7 ? 0 : Decided <= 3 ? Decided - 1 : -1;
-    if (Dim >= 0 && D.Shape.Stated[Dim])
+    C.DecidedTrips = Decided->By == BlockShapeDecision::Kind::TripCounts;
+    if (Decided->By != BlockShapeDecision::Kind::GlobalIndex && D.Shape.Stated[Decided->Dim])
       C.DecidedByAssertion = D.Shape.StatedAt;
     else
       C.DecidedByLaunch = D.Shape.FirstLaunch;

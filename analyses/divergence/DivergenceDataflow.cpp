@@ -46,7 +46,7 @@ FunctionSummary Dataflow::run() {
   JoinTaints.assign(N, {});
   Conds.assign(N, std::nullopt);
   BoundaryConds.assign(N, 0);
-  DecidedConds.assign(N, 0);
+  DecidedConds.assign(N, std::nullopt);
   Primary.assign(N, false);
   // Values and control dependence feed each other: iterate both.
   for (int Round = 0; Round < 8; ++Round) {

@@ -105,22 +105,25 @@ private:
   std::vector<std::optional<Env>> In, Out;
   std::vector<std::optional<ThreadValue>> Conds;
   std::vector<char> BoundaryConds; // per block: its condition splits at a uniform bound (DivergenceContext::Boundary)
-  // Per block: 1 + the dimension whose known block extent decides its
-  // condition's split (4 + the dimension when the grid decides it too, 7 when
-  // the threads' trip counts of a strided loop differ), or 0.
-  std::vector<char> DecidedConds;
-  bool boundaryCondition(const Expr *Cond, const ThreadValue &V);
-  /// E is threadIdx.x/y/z (or, with ThroughVariable, a local still holding it).
-  std::optional<unsigned> threadIndexDimension(const Expr *E, bool ThroughVariable);
   /// `threadIdx.d OP constant` that the launches' (or the kernel's stated)
   /// block shape decides: it splits every such block, or it has the same
   /// outcome in all of their threads (`threadIdx.x < 256` in blocks of 256).
   struct BlockShapeDecision {
+    enum class Kind : uint8_t {
+      ThreadIndex, // a bound on threadIdx.d: the block's extent along Dim
+      GlobalIndex, // a bound on a global index: the launches' grid decided it too
+      TripCounts   // a strided loop's condition: the threads' trip counts (StridedLoopTrips.h)
+    };
     unsigned Dim;
     bool Splits;
-    bool ByGrid = false; // a global index: the launches' grid decided it too
-    bool ByTrips = false; // a strided loop's condition: the threads' trip counts (StridedLoopTrips.h)
+    Kind By = Kind::ThreadIndex;
   };
+  // Per block: the decision that its condition splits the launched (or
+  // stated) blocks, when one was made.
+  std::vector<std::optional<BlockShapeDecision>> DecidedConds;
+  bool boundaryCondition(const Expr *Cond, const ThreadValue &V);
+  /// E is threadIdx.x/y/z (or, with ThroughVariable, a local still holding it).
+  std::optional<unsigned> threadIndexDimension(const Expr *E, bool ThroughVariable);
   /// A for-loop condition whose trip count the block's extent decides for
   /// every thread (`for (r = warp; r < rows; r += warps)`).
   std::optional<BlockShapeDecision> decidedByTrips(const BinaryOperator *BO, const ThreadValue &L,
