@@ -23,7 +23,7 @@ void BlockCapCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
   const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None ||
-        isDeliberateSerialLaunch(*L.site))
+        blockIsDeliberate(*L.site))
       continue;
     const ::occlint::OccupancyResult &R = *L.occupancy;
     // Only the cap, and strictly before the warp limit: then bigger blocks

@@ -44,7 +44,7 @@ void BlockNotWarpMultipleCheck::checkFacts(const TranslationUnitFacts &Facts, AS
   const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchSite &Site : Facts.launches) {
     const EvaluatedValue Block = Site.block.product();
-    if (!Block.isExact() || isDeliberateSerialLaunch(Site))
+    if (!Block.isExact() || blockIsDeliberate(Site))
       continue;
     const uint64_t Threads = Block.exactValue();
     if (Threads == 0 || Threads % WarpSize == 0)

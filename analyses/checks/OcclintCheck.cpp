@@ -30,6 +30,14 @@ bool OcclintCheck::isDeliberateSerialLaunch(const LaunchSite &Site) const {
   return Grid.max && *Grid.max == 1;
 }
 
+bool OcclintCheck::blockIsDeliberate(const LaunchSite &Site) const {
+  return Site.values.blockSweep || isDeliberateSerialLaunch(Site);
+}
+
+bool OcclintCheck::gridIsDeliberate(const LaunchSite &Site) const {
+  return Site.values.gridSweep || isDeliberateSerialLaunch(Site);
+}
+
 LaunchFindingPrecedence OcclintCheck::precedence(const TranslationUnitFacts &Facts) const {
   return LaunchFindingPrecedence(Facts, [this](StringRef Check) { return TidyContext->isCheckEnabled(Check); });
 }

@@ -53,6 +53,14 @@ protected:
   /// on: a scalar update, a flag, a final reduction pass; its block size,
   /// occupancy and waves do not matter.
   bool isDeliberateSerialLaunch(const LaunchSite &Site) const;
+  /// Whether the check should leave the launch's block (grid) unjudged: a
+  /// deliberate serial launch, or a variant whose block (grid) is one
+  /// element of an array a loop walks (a benchmark trying each block size in
+  /// turn, LaunchSites.h values.blockSweep): each element is chosen on
+  /// purpose, and a finding for the worst of them is not worth acting on. A
+  /// grid computed from a swept block is swept too.
+  bool blockIsDeliberate(const LaunchSite &Site) const;
+  bool gridIsDeliberate(const LaunchSite &Site) const;
 
   /// The precedence table for this run: which checks are enabled decides
   /// which rows apply (LaunchFindingPrecedence.h).

@@ -26,7 +26,7 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
   const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None ||
-        !L.resources->registersKnown() || isDeliberateSerialLaunch(*L.site))
+        !L.resources->registersKnown() || blockIsDeliberate(*L.site))
       continue;
     const ::occlint::OccupancyResult &R = *L.occupancy;
     if (!(R.bindingLimiters & unsigned(::occlint::Limiter::Registers)))

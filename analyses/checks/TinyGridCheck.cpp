@@ -10,16 +10,41 @@ void TinyGridCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinIdlePercent", MinIdlePercent);
 }
 
+// A grid swept with an array's elements (a benchmark trying each block size
+// in turn, LaunchSites.h values.gridSweep) is the sweep's: each element is
+// deliberate, so the finding is made once, at the variant with the largest
+// grid, and only when even that one leaves SMs idle (then the grid is too
+// small for the problem whatever the choice). `Max` gets that grid; false for
+// the other variants, or when some variant's grid is not bounded.
+static bool largestOfSweep(const TranslationUnitFacts &Facts, const LaunchOnTarget &L, int64_t &Max) {
+  const LaunchOnTarget *Largest = nullptr;
+  for (const LaunchOnTarget &Other : Facts.launchesOnTargets) {
+    if (Other.site->call != L.site->call || Other.gpu != L.gpu)
+      continue;
+    const EvaluatedValue Grid = Other.site->grid.product();
+    if (!Grid.max || *Grid.max <= 0)
+      return false;
+    if (!Largest || *Grid.max > Max) {
+      Largest = &Other;
+      Max = *Grid.max;
+    }
+  }
+  return Largest == &L;
+}
+
 void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
   const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     const EvaluatedValue Grid = L.site->grid.product();
-    if (!Grid.max || *Grid.max <= 0 || *Grid.max >= L.gpu->smCount)
+    if (!Grid.max || *Grid.max <= 0)
       continue; // unknown or unbounded grids are never guessed
-    if (isDeliberateSerialLaunch(*L.site))
+    int64_t Max = *Grid.max;
+    const bool Swept = L.site->values.gridSweep;
+    if ((Swept && !largestOfSweep(Facts, L, Max)) || Max >= L.gpu->smCount || isDeliberateSerialLaunch(*L.site))
       continue;
+    const bool Exact = Grid.isExact() && !Swept; // else the largest the launch can get
     const int64_t Sms = L.gpu->smCount;
-    const int64_t Idle = Sms - *Grid.max; // at least this many (a bounded grid may be smaller)
+    const int64_t Idle = Sms - Max; // at least this many (a bounded grid may be smaller)
     // 128 blocks on 132 SMs leave 3 % idle: not worth a change of the grid.
     if (Idle * 100 < int64_t(MinIdlePercent) * Sms)
       continue;
@@ -28,8 +53,8 @@ void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
     if (isSilencedAtCaller(*L.site))
       continue;
     diag(L.site->loc, "grid of %0%1 block%s2 on %3 leaves %4%5 of its %6 SMs idle (%7)")
-        << (Grid.isExact() ? "" : "at most ") << static_cast<unsigned>(*Grid.max)
-        << static_cast<unsigned>(*Grid.max) << gpuName(*L.gpu) << (Grid.isExact() ? "" : "at least ")
+        << (Exact ? "" : "at most ") << static_cast<unsigned>(Max) << static_cast<unsigned>(Max) << gpuName(*L.gpu)
+        << (Exact ? "" : "at least ")
         << static_cast<unsigned>(Idle) << static_cast<unsigned>(Sms) << percent(double(Idle) / double(Sms))
         << L.site->range;
     noteDerivation(L.site->grid.derivation());

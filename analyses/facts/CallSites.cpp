@@ -1,6 +1,10 @@
 #include "facts/CallSites.h"
 
 #include "facts/InstantiatedFunctionVisitor.h"
+#include "facts/ProgramTranslationUnits.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -65,10 +69,40 @@ const std::vector<CallSite> &CallSiteIndex::callsOf(const FunctionDecl &Callee) 
   return It == Calls.end() ? None : It->second;
 }
 
-bool CallSiteIndex::callersAllVisible(const FunctionDecl &Callee) {
+// Every declaration of `F` (of the template it is instantiated from, for an
+// instantiation) is written in the main file: no header declares it for
+// other files to call.
+static bool declaredInMainFileOnly(const FunctionDecl &F, const SourceManager &SM) {
+  const FunctionDecl *Written = F.getTemplateInstantiationPattern() ? F.getTemplateInstantiationPattern() : &F;
+  for (const FunctionDecl *D : Written->redecls())
+    if (!SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation())))
+      return false;
+  return true;
+}
+
+bool CallSiteIndex::callersAllVisible(const FunctionDecl &Callee, std::string *Why) {
   if (!Built)
     build();
-  return !Callee.isExternallyVisible() && !AddressTaken.count(Callee.getCanonicalDecl());
+  const std::string Name = "'" + Callee.getNameAsString() + "'";
+  auto Fail = [&](std::string Reason) {
+    if (Why)
+      *Why = std::move(Reason);
+    return false;
+  };
+  if (AddressTaken.count(Callee.getCanonicalDecl()))
+    return Fail("the address of " + Name + " is taken: it can be called through a pointer");
+  if (!Callee.isExternallyVisible())
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (isa<CXXMethodDecl>(Callee) || Callee.isExternC() || !Callee.getIdentifier() ||
+      !declaredInMainFileOnly(Callee, SM) || !ProgramTranslationUnits::known())
+    return Fail(Name + " can be called from other files");
+  const OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  if (!Main)
+    return Fail(Name + " can be called from other files");
+  if (std::optional<std::string> Other = ProgramTranslationUnits::namedOutside(Callee.getName(), Main->getName()))
+    return Fail(Name + " can be called from other files (" + *Other + " names it)");
+  return true;
 }
 
 } // namespace clang::tidy::occlint

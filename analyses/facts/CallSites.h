@@ -1,9 +1,11 @@
 // Every direct call of every function in a translation unit (template
 // instantiations included, patterns excluded), and whether the calls seen are
 // all the calls a function can get: a launch helper's parameters take the
-// values its callers pass (LaunchVariants.h), and only when the helper has
-// internal linkage and its address is never taken do those callers make a
-// complete set.
+// values its callers pass (LaunchVariants.h), and only when no other file can
+// call the helper and its address is never taken do those callers make a
+// complete set: internal linkage, or external linkage with every declaration
+// in the main file and no other translation unit of the program naming it
+// (ProgramTranslationUnits.h).
 #pragma once
 
 #include "clang/AST/ASTContext.h"
@@ -33,9 +35,12 @@ public:
 
   /// The direct calls of `Callee` (any declaration of it), in source order.
   const std::vector<CallSite> &callsOf(const FunctionDecl &Callee);
-  /// No call of `Callee` can come from elsewhere: it has internal linkage
-  /// and is only ever named as the callee of a call.
-  bool callersAllVisible(const FunctionDecl &Callee);
+  /// No call of `Callee` can come from elsewhere: it is only ever named as
+  /// the callee of a call, and it has internal linkage, or it is a plain
+  /// (non-member, non-extern "C") function declared in the main file only
+  /// that no other translation unit of the program names. When not, `Why`
+  /// (optional) gets the reason, one line.
+  bool callersAllVisible(const FunctionDecl &Callee, std::string *Why = nullptr);
 
 private:
   ASTContext &Ctx;

@@ -62,6 +62,9 @@ struct LaunchRecord {
   unsigned variant = 0, variants = 1;
   bool valuesComplete = true;
   std::string incompleteBecause;
+  // The array a loop walks that this variant's block (grid) is taken from
+  // ("" when none): each element is deliberate (LaunchSites.h).
+  std::string blockSweep, gridSweep;
   std::vector<SourcePoint> callChain; // the calls leading to this variant, innermost first
   // Why grid, block, dynamic shared memory are not exact ("" when they are,
   // or when there is nothing to say).

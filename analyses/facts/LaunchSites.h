@@ -38,6 +38,12 @@ struct LaunchValueSet {
   /// The calls that lead to this variant, the launch's own function's caller
   /// first; empty when the launch's function alone decides the values.
   std::vector<const CallExpr *> callChain;
+  /// The block (grid) of this variant is one element of an array a loop
+  /// walks, or is computed from one: the array (ValueContext.h,
+  /// EvaluationTrace::sweptArray). Each element is a deliberate choice, so
+  /// the checks that judge the block (grid) say nothing about it.
+  const VarDecl *blockSweep = nullptr;
+  const VarDecl *gridSweep = nullptr;
 };
 
 struct LaunchSite {

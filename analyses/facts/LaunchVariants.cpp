@@ -33,6 +33,8 @@ std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Conte
   Site.gridUnknownReason = Site.grid.isExact() ? "" : Grid.unknownReason;
   Site.blockUnknownReason = Site.block.isExact() ? "" : Block.unknownReason;
   Site.dynamicSharedMemUnknownReason = Site.dynamicSharedMem.isExact() ? "" : Smem.unknownReason;
+  Site.values.gridSweep = Site.grid.isExact() ? Grid.sweptArray : nullptr;
+  Site.values.blockSweep = Site.block.isExact() ? Block.sweptArray : nullptr;
   Infeasible = Grid.infeasible || Block.infeasible || Smem.infeasible;
   NeedsTarget |= Grid.needsTarget || Block.needsTarget || Smem.needsTarget;
   if (!Site.block.isExact() && Block.choice)
@@ -138,7 +140,8 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     if (Choice->kind == OpenChoice::Kind::Callers) {
       const FunctionDecl *Fn = P.context.frames[Choice->frame].function;
       const std::vector<CallSite> &Sites = Calls.callsOf(*Fn);
-      const bool Visible = Calls.callersAllVisible(*Fn);
+      std::string NotVisible;
+      const bool Visible = Calls.callersAllVisible(*Fn, &NotVisible);
       if (P.context.frames.size() > MaxCallDepth) {
         Incomplete("the calls leading to the launch are nested deeper than " + std::to_string(MaxCallDepth));
       } else if (Sites.empty()) {
@@ -148,7 +151,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
                    " places; at most " + std::to_string(MaxVariants) + " variants are analysed");
       } else {
         if (!Visible)
-          Incomplete(functionName(Fn) + " can be called from other files");
+          Incomplete(NotVisible);
         for (const CallSite &C : Sites) {
           Pending Q = P;
           Q.context.frames.push_back({C.caller, C.call});

@@ -405,6 +405,10 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) cons
     R.variants = L.site->values.variants;
     R.valuesComplete = L.site->values.complete;
     R.incompleteBecause = L.site->values.incompleteBecause;
+    if (const VarDecl *Array = L.site->values.blockSweep)
+      R.blockSweep = Array->getName().str();
+    if (const VarDecl *Array = L.site->values.gridSweep)
+      R.gridSweep = Array->getName().str();
     for (const CallExpr *Call : L.site->values.callChain)
       R.callChain.push_back(pointOf(Call->getBeginLoc(), SM));
     R.gridUnknown = L.site->gridUnknownReason;

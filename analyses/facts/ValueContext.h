@@ -89,6 +89,12 @@ struct EvaluationTrace {
   /// A value read depends on the GPU (a device property, the occupancy API)
   /// and the context named none: evaluate again per target.
   bool needsTarget = false;
+  /// A value read is one element of a constant array that a loop walks
+  /// (`int block_sizes[] = {32, 64, ...}; ... block_sizes[j]`), taken by the
+  /// context's pick: the array. Benchmark code tries each element in turn,
+  /// so each one is deliberate (the launch checks read this, LaunchSite
+  /// values.blockSweep / gridSweep).
+  const VarDecl *sweptArray = nullptr;
 };
 
 } // namespace clang::tidy::occlint

@@ -61,14 +61,15 @@ void ValueEvaluatorImpl::recordReason(std::string Reason) {
     Trace->unknownReason = std::move(Reason);
 }
 
-void ValueEvaluatorImpl::replay(const std::optional<OpenChoice> &Choice, const std::string &Reason,
-                                bool NeedsTarget) {
-  if (NeedsTarget && Trace)
+void ValueEvaluatorImpl::replay(const EvaluationTrace &Learnt) {
+  if (Learnt.needsTarget && Trace)
     Trace->needsTarget = true;
-  if (Choice)
-    recordChoice(*Choice);
-  if (!Reason.empty())
-    recordReason(Reason);
+  if (Learnt.sweptArray && Trace && !Trace->sweptArray)
+    Trace->sweptArray = Learnt.sweptArray;
+  if (Learnt.choice)
+    recordChoice(*Learnt.choice);
+  if (!Learnt.unknownReason.empty())
+    recordReason(Learnt.unknownReason);
 }
 
 const CachedValue<IVal> *ValueEvaluatorImpl::cachedInt(const VarDecl *Def, unsigned F) {
@@ -290,7 +291,9 @@ IVal ValueEvaluatorImpl::evalSubscript(const ArraySubscriptExpr *E) {
   Trace = Outer;
   if (Trace && IndexTrace.infeasible)
     Trace->infeasible = true;
-  replay(IndexTrace.choice, "", IndexTrace.needsTarget);
+  EvaluationTrace IndexLearnt = IndexTrace;
+  IndexLearnt.unknownReason.clear();
+  replay(IndexLearnt);
   const i128 Lo = std::max<i128>(Index.lo, 0), Hi = std::min<i128>(Index.hi, i128(Size) - 1);
   if (Size == 0 || Lo > Hi || Hi - Lo >= 256) {
     recordReason(IndexTrace.unknownReason);
@@ -322,14 +325,23 @@ IVal ValueEvaluatorImpl::evalSubscript(const ArraySubscriptExpr *E) {
     return Hull;
   }
   // Several elements: a sweep over the array (benchmark code tries each
-  // block size in turn). The range, not one variant per element: each
-  // element is deliberate, and a finding for the worst of them would not be
-  // worth acting on.
+  // block size in turn). Each element is a variant of its own (the launch is
+  // run with every one of them), picked in the frame the read is written in;
+  // the trace names the array, because each element is deliberate: a finding
+  // about the worst of them would not be worth acting on (the launch checks
+  // say nothing about a swept value, docs/launch-analysis.md).
+  const unsigned ReadFrame = Frame;
   Hull.derivation.push_back({VD->getLocation(), What + " is one of the " + std::to_string(Members.size()) +
                                                     " values " + describe(Hull) + " of '" + VD->getName().str() +
                                                     "', defined here"});
-  recordReason(What + " is one of " + std::to_string(Members.size()) + " elements of '" + VD->getName().str() + "'");
-  return Hull;
+  if (ReadFrame == NoFrame || !Context.picks.count({E, ReadFrame})) {
+    recordReason(What + " is one of " + std::to_string(Members.size()) + " elements of '" +
+                 VD->getName().str() + "'");
+    return pickMember(E, Members, Hull, E->getExprLoc(), What, ReadFrame);
+  }
+  if (Trace && !Trace->sweptArray)
+    Trace->sweptArray = VD;
+  return pickMember(E, Members, Hull, E->getExprLoc(), What, ReadFrame);
 }
 
 } // namespace clang::tidy::occlint

@@ -190,7 +190,7 @@ IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType) {
   }
   const unsigned VarFrame = frameOf(VD);
   if (const CachedValue<IVal> *Cached = cachedInt(Def, VarFrame)) {
-    replay(Cached->choice, Cached->unknownReason, Cached->needsTarget);
+    replay(Cached->learnt);
     return refineByGuards(VD, Cached->value);
   }
   if (Active.size() >= MaxVarDepth || !Active.insert(Def).second) {
@@ -208,13 +208,13 @@ IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType) {
   Frame = SavedFrame;
   Trace = Outer;
   Active.erase(Def);
-  replay(Mine.choice, Mine.unknownReason, Mine.needsTarget);
+  replay(Mine);
   IVal Out = Value;
   std::vector<ValueDerivation> Own{
       {Def->getLocation(), "'" + Name + "' is defined here as " + describe(Value)}};
   Out.derivation = mergeDerivations(Own, Value.derivation);
   if (Truncations == TruncationsBefore)
-    cacheInt(Def, VarFrame, {Out, Mine.choice, Mine.unknownReason, Mine.needsTarget});
+    cacheInt(Def, VarFrame, {Out, Mine});
   return refineByGuards(VD, Out);
 }
 

@@ -268,7 +268,7 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
   }
   const unsigned VarFrame = frameOf(*VD);
   if (const CachedValue<IDim3> *Cached = cachedDim3(Def, VarFrame)) {
-    replay(Cached->choice, Cached->unknownReason, Cached->needsTarget);
+    replay(Cached->learnt);
     Out = Cached->value;
   } else {
     if (Active.size() >= MaxVarDepth || !Active.insert(Def).second) {
@@ -285,14 +285,14 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
     Frame = SavedFrame;
     Trace = Outer;
     Active.erase(Def);
-    replay(Mine.choice, Mine.unknownReason, Mine.needsTarget);
+    replay(Mine);
     std::vector<ValueDerivation> Own{
         {Def->getLocation(), "'" + VD->getName().str() + "' is defined here as " + describeDim3(Value)}};
     Out = Value;
     for (IVal &V : Out.c)
       V.derivation = mergeDerivations(Own, V.derivation);
     if (Truncations == TruncationsBefore)
-      cacheDim3(Def, VarFrame, {Out, Mine.choice, Mine.unknownReason, Mine.needsTarget});
+      cacheDim3(Def, VarFrame, {Out, Mine});
   }
   return Spell(std::move(Out));
 }

@@ -87,9 +87,9 @@ using value_evaluator_detail::Universe;
 /// between evaluations.
 template <typename Value> struct CachedValue {
   Value value;
-  std::optional<OpenChoice> choice;
-  std::string unknownReason;
-  bool needsTarget = false;
+  /// What reading the value taught (replayed on every use; `infeasible` is
+  /// not kept: the guards of each use decide it).
+  EvaluationTrace learnt;
 };
 
 struct ValueEvaluator::Cache {
@@ -179,7 +179,7 @@ private:
   const CachedValue<IDim3> *cachedDim3(const VarDecl *Def, unsigned F);
   void cacheDim3(const VarDecl *Def, unsigned F, CachedValue<IDim3> Entry);
   /// Records what a (cached) variable's evaluation taught.
-  void replay(const std::optional<OpenChoice> &Choice, const std::string &Reason, bool NeedsTarget);
+  void replay(const EvaluationTrace &Learnt);
   /// A variable filled by a device query (cudaGetDeviceProperties,
   /// cudaDeviceGetAttribute, the occupancy API): its value for the context's
   /// target, or nullopt when VD is not such a variable

@@ -3,6 +3,7 @@
 #include "outputs/CheckCatalog.h"
 #include "ExitCodes.h"
 #include "lint/LintPipeline.h"
+#include "facts/ProgramTranslationUnits.h"
 #include "lint/ProjectDatabase.h"
 #include "outputs/OutputFormats.h"
 #include "lint/ProgressLine.h"
@@ -396,6 +397,10 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
   }
 
   tooling::CompilationDatabase &Database = ProjectDatabase ? *ProjectDatabase : Parser->getCompilations();
+  // The project's database is the program: a helper no other of its files
+  // names has all its callers in its own file (facts/ProgramTranslationUnits.h).
+  if (ProjectDatabase)
+    clang::tidy::occlint::ProgramTranslationUnits::set(ProjectDatabase->getAllFiles());
   LintResult Result = runLint(Settings, Database, Files, Argv[0], llvm::errs());
   if (Result.setupExitCode != ExitOk)
     return usageError(Result.error);

@@ -193,6 +193,8 @@ Json valuesJson(const LaunchRecord &L) {
           {"of", L.variants},
           {"complete", L.valuesComplete},
           {"incompleteBecause", nullIfEmpty(L.incompleteBecause)},
+          {"blockSweep", nullIfEmpty(L.blockSweep)},
+          {"gridSweep", nullIfEmpty(L.gridSweep)},
           {"via", std::move(Via)}};
 }
 
