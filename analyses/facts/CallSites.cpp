@@ -6,6 +6,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <algorithm>
+
 #include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::occlint {
@@ -22,6 +24,7 @@ public:
   }
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     Index.noteFunctionReference(*Ref);
+    Index.noteParameterReference(*Ref);
     return true;
   }
 
@@ -34,11 +37,64 @@ private:
 void CallSiteIndex::noteCall(const CallExpr &Call, const FunctionDecl *Caller) {
   if (Call.isValueDependent() || Call.isTypeDependent())
     return;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreParenImpCasts()))
-    CalleeRefs.insert(Ref);
+  const auto *CalleeRef = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreParenImpCasts());
+  if (CalleeRef)
+    CalleeRefs.insert(CalleeRef);
+  if (const auto *Parameter = CalleeRef ? dyn_cast<ParmVarDecl>(CalleeRef->getDecl()) : nullptr;
+      Parameter && Caller && !isa<CXXOperatorCallExpr>(Call))
+    ParameterCalls[Parameter].push_back({&Call, Caller, true});
   const FunctionDecl *Callee = Call.getDirectCallee();
-  if (Callee && Caller && !isa<CXXOperatorCallExpr>(Call))
-    Calls[Callee->getCanonicalDecl()].push_back({&Call, Caller});
+  if (!Callee || !Caller || isa<CXXOperatorCallExpr>(Call))
+    return;
+  Calls[Callee->getCanonicalDecl()].push_back({&Call, Caller});
+  for (unsigned I = 0; I < Call.getNumArgs(); ++I) {
+    const Expr *Arg = Call.getArg(I)->IgnoreParenImpCasts();
+    if (const auto *AddressOf = dyn_cast<UnaryOperator>(Arg); AddressOf && AddressOf->getOpcode() == UO_AddrOf)
+      Arg = AddressOf->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg); Ref && isa<FunctionDecl>(Ref->getDecl()))
+      PassedAsArgument[Ref] = {&Call, I};
+  }
+}
+
+void CallSiteIndex::noteParameterReference(const DeclRefExpr &Ref) {
+  if (const auto *Parameter = dyn_cast<ParmVarDecl>(Ref.getDecl()))
+    if (Parameter->getType()->isFunctionPointerType() || Parameter->getType()->isFunctionReferenceType())
+      ParameterRefs.push_back(&Ref);
+}
+
+// `Function` is passed as argument `Index` of `Call`, to a function whose
+// definition only ever calls that parameter, and every call of which in the
+// translation unit passes `Function` there: the calls through the parameter
+// are calls of `Function` (CallSite::throughParameter).
+bool CallSiteIndex::callsThroughParameter(const FunctionDecl &Function, const CallExpr &Call, unsigned Index) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || !Callee->hasBody() || Index >= Callee->getNumParams() || Callee->isVariadic())
+    return false;
+  const ParmVarDecl *Parameter = Callee->getParamDecl(Index);
+  auto Through = ParameterCalls.find(Parameter);
+  if (Through == ParameterCalls.end())
+    return false;
+  for (const DeclRefExpr *Ref : ParameterRefs)
+    if (Ref->getDecl() == Parameter && !CalleeRefs.count(Ref))
+      return false; // the parameter is stored, passed on, compared: it escapes
+  auto PassesFunction = [&](const CallSite &Site) {
+    if (Index >= Site.call->getNumArgs())
+      return false;
+    const Expr *Arg = Site.call->getArg(Index)->IgnoreParenImpCasts();
+    if (const auto *AddressOf = dyn_cast<UnaryOperator>(Arg); AddressOf && AddressOf->getOpcode() == UO_AddrOf)
+      Arg = AddressOf->getSubExpr()->IgnoreParenImpCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
+    const auto *Named = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+    return Named && Named->getCanonicalDecl() == Function.getCanonicalDecl();
+  };
+  const std::vector<CallSite> &CallerCalls = Calls[Callee->getCanonicalDecl()];
+  if (!std::all_of(CallerCalls.begin(), CallerCalls.end(), PassesFunction))
+    return false;
+  std::vector<CallSite> &Mine = Calls[Function.getCanonicalDecl()];
+  for (const CallSite &Site : Through->second)
+    if (std::none_of(Mine.begin(), Mine.end(), [&](const CallSite &C) { return C.call == Site.call; }))
+      Mine.push_back(Site);
+  return true;
 }
 
 void CallSiteIndex::noteFunctionReference(const DeclRefExpr &Ref) {
@@ -48,11 +104,21 @@ void CallSiteIndex::noteFunctionReference(const DeclRefExpr &Ref) {
 
 void CallSiteIndex::seal() {
   Built = true;
-  for (const DeclRefExpr *Ref : FunctionRefs)
-    if (!CalleeRefs.count(Ref))
-      AddressTaken.insert(cast<FunctionDecl>(Ref->getDecl())->getCanonicalDecl());
+  for (const DeclRefExpr *Ref : FunctionRefs) {
+    if (CalleeRefs.count(Ref))
+      continue;
+    const auto *Function = cast<FunctionDecl>(Ref->getDecl());
+    auto Passed = PassedAsArgument.find(Ref);
+    if (Passed != PassedAsArgument.end() &&
+        callsThroughParameter(*Function, *Passed->second.first, Passed->second.second))
+      continue;
+    AddressTaken.insert(Function->getCanonicalDecl());
+  }
   CalleeRefs.clear();
   FunctionRefs.clear();
+  PassedAsArgument.clear();
+  ParameterCalls.clear();
+  ParameterRefs.clear();
 }
 
 void CallSiteIndex::build() {

@@ -20,6 +20,12 @@ namespace clang::tidy::occlint {
 struct CallSite {
   const CallExpr *call = nullptr;
   const FunctionDecl *caller = nullptr; // the function the call is written in
+  /// A call through a parameter of `caller` that every call of `caller`
+  /// binds to the callee: `benchmark(reps, launch_fill, n, 256)` passing the
+  /// helper to a template that calls `kernel(args...)`. Other files' calls
+  /// of `caller` pass functions of their own, so `caller`'s calls here are
+  /// all the ones that lead to the callee.
+  bool throughParameter = false;
 };
 
 class CallSiteIndex {
@@ -31,6 +37,7 @@ public:
   /// of its own: every call and every reference to a function, then seal().
   void noteCall(const CallExpr &Call, const FunctionDecl *Caller);
   void noteFunctionReference(const DeclRefExpr &Ref);
+  void noteParameterReference(const DeclRefExpr &Ref);
   void seal();
 
   /// The direct calls of `Callee` (any declaration of it), in source order.
@@ -51,7 +58,14 @@ private:
   // (a reference that is not a callee takes the function's address).
   llvm::DenseSet<const DeclRefExpr *> CalleeRefs;
   std::vector<const DeclRefExpr *> FunctionRefs;
+  // A function named as an argument of a direct call: the call and the
+  // argument's index. Calls through a parameter of function type, and every
+  // reference to such a parameter.
+  llvm::DenseMap<const DeclRefExpr *, std::pair<const CallExpr *, unsigned>> PassedAsArgument;
+  llvm::DenseMap<const ParmVarDecl *, std::vector<CallSite>> ParameterCalls;
+  std::vector<const DeclRefExpr *> ParameterRefs;
   void build();
+  bool callsThroughParameter(const FunctionDecl &Function, const CallExpr &Call, unsigned Index);
 };
 
 } // namespace clang::tidy::occlint

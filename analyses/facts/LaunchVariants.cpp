@@ -64,6 +64,12 @@ std::vector<std::optional<int64_t>> argumentValuesIn(const LaunchSite &Site, con
   return Out;
 }
 
+bool reachedThroughParameter(const Stmt *At) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(At);
+  const auto *Callee = Call ? dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()) : nullptr;
+  return Callee && isa<ParmVarDecl>(Callee->getDecl());
+}
+
 std::string functionName(const FunctionDecl *F) { return F ? "'" + F->getNameAsString() + "'" : "a function"; }
 
 // The values that tell two variants apart (their findings would be the same).
@@ -141,7 +147,11 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
       const FunctionDecl *Fn = P.context.frames[Choice->frame].function;
       const std::vector<CallSite> &Sites = Calls.callsOf(*Fn);
       std::string NotVisible;
-      const bool Visible = Calls.callersAllVisible(*Fn, &NotVisible);
+      // Reached through a call of one of Fn's parameters: every call of Fn
+      // here passes the function the launch is in, whose own callers were
+      // all visible (other files' calls of Fn pass functions of their own).
+      const bool Visible = reachedThroughParameter(P.context.frames[Choice->frame].at) ||
+                           Calls.callersAllVisible(*Fn, &NotVisible);
       if (P.context.frames.size() > MaxCallDepth) {
         Incomplete("the calls leading to the launch are nested deeper than " + std::to_string(MaxCallDepth));
       } else if (Sites.empty()) {

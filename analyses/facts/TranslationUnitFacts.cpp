@@ -48,6 +48,7 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     Calls.noteFunctionReference(*Ref);
+    Calls.noteParameterReference(*Ref);
     return true;
   }
 

@@ -203,7 +203,12 @@ ValueEvaluatorImpl::ParamBinding ValueEvaluatorImpl::bindParameter(const ParmVar
   B.function = Fn ? Fn->getNameAsString() : std::string("?");
   B.of = "parameter '" + P.getName().str() + "' of '" + B.function + "'";
   B.frame = frameOf(P);
-  if (B.frame == NoFrame || P.getType()->isReferenceType() || P.getType().isVolatileQualified()) {
+  // A reference parameter reads the caller's object: its value at the call
+  // when nothing writes through it (a forwarding reference a template only
+  // hands on); checked below whenever a binding is used.
+  const bool Reference = P.getType()->isReferenceType();
+  if (B.frame == NoFrame || P.getType().isVolatileQualified() ||
+      (Reference && P.getType().getNonReferenceType().isVolatileQualified())) {
     recordReason(B.of);
     return B;
   }
@@ -215,7 +220,7 @@ ValueEvaluatorImpl::ParamBinding ValueEvaluatorImpl::bindParameter(const ParmVar
   const std::vector<GuardFact> &Guards = guardsOf(B.frame);
   const bool Guarded =
       std::any_of(Guards.begin(), Guards.end(), [&](const GuardFact &G) { return G.var == &P; });
-  if ((B.argument || Guarded) && isMutated(P)) {
+  if ((B.argument || Guarded || Reference) && isMutated(P)) {
     recordReason(B.of + ", which the function modifies");
     B.argument = nullptr;
     return B;
@@ -249,12 +254,12 @@ IVal ValueEvaluatorImpl::evalParam(const ParmVarDecl &P, QualType UseType) {
   if (!B.argument) {
     // The guards first: a case label among several is a choice of its own,
     // taken before the callers are.
-    IVal V = refineByGuards(P, unknownOf(P.getType(), Name));
+    IVal V = refineByGuards(P, unknownOf(P.getType().getNonReferenceType(), Name));
     if (!V.exact())
       openCallers(P, B);
     return castTo(std::move(V), UseType);
   }
-  IVal V = evalArgument(B, [&](const Expr *Arg) { return castTo(evalInt(Arg), P.getType()); });
+  IVal V = evalArgument(B, [&](const Expr *Arg) { return castTo(evalInt(Arg), P.getType().getNonReferenceType()); });
   V.derivation = mergeDerivations(V.derivation, {callStep(P, B, describe(V), V.informative())});
   if (!V.exact())
     V.spelling = Name;

@@ -296,6 +296,10 @@ IVal ValueEvaluatorImpl::evalCall(const CallExpr *E) {
   if (!FD || !FD->getDeclName().isIdentifier() || !T->isIntegralOrEnumerationType())
     return Opaque();
   StringRef Name = FD->getName();
+  // std::forward and std::move hand on their argument (a template passing
+  // its arguments to the function it was given).
+  if (FD->isInStdNamespace() && (Name == "forward" || Name == "move") && E->getNumArgs() == 1)
+    return evalInt(E->getArg(0));
   bool IsMin = Name == "min" || Name == "umin" || Name == "llmin" || Name == "ullmin";
   bool IsMax = Name == "max" || Name == "umax" || Name == "llmax" || Name == "ullmax";
   if ((!IsMin && !IsMax) || E->getNumArgs() != 2) {

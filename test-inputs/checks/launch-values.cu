@@ -1,11 +1,11 @@
 // Test input for the launch values read through guards, helpers and sets
-// (analyses/facts/ValueGuards.cpp, ValueEvaluatorContext.cpp, LaunchVariants.cpp),
-// seen through cuda-occupancy-report's remark (it names the block size) and
-// cuda-launch-block-not-warp-multiple's warning (its notes say how a value was derived).
+// (analyses/facts/ValueGuards.cpp, ValueEvaluatorContext.cpp, LaunchVariants.cpp), seen through
+// cuda-occupancy-report's remark and cuda-launch-block-not-warp-multiple's warning (notes: how a value was derived).
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report,cuda-launch-block-not-warp-multiple
 #include <cuda_runtime.h>
+#include <utility>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 16 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 22 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -43,13 +43,13 @@ void fillTwice(float *p) {
 void launchExternal(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 12 blocks of 160 threads per SM}} [cuda-occupancy-report]
 void callExternal(float *p) { launchExternal(p, 160); }
 
-// A sweep over a constant array of block sizes: the range, not one variant
-// per element (each element is deliberate).
+// A sweep over a constant array of block sizes: one variant per element,
+// each a deliberate choice (the checks that judge the block leave them).
 void sweep(float *p) {
   int sizes[] = {64, 1024};
   for (int j = 0; j < 2; j++) {
     int bs = sizes[j];
-    work<<<216, bs>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block 64 to 1024, dynamic shared memory 0)}} [cuda-occupancy-report]
+    work<<<216, bs>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 64 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 1024 threads per SM}} [cuda-occupancy-report]
   }
 }
 
@@ -110,5 +110,30 @@ void guardAroundDeclaration(float *p, int threads) {
   if (threads == 128) {
     cudaError_t launched = (work<<<216, threads>>>(p), cudaGetLastError()); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 128 threads per SM}} [cuda-occupancy-report]
     (void)launched;
+  }
+}
+
+// A sweep with an element that is not a warp multiple: no warning, the
+// benchmark tries 48 on purpose (each element is a variant of its own).
+void sweepOdd(float *p) {
+  const int sizes[] = {48, 128};
+  for (int j = 0; j < 2; j++)
+    work<<<216, sizes[j]>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 48 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 128 threads per SM}} [cuda-occupancy-report]
+}
+
+// A helper handed to a timing template that calls it with the arguments it
+// forwards: the calls through the template's parameter are the helper's
+// calls, so its callers are all here and the set {96, 40} is complete (and
+// 40, a swept element, gets no warning).
+template <class Kernel, class... Args> void timeIt(int repeats, Kernel kernel, Args &&...args) {
+  for (int i = 0; i < repeats; ++i)
+    kernel(std::forward<Args>(args)...);
+}
+static void launchTimed(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 21 blocks of 96 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 40 threads per SM}} [cuda-occupancy-report]
+void timedSweep(float *p) {
+  int sizes[] = {96, 40};
+  for (int j = 0; j < 2; j++) {
+    int threads = sizes[j];
+    timeIt(10, launchTimed, p, threads);
   }
 }

@@ -4,6 +4,7 @@
 #include "TestFiles.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -184,4 +185,43 @@ TEST_F(ProjectDatabase, AHugeResponseFileIsNotReadButNamed) {
     EXPECT_EQ(R.output.find("xxxxxxxx"), std::string::npos) << R.output.substr(0, 4000);
     EXPECT_NE(R.output.find("-DFROM_RSP=1"), std::string::npos) << R.output.substr(0, 4000);
   }
+}
+
+// The database is the program (facts/ProgramTranslationUnits.h): a helper with
+// external linkage, declared only in its own file, that no other translation
+// unit names has all its callers in that file, so its values make a complete
+// set; one that another file names (and may call) stays open, naming it.
+TEST_F(ProjectDatabase, AHelperNoOtherTranslationUnitNamesHasACompleteSetOfValues) {
+  std::ofstream(Dir / "launch.cu") << "#include <cuda_runtime.h>\n"
+                                      "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n"
+                                      "void launchMine(float *p, int t) { k<<<8, t>>>(p); }\n"
+                                      "void launchShared(float *p, int t) { k<<<8, t>>>(p); }\n"
+                                      "void run(float *p) { launchMine(p, 128); launchShared(p, 256); }\n";
+  std::ofstream(Dir / "other.cu") << "void launchShared(float *p, int t);\n"
+                                     "void more(float *p) { launchShared(p, 64); }\n";
+  writeEntries({{"nvcc -arch=sm_90 -c launch.cu -o launch.o", "launch.cu"},
+                {"nvcc -arch=sm_90 -c other.cu -o other.o", "other.cu"}});
+  auto valuesAt = [](const std::string &Json, int Line) {
+    const nlohmann::json J = nlohmann::json::parse(Json, nullptr, /*allow_exceptions=*/false);
+    if (J.is_object() && J.contains("launches"))
+      for (const auto &L : J["launches"])
+        if (L["line"] == Line && L["file"].get<std::string>().find("launch.cu") != std::string::npos)
+          return L["values"];
+    return nlohmann::json::object({{"complete", nullptr}, {"incompleteBecause", ""}});
+  };
+  auto json = [&](const std::string &Args) {
+    return runCommand(shellQuote(OCCLINT_BINARY) + " --no-compile --quiet --format=json --gpu=sm_90 " + Args,
+                      /*MergeStderr=*/false);
+  };
+  CommandResult R = json("-p " + shellQuote(Dir.string()));
+  ASSERT_LE(R.exitCode, 1) << R.output;
+  const nlohmann::json Mine = valuesAt(R.output, 3), Shared = valuesAt(R.output, 4);
+  EXPECT_EQ(Mine["complete"], true) << Mine.dump() << R.output.substr(0, 3000);
+  EXPECT_EQ(Shared["complete"], false) << Shared.dump();
+  EXPECT_NE(Shared["incompleteBecause"].get<std::string>().find("other.cu names it"), std::string::npos)
+      << Shared.dump();
+  // The same file without a database: nothing is known of other files.
+  R = json(shellQuote((Dir / "launch.cu").string()) + " -- --cuda-gpu-arch=sm_90");
+  ASSERT_LE(R.exitCode, 1) << R.output;
+  EXPECT_EQ(valuesAt(R.output, 3)["incompleteBecause"], "'launchMine' can be called from other files");
 }

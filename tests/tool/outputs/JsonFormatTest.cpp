@@ -359,6 +359,30 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
   EXPECT_EQ(Runtime[0]["block"], "threads");
   EXPECT_EQ(Runtime[0]["values"]["complete"], false);
   EXPECT_EQ(Runtime[0]["unknown"]["block"], "parameter 'n' of 'callRuntime'");
+  // A sweep over an array: one entry per element, a complete set, each naming
+  // the array as the block's sweep (and not the grid's: 216 is written).
+  for (int Line : {52, 121}) {
+    std::vector<json> Swept = entriesAt(Line);
+    ASSERT_EQ(Swept.size(), 2u) << Line;
+    for (const json &L : Swept) {
+      EXPECT_EQ(L["values"]["complete"], true) << L.dump();
+      EXPECT_EQ(L["values"]["blockSweep"], "sizes") << L.dump();
+      EXPECT_TRUE(L["values"]["gridSweep"].is_null()) << L.dump();
+    }
+  }
+  // A helper handed to a template that calls it: complete, reached through
+  // the call in the template (line 130) from the caller's call (line 137).
+  std::vector<json> Timed = entriesAt(132);
+  ASSERT_EQ(Timed.size(), 2u);
+  std::set<std::string> TimedBlocks;
+  for (const json &L : Timed) {
+    TimedBlocks.insert(L["block"].get<std::string>());
+    EXPECT_EQ(L["values"]["complete"], true) << L.dump();
+    ASSERT_EQ(L["values"]["via"].size(), 2u) << L.dump();
+    EXPECT_EQ(L["values"]["via"][0]["line"], 130);
+    EXPECT_EQ(L["values"]["via"][1]["line"], 137);
+  }
+  EXPECT_EQ(TimedBlocks, (std::set<std::string>{"40", "96"}));
 }
 
 } // namespace
