@@ -156,9 +156,9 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
         Incomplete("the calls leading to the launch are nested deeper than " + std::to_string(MaxCallDepth));
       } else if (Sites.empty()) {
         Incomplete(functionName(Fn) + " is not called in this translation unit");
-      } else if (Used + Sites.size() > MaxVariants) {
+      } else if (Used + Sites.size() > MaxPaths) {
         Incomplete(functionName(Fn) + " is called from " + std::to_string(Sites.size()) +
-                   " places; at most " + std::to_string(MaxVariants) + " variants are analysed");
+                   " places; at most " + std::to_string(MaxPaths) + " paths to the launch are followed");
       } else {
         if (!Visible)
           Incomplete(NotVisible);
@@ -170,9 +170,9 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
         }
         continue;
       }
-    } else if (Used + Choice->count > MaxVariants) {
+    } else if (Used + Choice->count > MaxPaths) {
       Incomplete("a value is one of " + std::to_string(Choice->count) + "; at most " +
-                 std::to_string(MaxVariants) + " variants are analysed");
+                 std::to_string(MaxPaths) + " paths to the launch are followed");
     } else {
       for (unsigned I = 0; I < Choice->count; ++I) {
         Pending Q = P;
@@ -193,6 +193,11 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     AnyExactBlock |= S.block.isExact();
     if (Seen.insert(keyOf(S)).second)
       Out.push_back(S);
+  }
+  if (Out.size() > MaxVariants) {
+    Incomplete("the launch takes " + std::to_string(Out.size()) + " sets of values; the first " +
+               std::to_string(MaxVariants) + " are analysed");
+    Out.resize(MaxVariants);
   }
   if (!AnyExactBlock || Out.empty()) {
     // Nothing better than the launch's own function gives: that, with the

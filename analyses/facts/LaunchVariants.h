@@ -5,8 +5,11 @@
 // index) give variants, each with exact values where the source proves them.
 //
 // Bounds: at most MaxCallDepth calls out from the launch's function, at most
-// MaxVariants variants per launch; what a bound cuts is said in the
-// variants' LaunchValueSet (incompleteBecause) and the unknown reasons.
+// MaxPaths contexts followed (the cost) and MaxVariants distinct sets of
+// values per launch (what is reported: two callers of a sweep over six
+// block sizes are twelve paths but six variants); what a bound cuts is said
+// in the variants' LaunchValueSet (incompleteBecause) and the unknown
+// reasons.
 #pragma once
 
 #include "facts/CallSites.h"
@@ -19,6 +22,7 @@ namespace clang::tidy::occlint {
 
 inline constexpr unsigned MaxCallDepth = 4;
 inline constexpr unsigned MaxVariants = 8;
+inline constexpr unsigned MaxPaths = 64;
 
 /// The variants of `Site` (as recognizeLaunch built it): one site when a
 /// single set of values results (possibly refined by guards or callers),
