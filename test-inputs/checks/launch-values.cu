@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 #include <utility>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 22 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 29 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -136,4 +136,24 @@ void timedSweep(float *p) {
     int threads = sizes[j];
     timeIt(10, launchTimed, p, threads);
   }
+}
+
+// A helper other files may call, with two callers here: both values, an open
+// set (a compile database that shows no other file naming it would close it:
+// tests/tool/lint/ProjectDatabaseTest.cpp).
+void launchExternalTwice(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 128 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 12 blocks of 160 threads per SM}} [cuda-occupancy-report]
+void callExternalTwice(float *p) {
+  launchExternalTwice(p, 128);
+  launchExternalTwice(p, 160);
+}
+
+// Two sweeps over the same five sizes: ten paths to the launch, five
+// distinct variants (the bound of 8 counts variants, not paths).
+static void launchSwept(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 64 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 128 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 4 blocks of 512 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 1024 threads per SM}} [cuda-occupancy-report]
+void sweptTwice(float *p) {
+  const int sizes[] = {64, 128, 256, 512, 1024};
+  for (int j = 0; j < 5; j++)
+    launchSwept(p, sizes[j]);
+  for (int k = 0; k < 5; k++)
+    launchSwept(p, sizes[k]);
 }

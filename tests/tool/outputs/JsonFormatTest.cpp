@@ -383,6 +383,19 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
     EXPECT_EQ(L["values"]["via"][1]["line"], 137);
   }
   EXPECT_EQ(TimedBlocks, (std::set<std::string>{"40", "96"}));
+  // Two sweeps of five sizes through one helper: ten paths, five variants, a
+  // complete set (the bound of 8 counts variants).
+  std::vector<json> TwoSweeps = entriesAt(152);
+  ASSERT_EQ(TwoSweeps.size(), 5u);
+  for (const json &L : TwoSweeps) {
+    EXPECT_EQ(L["values"]["of"], 5) << L.dump();
+    EXPECT_EQ(L["values"]["complete"], true) << L.dump();
+  }
+  // An external helper with two callers: both values, an open set.
+  std::vector<json> ExternalTwice = entriesAt(144);
+  ASSERT_EQ(ExternalTwice.size(), 2u);
+  for (const json &L : ExternalTwice)
+    EXPECT_EQ(L["values"]["incompleteBecause"], "'launchExternalTwice' can be called from other files");
 }
 
 } // namespace
