@@ -48,7 +48,9 @@ public:
   };
   explicit References(const VarDecl &VD) : VD(VD) {}
   void enterStatement(const Stmt *S, const std::vector<const Stmt *> &Above) {
-    if (const auto *E = dyn_cast<DeclRefExpr>(S); E && E->getDecl() == &VD)
+    // Any declaration of the variable: a global's uses may name its
+    // `extern` declaration in a header.
+    if (const auto *E = dyn_cast<DeclRefExpr>(S); E && E->getDecl()->getCanonicalDecl() == VD.getCanonicalDecl())
       All.push_back({E, {Above.rbegin(), Above.rend()}});
   }
   const VarDecl &VD;
@@ -122,18 +124,31 @@ const CallExpr *ValueEvaluatorImpl::deviceQueryFiller(const VarDecl &VD) {
   if (Known != C.deviceQueryFillers.end())
     return Known->second;
   const CallExpr *Filler = nullptr;
-  bool Valid = VD.isLocalVarDecl() && !VD.getType()->isReferenceType();
+  // A local, or a global of the translation unit (`cudaDeviceProp
+  // deviceProp;` filled by a setup function): then every use in the whole
+  // translation unit is looked at, and the value is assumed set before it is
+  // read (deviceQueryValue says so).
+  const bool Global = VD.hasGlobalStorage() && !VD.isStaticLocal() && !VD.isLocalVarDecl() &&
+                      VD.getType()->isRecordType() && VD.getDefinition();
+  bool Valid = (VD.isLocalVarDecl() || Global) && !VD.getType()->isReferenceType() &&
+               !VD.getType().isVolatileQualified();
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
-  if (Valid && FD && FD->getBody()) {
+  if (Valid && (Global || (FD && FD->getBody()))) {
     References Refs(VD);
-    Refs.TraverseStmt(FD->getBody());
+    if (Global)
+      Refs.TraverseDecl(Ctx.getTranslationUnitDecl());
+    else
+      Refs.TraverseStmt(FD->getBody());
     for (const References::Found &Found : Refs.All) {
       AncestorWalk Up(Found);
       const Stmt *Parent = Up.parent();
       if (isRead(Parent))
         continue;
       if (const auto *Member = dyn_cast_or_null<MemberExpr>(Parent); Member && !Member->isArrow()) {
-        if (isRead(Up.parent()))
+        const Stmt *Above = Up.parent();
+        // A read, or an array field decaying to a pointer (`prop.name` printed).
+        const auto *Decay = dyn_cast_or_null<ImplicitCastExpr>(Above);
+        if (isRead(Above) || (Decay && Decay->getCastKind() == CK_ArrayToPointerDecay))
           continue;
         Valid = false; // a field written, or its address taken
         break;
@@ -167,8 +182,10 @@ std::optional<IVal> ValueEvaluatorImpl::deviceQueryValue(const VarDecl &VD, cons
   const StringRef Callee = Call->getDirectCallee()->getName();
   const std::string Name = "'" + VD.getName().str() + (Field ? "." + Field->getName().str() : "") + "'";
   // Values of another function's variables are not read per target (they
-  // would enter a cache shared by every target).
-  if (frameOf(VD) == NoFrame || !Context.target) {
+  // would enter a cache shared by every target); a global is read in any
+  // frame of the launch.
+  const bool Global = !VD.isLocalVarDecl();
+  if ((Global ? Frame == NoFrame : frameOf(VD) == NoFrame) || !Context.target) {
     if (Trace)
       Trace->needsTarget = true;
     recordReason(Name + " is read from the device: known per target GPU");
@@ -242,7 +259,8 @@ std::optional<IVal> ValueEvaluatorImpl::deviceQueryValue(const VarDecl &VD, cons
   }
   IVal R = castTo(exactOf(*Value), UseType);
   R.derivation.push_back({SM.getExpansionLoc(Call->getBeginLoc()),
-                          Name + " is " + std::to_string(*Value) + On + " (" + How + ")"});
+                          Name + " is " + std::to_string(*Value) + On + " (" + How +
+                              (Global ? ", filled here; assumed filled before it is read)" : ")")});
   return R;
 }
 

@@ -6,7 +6,7 @@
 // RUN-ARGS: --gpu=H100 --ptxas-log=%S/ptxas/launch-device-values.sm_90.log --checks=-*,cuda-occupancy-report
 #include <cuda_runtime.h>
 
-__global__ void work(float *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; } // expect-note 8 {{'work' uses 8 registers per thread, 0 bytes of static shared memory (ptxas, sm_90)}}
+__global__ void work(float *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f; } // expect-note 9 {{'work' uses 8 registers per thread, 0 bytes of static shared memory (ptxas, sm_90)}}
 
 void properties(float *p) {
   cudaDeviceProp prop;
@@ -74,4 +74,23 @@ void setTwice() {
 }
 void readTwice(float *p) {
   work<<<gWrittenTwice, 256>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps}} [cuda-occupancy-report]
+}
+
+// A global cudaDeviceProp that one setup call fills (declared extern, as a
+// header would, and defined here): its fields are the target's, assumed
+// filled before they are read. Written anywhere else, it is not the device's.
+extern cudaDeviceProp gProp;
+cudaDeviceProp gProp;
+void setupProp() { cudaGetDeviceProperties(&gProp, 0); }
+void readProp(float *p) {
+  const int threads = gProp.maxThreadsPerMultiProcessor == 1536 ? 768 : 1024;
+  work<<<gProp.multiProcessorCount, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): 2 blocks of 1024 threads per SM}} [cuda-occupancy-report]
+}
+cudaDeviceProp gPropEdited;
+void setupEdited() {
+  cudaGetDeviceProperties(&gPropEdited, 0);
+  gPropEdited.maxThreadsPerBlock = 256;
+}
+void readEdited(float *p) {
+  work<<<8, gPropEdited.maxThreadsPerBlock>>>(p); // expect-remark {{predicted occupancy of 'work' on H100 SXM (sm_90, 132 SMs): unknown (block gPropEdited.maxThreadsPerBlock, dynamic shared memory 0)}} [cuda-occupancy-report]
 }
