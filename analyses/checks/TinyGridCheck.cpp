@@ -1,5 +1,7 @@
 #include "checks/TinyGridCheck.h"
 
+#include <map>
+
 namespace clang::tidy::occlint {
 
 TinyGridCheck::TinyGridCheck(StringRef Name, ClangTidyContext *Context)
@@ -14,33 +16,45 @@ void TinyGridCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 // in turn, LaunchSites.h values.gridSweep) is the sweep's: each element is
 // deliberate, so the finding is made once, at the variant with the largest
 // grid, and only when even that one leaves SMs idle (then the grid is too
-// small for the problem whatever the choice). `Max` gets that grid; false for
-// the other variants, or when some variant's grid is not bounded.
-static bool largestOfSweep(const TranslationUnitFacts &Facts, const LaunchOnTarget &L, int64_t &Max) {
-  const LaunchOnTarget *Largest = nullptr;
-  for (const LaunchOnTarget &Other : Facts.launchesOnTargets) {
-    if (Other.site->call != L.site->call || Other.gpu != L.gpu)
+// small for the problem whatever the choice). Per launch site and GPU, in one
+// pass over the launches: the variant with the largest grid and that grid;
+// no variant when some variant's grid is not bounded.
+struct LargestOfSweep {
+  const LaunchOnTarget *variant = nullptr;
+  int64_t grid = 0;
+  bool bounded = true;
+};
+static std::map<std::pair<const CallExpr *, const ::occlint::TargetGpu *>, LargestOfSweep>
+largestOfSweeps(const TranslationUnitFacts &Facts) {
+  std::map<std::pair<const CallExpr *, const ::occlint::TargetGpu *>, LargestOfSweep> Out;
+  for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
+    if (!L.site->values.gridSweep)
       continue;
-    const EvaluatedValue Grid = Other.site->grid.product();
+    LargestOfSweep &Sweep = Out[{L.site->call, L.gpu}];
+    const EvaluatedValue Grid = L.site->grid.product();
     if (!Grid.max || *Grid.max <= 0)
-      return false;
-    if (!Largest || *Grid.max > Max) {
-      Largest = &Other;
-      Max = *Grid.max;
-    }
+      Sweep.bounded = false;
+    else if (!Sweep.variant || *Grid.max > Sweep.grid)
+      Sweep = {&L, *Grid.max, Sweep.bounded};
   }
-  return Largest == &L;
+  return Out;
 }
 
 void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
   const LaunchFindingPrecedence Table = precedence(Facts);
+  const auto Sweeps = largestOfSweeps(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     const EvaluatedValue Grid = L.site->grid.product();
     if (!Grid.max || *Grid.max <= 0)
       continue; // unknown or unbounded grids are never guessed
-    int64_t Max = *Grid.max;
     const bool Swept = L.site->values.gridSweep;
-    if ((Swept && !largestOfSweep(Facts, L, Max)) || Max >= L.gpu->smCount || isDeliberateSerialLaunch(*L.site))
+    if (Swept) {
+      const LargestOfSweep &Sweep = Sweeps.at({L.site->call, L.gpu});
+      if (!Sweep.bounded || Sweep.variant != &L)
+        continue; // the sweep is reported once, at its largest grid
+    }
+    const int64_t Max = *Grid.max;
+    if (Max >= L.gpu->smCount || isDeliberateSerialLaunch(*L.site))
       continue;
     const bool Exact = Grid.isExact() && !Swept; // else the largest the launch can get
     const int64_t Sms = L.gpu->smCount;

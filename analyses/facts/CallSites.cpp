@@ -32,6 +32,15 @@ private:
   CallSiteIndex &Index;
 };
 
+// The function an argument names, as `f` or `&f`; null for anything else.
+const DeclRefExpr *functionNamedBy(const Expr *Arg) {
+  Arg = Arg->IgnoreParenImpCasts();
+  if (const auto *AddressOf = dyn_cast<UnaryOperator>(Arg); AddressOf && AddressOf->getOpcode() == UO_AddrOf)
+    Arg = AddressOf->getSubExpr()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
+  return Ref && isa<FunctionDecl>(Ref->getDecl()) ? Ref : nullptr;
+}
+
 } // namespace
 
 void CallSiteIndex::noteCall(const CallExpr &Call, const FunctionDecl *Caller) {
@@ -47,13 +56,9 @@ void CallSiteIndex::noteCall(const CallExpr &Call, const FunctionDecl *Caller) {
   if (!Callee || !Caller || isa<CXXOperatorCallExpr>(Call))
     return;
   Calls[Callee->getCanonicalDecl()].push_back({&Call, Caller});
-  for (unsigned I = 0; I < Call.getNumArgs(); ++I) {
-    const Expr *Arg = Call.getArg(I)->IgnoreParenImpCasts();
-    if (const auto *AddressOf = dyn_cast<UnaryOperator>(Arg); AddressOf && AddressOf->getOpcode() == UO_AddrOf)
-      Arg = AddressOf->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(Arg); Ref && isa<FunctionDecl>(Ref->getDecl()))
+  for (unsigned I = 0; I < Call.getNumArgs(); ++I)
+    if (const DeclRefExpr *Ref = functionNamedBy(Call.getArg(I)))
       PassedAsArgument[Ref] = {&Call, I};
-  }
 }
 
 void CallSiteIndex::noteParameterReference(const DeclRefExpr &Ref) {
@@ -78,14 +83,8 @@ bool CallSiteIndex::callsThroughParameter(const FunctionDecl &Function, const Ca
     if (Ref->getDecl() == Parameter && !CalleeRefs.count(Ref))
       return false; // the parameter is stored, passed on, compared: it escapes
   auto PassesFunction = [&](const CallSite &Site) {
-    if (Index >= Site.call->getNumArgs())
-      return false;
-    const Expr *Arg = Site.call->getArg(Index)->IgnoreParenImpCasts();
-    if (const auto *AddressOf = dyn_cast<UnaryOperator>(Arg); AddressOf && AddressOf->getOpcode() == UO_AddrOf)
-      Arg = AddressOf->getSubExpr()->IgnoreParenImpCasts();
-    const auto *Ref = dyn_cast<DeclRefExpr>(Arg);
-    const auto *Named = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
-    return Named && Named->getCanonicalDecl() == Function.getCanonicalDecl();
+    const DeclRefExpr *Ref = Index < Site.call->getNumArgs() ? functionNamedBy(Site.call->getArg(Index)) : nullptr;
+    return Ref && Ref->getDecl()->getCanonicalDecl() == Function.getCanonicalDecl();
   };
   const std::vector<CallSite> &CallerCalls = Calls[Callee->getCanonicalDecl()];
   if (!std::all_of(CallerCalls.begin(), CallerCalls.end(), PassesFunction))
@@ -160,11 +159,9 @@ bool CallSiteIndex::callersAllVisible(const FunctionDecl &Callee, std::string *W
   if (!Callee.isExternallyVisible())
     return true;
   const SourceManager &SM = Ctx.getSourceManager();
-  if (isa<CXXMethodDecl>(Callee) || Callee.isExternC() || !Callee.getIdentifier() ||
-      !declaredInMainFileOnly(Callee, SM) || !ProgramTranslationUnits::known())
-    return Fail(Name + " can be called from other files");
   const OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
-  if (!Main)
+  if (isa<CXXMethodDecl>(Callee) || Callee.isExternC() || !Callee.getIdentifier() || !Main ||
+      !declaredInMainFileOnly(Callee, SM) || !ProgramTranslationUnits::known())
     return Fail(Name + " can be called from other files");
   if (std::optional<std::string> Other = ProgramTranslationUnits::namedOutside(Callee.getName(), Main->getName()))
     return Fail(Name + " can be called from other files (" + *Other + " names it)");

@@ -339,13 +339,11 @@ IVal ValueEvaluatorImpl::evalSubscript(const ArraySubscriptExpr *E) {
   Hull.derivation.push_back({VD->getLocation(), What + " is one of the " + std::to_string(Members.size()) +
                                                     " values " + describe(Hull) + " of '" + VD->getName().str() +
                                                     "', defined here"});
-  if (ReadFrame == NoFrame || !Context.picks.count({E, ReadFrame})) {
+  if (ReadFrame == NoFrame || !Context.picks.count({E, ReadFrame}))
     recordReason(What + " is one of " + std::to_string(Members.size()) + " elements of '" +
                  VD->getName().str() + "'");
-    return pickMember(E, Members, Hull, E->getExprLoc(), What, ReadFrame);
-  }
-  if (Trace && !Trace->sweptArray)
-    Trace->sweptArray = VD;
+  else if (Trace && !Trace->sweptArray)
+    Trace->sweptArray = VD; // this variant takes one element
   return pickMember(E, Members, Hull, E->getExprLoc(), What, ReadFrame);
 }
 
