@@ -12,7 +12,17 @@ static std::string nvptxCpu(const TargetInfo *Target) {
   return Target->getTargetOpts().CPU;
 }
 
+static thread_local std::string ArchOfThisChecksRun;
+
+ChecksRunForArch::ChecksRunForArch(std::string Arch) : Previous(std::move(ArchOfThisChecksRun)) {
+  ArchOfThisChecksRun = std::move(Arch);
+}
+
+ChecksRunForArch::~ChecksRunForArch() { ArchOfThisChecksRun = std::move(Previous); }
+
 std::string deviceArchOf(const ASTContext &Ctx) {
+  if (!ArchOfThisChecksRun.empty())
+    return ArchOfThisChecksRun;
   std::string Arch = nvptxCpu(&Ctx.getTargetInfo());
   if (Arch.empty())
     Arch = nvptxCpu(Ctx.getAuxTargetInfo());

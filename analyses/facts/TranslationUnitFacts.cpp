@@ -133,7 +133,7 @@ std::shared_ptr<const ::occlint::PtxasReport> reportFromCache(ASTContext &Ctx, c
 } // namespace
 
 const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const FactsOptions &Options) {
-  const std::string Key = Options.targets + '\n' + Options.ptxasLog;
+  const std::string Key = deviceArchOf(Ctx) + '\n' + Options.targets + '\n' + Options.ptxasLog;
   for (const CacheEntry &Entry : cache())
     if (Entry.context == &Ctx && Entry.key == Key)
       return *Entry.facts;

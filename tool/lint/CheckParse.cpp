@@ -1,4 +1,7 @@
 #include "lint/CheckParse.h"
+#include "lint/ArchTestRecorder.h"
+
+#include "facts/TargetSelection.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -8,6 +11,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
@@ -20,13 +24,57 @@ namespace {
 
 using namespace clang;
 
+// What the runs of the checks on one parse share: the other archs, the
+// recorder's verdict, and each finished run's findings.
+struct ParseRuns {
+  OtherArchs *others = nullptr;
+  std::shared_ptr<ArchTestVerdict> verdict = std::make_shared<ArchTestVerdict>();
+  ArchTestRecorder *recorder = nullptr; // owned by the preprocessor; null when there are no other archs
+  tidy::ClangTidyDiagnosticConsumer *diagnostics = nullptr;
+  std::vector<std::vector<tidy::ClangTidyError>> finished;
+};
+
 // The checks' consumer, asked by the parser whether to skip a body: only
-// those of functions in system headers, kernels excepted. (MultiplexConsumer
-// forwards everything else.)
+// those of functions in system headers, kernels excepted. Once the checks
+// ran, it runs them again for each other arch the parse stands for.
+// (MultiplexConsumer forwards everything else.)
 class SystemBodiesSkipped final : public MultiplexConsumer {
 public:
-  SystemBodiesSkipped(std::unique_ptr<ASTConsumer> Checks, const SourceManager &SM)
-      : MultiplexConsumer(std::move(Checks)), SM(SM) {}
+  SystemBodiesSkipped(std::unique_ptr<ASTConsumer> Checks, const SourceManager &SM, ParseRuns &Runs)
+      : MultiplexConsumer(std::move(Checks)), SM(SM), Runs(Runs) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    MultiplexConsumer::HandleTranslationUnit(Ctx);
+    OtherArchs *Others = Runs.others;
+    if (!Others || Others->archs.empty())
+      return;
+    if (Runs.recorder)
+      Runs.recorder->finish();
+    if (!Runs.recorder) {
+      Others->whyNot = "the preprocessor was not watched";
+      return;
+    }
+    if (Runs.verdict->firstUse) {
+      Others->whyNot = *Runs.verdict->firstUse;
+      return;
+    }
+    if (std::optional<std::string> Uses = usesArchDependentDeclaration(Ctx, *Runs.verdict)) {
+      Others->whyNot = *Uses;
+      return;
+    }
+    // An error can be the arch's (a builtin another arch lacks): the other
+    // archs get parses of their own.
+    if (Ctx.getDiagnostics().hasErrorOccurred()) {
+      Others->whyNot = "the parse has errors";
+      return;
+    }
+    for (const std::string &Arch : Others->archs) {
+      Runs.finished.push_back(Runs.diagnostics->take());
+      tidy::occlint::ChecksRunForArch For(Arch);
+      MultiplexConsumer::HandleTranslationUnit(Ctx);
+      Others->covered.push_back(Arch);
+    }
+  }
   bool shouldSkipFunctionBody(Decl *D) override {
     // A kernel's body says what it declares in shared memory: the estimate
     // of a launch in source-only mode reads it, wherever the kernel is.
@@ -36,31 +84,40 @@ public:
 
 private:
   const SourceManager &SM;
+  ParseRuns &Runs;
 };
 
 class ChecksAction final : public ASTFrontendAction {
 public:
-  explicit ChecksAction(tidy::ClangTidyASTConsumerFactory &Factory) : Factory(Factory) {}
+  ChecksAction(tidy::ClangTidyASTConsumerFactory &Factory, ParseRuns &Runs) : Factory(Factory), Runs(Runs) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler, StringRef File) override {
     // Read by the parser after this returns; the consumer then decides per
     // function.
     Compiler.getFrontendOpts().SkipFunctionBodies = true;
+    if (Runs.others && !Runs.others->archs.empty()) {
+      std::vector<std::string> Archs = Runs.others->archs;
+      Archs.insert(Archs.begin(), Runs.others->parseArch);
+      auto Recorder = std::make_unique<ArchTestRecorder>(Compiler.getPreprocessor(), std::move(Archs), Runs.verdict);
+      Runs.recorder = Recorder.get();
+      Compiler.getPreprocessor().addPPCallbacks(std::move(Recorder));
+    }
     return std::make_unique<SystemBodiesSkipped>(Factory.createASTConsumer(Compiler, File),
-                                                 Compiler.getSourceManager());
+                                                 Compiler.getSourceManager(), Runs);
   }
 
 private:
   tidy::ClangTidyASTConsumerFactory &Factory;
+  ParseRuns &Runs;
 };
 
 class ChecksActionFactory final : public tooling::FrontendActionFactory {
 public:
   ChecksActionFactory(tidy::ClangTidyContext &Context, IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-                      bool Quiet)
-      : Factory(Context, std::move(BaseFS)), Quiet(Quiet) {}
+                      bool Quiet, ParseRuns &Runs)
+      : Factory(Context, std::move(BaseFS)), Quiet(Quiet), Runs(Runs) {}
 
-  std::unique_ptr<FrontendAction> create() override { return std::make_unique<ChecksAction>(Factory); }
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<ChecksAction>(Factory, Runs); }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation, FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
@@ -76,15 +133,14 @@ public:
 private:
   tidy::ClangTidyASTConsumerFactory Factory;
   bool Quiet;
+  ParseRuns &Runs;
 };
 
 } // namespace
 
-std::vector<tidy::ClangTidyError> runChecksOnFile(tidy::ClangTidyContext &Context,
-                                                  const tooling::CompilationDatabase &Commands,
-                                                  const std::string &File,
-                                                  IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
-                                                  bool Quiet) {
+std::vector<std::vector<tidy::ClangTidyError>>
+runChecksOnFile(tidy::ClangTidyContext &Context, const tooling::CompilationDatabase &Commands, const std::string &File,
+                IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool Quiet, OtherArchs *Others) {
   tooling::ClangTool Tool(Commands, {File}, std::make_shared<PCHContainerOperations>(), BaseFS);
   // The configuration's ExtraArgsBefore (after the compiler) and ExtraArgs.
   Tool.appendArgumentsAdjuster([&Context](const tooling::CommandLineArguments &Args, StringRef Filename) {
@@ -107,9 +163,13 @@ std::vector<tidy::ClangTidyError> runChecksOnFile(tidy::ClangTidyContext &Contex
   DiagnosticsEngine Engine(DiagnosticIDs::create(), *DiagOpts, &Diagnostics, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
   Tool.setDiagnosticConsumer(&Diagnostics);
-  ChecksActionFactory Factory(Context, std::move(BaseFS), Quiet);
+  ParseRuns Runs;
+  Runs.others = Others;
+  Runs.diagnostics = &Diagnostics;
+  ChecksActionFactory Factory(Context, std::move(BaseFS), Quiet, Runs);
   Tool.run(&Factory);
-  return Diagnostics.take();
+  Runs.finished.push_back(Diagnostics.take());
+  return std::move(Runs.finished);
 }
 
 } // namespace occlint

@@ -11,6 +11,13 @@
 // parse cheaper than the `clang -fsyntax-only` of the same command
 // (docs/build-integration.md, "How it scales"). Inside clang-tidy with the
 // plugin the bodies are parsed: the findings are the same.
+//
+// One parse can stand for several archs: given the other archs of the same
+// compile command, when the project's own files never depend on the arch
+// (ArchTestRecorder.h) and the parse has no errors, the checks run again on
+// the same AST once per other arch (facts/TargetSelection.h
+// ChecksRunForArch), each run's findings taken apart, as separate parses'
+// would be.
 #pragma once
 
 #include "clang-tidy/ClangTidy.h"
@@ -21,8 +28,20 @@
 
 namespace occlint {
 
-std::vector<clang::tidy::ClangTidyError>
+/// The other archs a parse may stand for, and what it did.
+struct OtherArchs {
+  std::string parseArch;            // in: the arch of the parse ("sm_80")
+  std::vector<std::string> archs;  // in: the other archs of the command, in its order
+  std::vector<std::string> covered; // out: those the checks ran for on this parse (all, or none)
+  /// out: why none: "k.cu:12 uses __CUDA_ARCH__", "the parse has errors".
+  std::string whyNot;
+};
+
+/// The findings of every run of the checks on the parse (the parse's own
+/// arch first, then each covered arch), one list per run.
+std::vector<std::vector<clang::tidy::ClangTidyError>>
 runChecksOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &Commands,
-                const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool Quiet);
+                const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool Quiet,
+                OtherArchs *Others = nullptr);
 
 } // namespace occlint

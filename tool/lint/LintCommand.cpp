@@ -135,6 +135,11 @@ default they are occlint's gap: one warning per file and
 arch, and the findings in the functions with errors are
 dropped (docs/nvcc-parity.md).)"),
                                  cl::init(false), cl::cat(OcclintCategory));
+static cl::opt<bool> ParseEachArch("parse-each-arch", cl::desc(R"(Parse every file once per arch of its command. By
+default a file whose own files never depend on the
+arch (__CUDA_ARCH__) is parsed once and the checks run
+for each arch on that parse (docs/build-integration.md).)"),
+                                   cl::init(false), cl::cat(OcclintCategory));
 static cl::list<std::string> AllowCompilers("allow-compiler", cl::desc(R"(Also allow occlint to run this program (a glob,
 matched against the realpath; repeatable). By default
 it runs only the CUDA toolkit's programs and
@@ -237,6 +242,7 @@ static LintSettings settingsFromCommandLine(const std::string &Color) {
   S.ptxasLogs = std::vector<std::string>(PtxasLogs.begin(), PtxasLogs.end());
   S.noCompile = NoCompile;
   S.strictParse = StrictParse;
+  S.parseEachArch = ParseEachArch;
   S.allowCompilers = std::vector<std::string>(AllowCompilers.begin(), AllowCompilers.end());
   S.verbose = Verbose;
   S.jobs = Jobs > 0 ? Jobs : std::max(1u, std::thread::hardware_concurrency());

@@ -255,6 +255,14 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   };
   Job.jobs = Settings.jobs;
   Job.quiet = Settings.quiet;
+  Job.oneParseForArchs = !Settings.parseEachArch;
+  std::mutex ParseNotesLock;
+  if (Settings.verbose)
+    Job.parseNote = [&Log, &ParseNotesLock](const std::string &Line) {
+      std::lock_guard<std::mutex> Guard(ParseNotesLock);
+      Log << "occlint: " << Line << "\n";
+      Log.flush();
+    };
   Job.progress = &Progress;
   // OCCLINT_IN_PROCESS=1: everything in this process, for debugging occlint
   // itself under gdb, perf or heaptrack (docs/crash-isolation.md).
@@ -281,9 +289,10 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
       llvm::sys::fs::make_absolute(Absolute);
       return Reports.nvccAccepted(Absolute, Arch);
     };
-  // Every file is parsed once per arch; the job sorts the findings of all
-  // parses and drops exact repeats, so a finding that is the same for two
-  // archs, or in a header two files include, prints once.
+  // A file is parsed once per arch, or once with the checks run for each
+  // arch; the job sorts the findings of all runs and drops exact repeats,
+  // so a finding that is the same for two archs, or in a header two files
+  // include, prints once.
   clang::tidy::occlint::setResourceReportSource(&Reports);
   Progress.start(Files.size());
   LintOutcome Outcome;

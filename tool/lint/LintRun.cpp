@@ -208,6 +208,26 @@ std::string saveCrashLog(const IsolatedFile &F) {
   return std::string(Path);
 }
 
+// Two per-arch commands of one file that differ only in the arch they parse
+// for (CudaCompilationDatabase gives one per arch of a compile command).
+bool sameCommandButArch(const clang::tooling::CompileCommand &A, const clang::tooling::CompileCommand &B) {
+  if (A.Filename != B.Filename || A.Directory != B.Directory || A.CommandLine.size() != B.CommandLine.size())
+    return false;
+  for (size_t I = 0; I < A.CommandLine.size(); ++I) {
+    llvm::StringRef X = A.CommandLine[I], Y = B.CommandLine[I];
+    if (X != Y && !(X.starts_with("--cuda-gpu-arch=") && Y.starts_with("--cuda-gpu-arch=")))
+      return false;
+  }
+  return true;
+}
+
+std::string joinArchs(const std::vector<std::string> &Archs) {
+  std::string Out;
+  for (const std::string &A : Archs)
+    Out += (Out.empty() ? "" : ", ") + A;
+  return Out;
+}
+
 } // namespace
 
 LintOutcome runLintJob(const LintJob &Job) {
@@ -223,14 +243,20 @@ LintOutcome runLintJob(const LintJob &Job) {
   // Every parse of one file (one per arch), with clang-tidy's engine.
   auto AnalyseFile = [&Job](const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS) {
     FileFindings Found;
-    auto Run = [&](const clang::tooling::CompilationDatabase &Commands, const std::string &Arch) {
+    auto Run = [&](const clang::tooling::CompilationDatabase &Commands, const std::string &Arch,
+                   OtherArchs *Others) {
       clang::tidy::ClangTidyContext Context(Job.makeOptionsProvider(), false, false, false);
       ExtentsOfOneParse Extents;
-      std::vector<clang::tidy::ClangTidyError> Errors;
+      std::vector<std::vector<clang::tidy::ClangTidyError>> Runs;
       {
         ExtentSinkInstallation Installed(Job.nvccAccepted ? &Extents : nullptr);
-        Errors = runChecksOnFile(Context, Commands, File, BaseFS, Job.quiet);
+        Runs = runChecksOnFile(Context, Commands, File, BaseFS, Job.quiet, Others);
       }
+      // The other archs' runs (a parse without errors) only add findings.
+      for (size_t I = 1; I < Runs.size(); ++I)
+        for (clang::tidy::ClangTidyError &E : Runs[I])
+          Found.errors.push_back(std::move(E));
+      std::vector<clang::tidy::ClangTidyError> Errors = std::move(Runs.front());
       // Compiler errors in code nvcc compiled: occlint's gap (ParseGaps.h).
       // nvcc is asked only here, so a clean parse never waits for it.
       if (Job.nvccAccepted && !Arch.empty() && std::any_of(Errors.begin(), Errors.end(), isCompilerError))
@@ -245,10 +271,33 @@ LintOutcome runLintJob(const LintJob &Job) {
     };
     std::vector<clang::tooling::CompileCommand> PerArch = Job.compilations->getCompileCommands(File);
     if (PerArch.empty())
-      Run(*Job.compilations, ""); // clang-tidy says the file has no command
-    for (clang::tooling::CompileCommand &Command : PerArch) {
-      const std::string Arch = parseArchOf(Command.CommandLine);
-      Run(SingleCommandDatabase(std::move(Command)), Arch);
+      Run(*Job.compilations, "", nullptr); // clang-tidy says the file has no command
+    std::vector<bool> Done(PerArch.size(), false);
+    for (size_t I = 0; I < PerArch.size(); ++I) {
+      if (Done[I])
+        continue;
+      const std::string Arch = parseArchOf(PerArch[I].CommandLine);
+      // The later commands that differ from this one only in the arch: this
+      // parse may stand for them (CheckParse.h).
+      OtherArchs Others;
+      Others.parseArch = Arch;
+      std::vector<size_t> Alike;
+      if (Job.oneParseForArchs && !Arch.empty())
+        for (size_t J = I + 1; J < PerArch.size(); ++J)
+          if (!Done[J] && sameCommandButArch(PerArch[I], PerArch[J])) {
+            Alike.push_back(J);
+            Others.archs.push_back(parseArchOf(PerArch[J].CommandLine));
+          }
+      Run(SingleCommandDatabase(PerArch[I]), Arch, &Others);
+      Done[I] = true;
+      if (!Others.covered.empty())
+        for (size_t J : Alike)
+          Done[J] = true;
+      if (Job.parseNote && !Others.archs.empty())
+        Job.parseNote(Others.covered.empty()
+                          ? File + ": one parse per arch: " + Others.whyNot
+                          : File + ": one parse for " + Arch + ", " + joinArchs(Others.covered) +
+                                ": its own files never depend on the arch");
     }
     return Found;
   };

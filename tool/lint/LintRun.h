@@ -1,7 +1,8 @@
 // Runs the enabled checks over a list of files with clang-tidy's engine, one
 // file at a time per worker thread (--jobs), and gathers what they found: the
-// diagnostics of every parse (each file is parsed once per target arch) and
-// the facts records of every translation unit and arch.
+// diagnostics of every parse and the facts records of every translation unit
+// and arch. A file is parsed once for all the archs of its command when its
+// own files never depend on the arch, else once per arch (CheckParse.h).
 #pragma once
 
 #include "facts/FactsRecords.h"
@@ -30,6 +31,12 @@ struct LintJob {
   /// A fresh options provider per parse: clang-tidy's providers cache per
   /// directory and are not thread-safe.
   std::function<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>()> makeOptionsProvider;
+  /// One parse for the archs of a command when the project's own files
+  /// never depend on the arch (lint/CheckParse.h); false: one per arch.
+  bool oneParseForArchs = true;
+  /// Called (from any worker) with one line per file of several archs:
+  /// whether one parse stood for them all, or why not (--verbose).
+  std::function<void(const std::string &)> parseNote;
   unsigned jobs = 1;
   bool quiet = false;
   ProgressLine *progress = nullptr; // optional

@@ -32,6 +32,9 @@ struct LintSettings {
   /// --strict-parse: Clang's errors in code nvcc compiled are reported as
   /// errors (exit 2) instead of a warning (lint/ParseGaps.h).
   bool strictParse = false;
+  /// --parse-each-arch: one parse per arch even when the file's own files
+  /// never depend on the arch (lint/CheckParse.h).
+  bool parseEachArch = false;
   bool verbose = false;
   /// --allow-compiler globs from the user's command line (the user config
   /// file and $OCCLINT_ALLOW_COMPILER are read by runLint itself).
