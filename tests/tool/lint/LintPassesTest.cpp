@@ -57,7 +57,7 @@ protected:
 TEST(ArchPasses, TheSameDiagnosticInTwoArchPassesPrintsOnce) {
   CommandResult R = occlint("--verbose --gpu sm_80 --gpu sm_90 " + shellQuote(LaunchInput.string()) + " --");
   EXPECT_EQ(R.exitCode, 0) << R.output;
-  // Two parses ran...
+  // Both archs are analysed (one parse stands for both: OneParseForArchsTest)...
   EXPECT_EQ(count(R.output, "[sm_80]: clang command: "), 1u) << R.output;
   EXPECT_EQ(count(R.output, "[sm_90]: clang command: "), 1u) << R.output;
   EXPECT_NE(R.output.find("parse archs sm_80, sm_90 (from --gpu)"), std::string::npos) << R.output;
