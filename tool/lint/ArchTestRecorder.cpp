@@ -207,9 +207,9 @@ void ArchTestRecorder::If(SourceLocation Loc, SourceRange ConditionRange, Condit
 
 void ArchTestRecorder::Elif(SourceLocation Loc, SourceRange ConditionRange, ConditionValueKind Value,
                             SourceLocation) {
-  // Not evaluated: an earlier branch was taken, whatever this one says.
-  const bool Depends = Value != CVK_NotEvaluated && conditionDependsOnArch(ConditionRange);
-  RecentUses.clear();
+  // Not evaluated (an earlier branch was taken, whatever this one says):
+  // nothing was expanded in it, and the code's uses before it still count.
+  const bool Depends = conditionDependsOnArch(ConditionRange) && Value != CVK_NotEvaluated;
   closeBranch(Loc);
   if (Open.empty())
     return;

@@ -48,12 +48,11 @@ public:
     OtherArchs *Others = Runs.others;
     if (!Others || Others->archs.empty())
       return;
-    if (Runs.recorder)
-      Runs.recorder->finish();
     if (!Runs.recorder) {
       Others->whyNot = "the preprocessor was not watched";
       return;
     }
+    Runs.recorder->finish();
     if (Runs.verdict->firstUse) {
       Others->whyNot = *Runs.verdict->firstUse;
       return;

@@ -6,6 +6,7 @@
 #include "lint/IsolatedAnalysis.h"
 
 #include "clang-tidy/ClangTidy.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -221,13 +222,6 @@ bool sameCommandButArch(const clang::tooling::CompileCommand &A, const clang::to
   return true;
 }
 
-std::string joinArchs(const std::vector<std::string> &Archs) {
-  std::string Out;
-  for (const std::string &A : Archs)
-    Out += (Out.empty() ? "" : ", ") + A;
-  return Out;
-}
-
 } // namespace
 
 LintOutcome runLintJob(const LintJob &Job) {
@@ -240,7 +234,8 @@ LintOutcome runLintJob(const LintJob &Job) {
 
   std::exception_ptr Failure; // a worker's first exception, rethrown once all have joined
 
-  // Every parse of one file (one per arch), with clang-tidy's engine.
+  // Every parse of one file (one for all its archs, or one per arch), with
+  // clang-tidy's engine.
   auto AnalyseFile = [&Job](const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS) {
     FileFindings Found;
     auto Run = [&](const clang::tooling::CompilationDatabase &Commands, const std::string &Arch,
@@ -296,7 +291,7 @@ LintOutcome runLintJob(const LintJob &Job) {
       if (Job.parseNote && !Others.archs.empty())
         Job.parseNote(Others.covered.empty()
                           ? File + ": one parse per arch: " + Others.whyNot
-                          : File + ": one parse for " + Arch + ", " + joinArchs(Others.covered) +
+                          : File + ": one parse for " + Arch + ", " + llvm::join(Others.covered, ", ") +
                                 ": its own files never depend on the arch");
     }
     return Found;

@@ -117,6 +117,17 @@ TEST_F(OneParseForArchs, TheArchsValueInCodeParsesEach) {
                              "void run(int *p) { k<<<8, 96>>>(p); }\n";
   Run R = lint(Source, "--gpu A100 --gpu H100");
   EXPECT_NE(parseLine(R.result).find("k.cu:1 uses __CUDA_ARCH__"), std::string::npos) << R.result.output;
+  // The same use in a branch an #elif that is never evaluated follows.
+  const std::string BeforeElif = "__global__ void k(int *p) {\n"
+                                 "#if 1\n"
+                                 "  p[threadIdx.x] = __CUDA_ARCH__;\n"
+                                 "#elif SOMETHING\n"
+                                 "  p[threadIdx.x] = 0;\n"
+                                 "#endif\n"
+                                 "}\n"
+                                 "void run(int *p) { k<<<8, 96>>>(p); }\n";
+  R = lint(BeforeElif, "--gpu A100 --gpu H100");
+  EXPECT_NE(parseLine(R.result).find("k.cu:3 uses __CUDA_ARCH__"), std::string::npos) << R.result.output;
 }
 
 TEST_F(OneParseForArchs, AMacroTheArchDefinesParsesEach) {
