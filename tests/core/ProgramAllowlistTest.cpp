@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <unistd.h>
 
 using namespace occlint;
@@ -35,9 +36,18 @@ struct ScratchDir {
   }
 };
 
+// The tests set the process's list: each puts back the one it found, so that
+// the tests after it in the same process (occlint_core_tests run as one
+// process, not one test per process as ctest runs them) still run the
+// toolkit's nvcc.
 class ProgramAllowlistTest : public ::testing::Test {
 protected:
-  void TearDown() override { setProcessAllowlist(ProgramAllowlist::defaults("")); }
+  void SetUp() override { Saved = processAllowlist(); }
+  void TearDown() override {
+    if (Saved)
+      setProcessAllowlist(*Saved);
+  }
+  std::optional<ProgramAllowlist> Saved;
 };
 
 } // namespace

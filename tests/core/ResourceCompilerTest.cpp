@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -245,7 +247,12 @@ TEST(ResultCache, StoreLookupAndDependencyValidation) {
 TEST(ResultCache, DefaultDirectoryAndHash) {
   EXPECT_EQ(hashHex(fnv1a64("")), "cbf29ce484222325");
   EXPECT_EQ(hashHex(fnv1a64("a")), "af63dc4c8601ec8c");
-  std::string saved = getenv("OCCLINT_CACHE_DIR") ? getenv("OCCLINT_CACHE_DIR") : "";
+  // Both variables are put back as they were: the tests after this one in
+  // the same process read them.
+  const char *SavedCache = getenv("OCCLINT_CACHE_DIR");
+  const char *SavedXdg = getenv("XDG_CACHE_HOME");
+  const std::optional<std::string> saved = SavedCache ? std::optional<std::string>(SavedCache) : std::nullopt;
+  const std::optional<std::string> savedXdg = SavedXdg ? std::optional<std::string>(SavedXdg) : std::nullopt;
   ::setenv("OCCLINT_CACHE_DIR", "/x/y", 1);
   EXPECT_EQ(ResultCache::defaultDirectory(), "/x/y");
   ::unsetenv("OCCLINT_CACHE_DIR");
@@ -253,5 +260,8 @@ TEST(ResultCache, DefaultDirectoryAndHash) {
   EXPECT_EQ(ResultCache::defaultDirectory(), "/xdg/occlint");
   ::unsetenv("XDG_CACHE_HOME");
   if (getenv("HOME")) EXPECT_EQ(ResultCache().directory(), std::string(getenv("HOME")) + "/.cache/occlint");
-  if (!saved.empty()) ::setenv("OCCLINT_CACHE_DIR", saved.c_str(), 1);
+  if (saved)
+    ::setenv("OCCLINT_CACHE_DIR", saved->c_str(), 1);
+  if (savedXdg)
+    ::setenv("XDG_CACHE_HOME", savedXdg->c_str(), 1);
 }
