@@ -133,12 +133,13 @@ std::shared_ptr<const ::occlint::PtxasReport> reportFromCache(ASTContext &Ctx, c
 } // namespace
 
 const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const FactsOptions &Options) {
-  const std::string Key = deviceArchOf(Ctx) + '\n' + Options.targets + '\n' + Options.ptxasLog;
+  const std::string Arch = deviceArchOf(Ctx);
+  const std::string Key = Arch + '\n' + Options.targets + '\n' + Options.ptxasLog;
   for (const CacheEntry &Entry : cache())
     if (Entry.context == &Ctx && Entry.key == Key)
       return *Entry.facts;
   auto Facts = std::make_unique<TranslationUnitFacts>();
-  Facts->arch = deviceArchOf(Ctx);
+  Facts->arch = Arch;
   TargetSelection Selection = selectTargets(Options.targets, Facts->arch);
   Facts->targets = std::move(Selection.gpus);
   Facts->targetsError = std::move(Selection.error);

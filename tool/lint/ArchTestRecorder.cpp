@@ -7,7 +7,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/Token.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/StringExtras.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -29,51 +29,51 @@ llvm::StringRef nameOf(const Token &Tok) {
   return II ? II->getName() : llvm::StringRef();
 }
 
-// The tokens of a directive's condition, as text: identifiers, pp-numbers
-// and punctuators; comments and line continuations skipped.
-std::vector<std::string> conditionTokens(llvm::StringRef Text) {
+// The spellings of the tokens in a directive's condition (a range of one
+// file), read by Clang's raw lexer: comments and line continuations are
+// gone, macros are not expanded.
+std::vector<std::string> conditionTokens(SourceRange Condition, const SourceManager &SM, const LangOptions &LO) {
   std::vector<std::string> Out;
-  static const char *const TwoChar[] = {"||", "&&", "==", "!=", "<=", ">=", "<<", ">>"};
-  size_t I = 0;
-  while (I < Text.size()) {
-    const char C = Text[I];
-    if (C == '\\' || llvm::isSpace(C)) {
-      ++I;
-    } else if (Text.substr(I).starts_with("//")) {
+  const CharSourceRange Range = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(Condition), SM, LO);
+  if (Range.isInvalid())
+    return Out;
+  const auto [File, Begin] = SM.getDecomposedLoc(Range.getBegin());
+  const unsigned End = SM.getFileOffset(Range.getEnd());
+  bool Invalid = false;
+  const llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
+  if (Invalid || End > Buffer.size())
+    return Out;
+  Lexer Raw(SM.getLocForStartOfFile(File), LO, Buffer.begin(), Buffer.begin() + Begin, Buffer.end());
+  Token Tok;
+  for (bool AtBufferEnd = false; !AtBufferEnd;) {
+    AtBufferEnd = Raw.LexFromRawLexer(Tok);
+    if (Tok.is(tok::eof) || SM.getFileOffset(Tok.getLocation()) >= End)
       break;
-    } else if (Text.substr(I).starts_with("/*")) {
-      const size_t End = Text.find("*/", I + 2);
-      I = End == llvm::StringRef::npos ? Text.size() : End + 2;
-    } else if (llvm::isAlnum(C) || C == '_' || C == '.') {
-      size_t J = I;
-      while (J < Text.size() && (llvm::isAlnum(Text[J]) || Text[J] == '_' || Text[J] == '.'))
-        ++J;
-      Out.push_back(Text.substr(I, J - I).str());
-      I = J;
-    } else {
-      size_t Len = 1;
-      for (const char *Op : TwoChar)
-        if (Text.substr(I).starts_with(Op))
-          Len = 2;
-      Out.push_back(Text.substr(I, Len).str());
-      I += Len;
-    }
+    Out.push_back(Lexer::getSpelling(Tok, SM, LO));
   }
   return Out;
 }
 
 } // namespace
 
-ArchTestRecorder::ArchTestRecorder(Preprocessor &PP, std::vector<std::string> Archs,
-                                   std::shared_ptr<ArchTestVerdict> Verdict)
-    : PP(PP), SM(PP.getSourceManager()), Verdict(std::move(Verdict)) {
+ArchTestRecorder::ArchTestRecorder(Preprocessor &PP, std::vector<std::string> Archs)
+    : PP(PP), SM(PP.getSourceManager()) {
   for (const std::string &Arch : Archs)
     if (std::optional<int64_t> V = cudaArchValue(Arch))
       ArchValues.push_back(*V);
 }
 
-bool ArchTestRecorder::isArchDependentMacro(llvm::StringRef Name) const {
-  return ArchDependentMacros.contains(Name);
+bool ArchTestRecorder::valueDependsOnArch(llvm::StringRef Name) const {
+  return isArchMacroName(Name) || ArchDependentMacros.contains(Name);
+}
+
+bool ArchTestRecorder::definednessDependsOnArch(llvm::StringRef Name) const {
+  // Every device-side parse defines __CUDA_ARCH__.
+  return Name != "__CUDA_ARCH__" && valueDependsOnArch(Name);
+}
+
+bool ArchTestRecorder::insideArchDependentConditional() const {
+  return std::any_of(Open.begin(), Open.end(), [](const Conditional &C) { return C.dependsOnArch; });
 }
 
 bool ArchTestRecorder::isProjectFile(SourceLocation At) const {
@@ -82,17 +82,14 @@ bool ArchTestRecorder::isProjectFile(SourceLocation At) const {
 }
 
 void ArchTestRecorder::noteDifference(SourceLocation At, const std::string &What) {
-  if (Verdict->firstUse || !isProjectFile(At))
+  if (Found.firstUse || !isProjectFile(At))
     return;
   const PresumedLoc P = SM.getPresumedLoc(At);
-  Verdict->firstUse = std::string(P.isValid() ? P.getFilename() : "?") + ":" +
+  Found.firstUse = std::string(P.isValid() ? P.getFilename() : "?") + ":" +
                       std::to_string(P.isValid() ? P.getLine() : 0) + " " + What;
 }
 
 bool ArchTestRecorder::takeUses(SourceRange Condition) {
-  // The condition's ends can be macro tokens (`#if __CUDA_ARCH__ >= 700`
-  // begins with one): their places in the file.
-  Condition = SourceRange(SM.getExpansionLoc(Condition.getBegin()), SM.getExpansionLoc(Condition.getEnd()));
   bool InCondition = false;
   for (const Use &U : RecentUses) {
     if (Condition.isValid() && SM.isPointWithin(U.at, Condition.getBegin(), Condition.getEnd()))
@@ -105,18 +102,17 @@ bool ArchTestRecorder::takeUses(SourceRange Condition) {
 }
 
 bool ArchTestRecorder::conditionDependsOnArch(SourceRange Range) {
+  // The condition's ends can be macro tokens (`#if __CUDA_ARCH__ >= 700`
+  // begins with one): their places in the file.
+  Range = SourceRange(SM.getExpansionLoc(Range.getBegin()), SM.getExpansionLoc(Range.getEnd()));
   if (!takeUses(Range))
     return false;
-  Range = SourceRange(SM.getExpansionLoc(Range.getBegin()), SM.getExpansionLoc(Range.getEnd()));
-  bool Invalid = false;
-  const llvm::StringRef Text =
-      Lexer::getSourceText(CharSourceRange::getTokenRange(Range), SM, PP.getLangOpts(), &Invalid);
-  if (Invalid || ArchValues.empty())
+  const std::vector<std::string> Tokens = conditionTokens(Range, SM, PP.getLangOpts());
+  if (Tokens.empty() || ArchValues.empty())
     return true;
-  const std::vector<std::string> Tokens = conditionTokens(Text);
   ArchConditionNames Names;
   Names.bodyOf = [this](llvm::StringRef Name) -> std::optional<std::vector<std::string>> {
-    if (isArchMacroName(Name) || isArchDependentMacro(Name))
+    if (valueDependsOnArch(Name))
       return std::nullopt;
     const MacroInfo *Info = PP.getMacroInfo(PP.getIdentifierInfo(Name));
     if (!Info)
@@ -129,7 +125,7 @@ bool ArchTestRecorder::conditionDependsOnArch(SourceRange Range) {
     return Body;
   };
   Names.isDefined = [this](llvm::StringRef Name) -> std::optional<bool> {
-    if (isArchMacroName(Name) || isArchDependentMacro(Name))
+    if (definednessDependsOnArch(Name))
       return std::nullopt;
     return PP.isMacroDefined(Name);
   };
@@ -156,7 +152,7 @@ void ArchTestRecorder::closeBranch(SourceLocation Loc) {
   const auto [File, Begin] = SM.getDecomposedLoc(Open.back().branchStart);
   const auto [EndFile, End] = SM.getDecomposedLoc(Loc);
   if (File == EndFile && Begin <= End)
-    Verdict->archDependentBlocks[File].push_back({Begin, End});
+    Found.archDependentBlocks[File].push_back({Begin, End});
 }
 
 void ArchTestRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefinition &, SourceRange Range,
@@ -171,7 +167,7 @@ void ArchTestRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefini
     WrittenMacroRange = Range;
   }
   const llvm::StringRef Name = nameOf(MacroNameTok);
-  if (!isArchMacroName(Name) && !isArchDependentMacro(Name))
+  if (!valueDependsOnArch(Name))
     return;
   const SourceLocation At = SM.getExpansionLoc(MacroNameTok.getLocation());
   if (At.isInvalid())
@@ -187,17 +183,17 @@ void ArchTestRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefini
 
 void ArchTestRecorder::Defined(const Token &MacroNameTok, const MacroDefinition &, SourceRange) {
   const llvm::StringRef Name = nameOf(MacroNameTok);
-  if ((isArchMacroName(Name) && Name != "__CUDA_ARCH__") || isArchDependentMacro(Name))
+  if (definednessDependsOnArch(Name))
     RecentUses.push_back({SM.getExpansionLoc(MacroNameTok.getLocation()), "defined(" + Name.str() + ")"});
 }
 
 void ArchTestRecorder::MacroDefined(const Token &MacroNameTok, const MacroDirective *) {
-  if (std::any_of(Open.begin(), Open.end(), [](const Conditional &C) { return C.dependsOnArch; }))
+  if (insideArchDependentConditional())
     ArchDependentMacros.insert(nameOf(MacroNameTok));
 }
 
 void ArchTestRecorder::MacroUndefined(const Token &MacroNameTok, const MacroDefinition &, const MacroDirective *) {
-  if (std::any_of(Open.begin(), Open.end(), [](const Conditional &C) { return C.dependsOnArch; }))
+  if (insideArchDependentConditional())
     ArchDependentMacros.insert(nameOf(MacroNameTok));
 }
 
@@ -205,24 +201,26 @@ void ArchTestRecorder::If(SourceLocation Loc, SourceRange ConditionRange, Condit
   openBranch(Loc, conditionDependsOnArch(ConditionRange));
 }
 
+void ArchTestRecorder::nextBranch(SourceLocation Loc, bool DependsOnArch) {
+  closeBranch(Loc);
+  if (Open.empty())
+    return;
+  if (DependsOnArch && !Open.back().dependsOnArch)
+    noteDifference(Loc, "has a conditional that depends on the arch");
+  Open.back().dependsOnArch = Open.back().dependsOnArch || DependsOnArch;
+  Open.back().branchStart = Loc;
+}
+
 void ArchTestRecorder::Elif(SourceLocation Loc, SourceRange ConditionRange, ConditionValueKind Value,
                             SourceLocation) {
   // Not evaluated (an earlier branch was taken, whatever this one says):
   // nothing was expanded in it, and the code's uses before it still count.
-  const bool Depends = conditionDependsOnArch(ConditionRange) && Value != CVK_NotEvaluated;
-  closeBranch(Loc);
-  if (Open.empty())
-    return;
-  if (Depends && !Open.back().dependsOnArch)
-    noteDifference(Loc, "has a conditional that depends on the arch");
-  Open.back().dependsOnArch = Open.back().dependsOnArch || Depends;
-  Open.back().branchStart = Loc;
+  nextBranch(Loc, conditionDependsOnArch(ConditionRange) && Value != CVK_NotEvaluated);
 }
 
 void ArchTestRecorder::Ifdef(SourceLocation Loc, const Token &MacroNameTok, const MacroDefinition &) {
   takeUses(SourceRange());
-  const llvm::StringRef Name = nameOf(MacroNameTok);
-  openBranch(Loc, (isArchMacroName(Name) && Name != "__CUDA_ARCH__") || isArchDependentMacro(Name));
+  openBranch(Loc, definednessDependsOnArch(nameOf(MacroNameTok)));
 }
 
 void ArchTestRecorder::Ifndef(SourceLocation Loc, const Token &MacroNameTok, const MacroDefinition &MD) {
@@ -231,15 +229,7 @@ void ArchTestRecorder::Ifndef(SourceLocation Loc, const Token &MacroNameTok, con
 
 void ArchTestRecorder::Elifdef(SourceLocation Loc, const Token &MacroNameTok, const MacroDefinition &) {
   takeUses(SourceRange());
-  closeBranch(Loc);
-  if (Open.empty())
-    return;
-  const llvm::StringRef Name = nameOf(MacroNameTok);
-  const bool Depends = (isArchMacroName(Name) && Name != "__CUDA_ARCH__") || isArchDependentMacro(Name);
-  if (Depends && !Open.back().dependsOnArch)
-    noteDifference(Loc, "has a conditional that depends on the arch");
-  Open.back().dependsOnArch = Open.back().dependsOnArch || Depends;
-  Open.back().branchStart = Loc;
+  nextBranch(Loc, definednessDependsOnArch(nameOf(MacroNameTok)));
 }
 
 void ArchTestRecorder::Elifndef(SourceLocation Loc, const Token &MacroNameTok, const MacroDefinition &MD) {
@@ -248,9 +238,7 @@ void ArchTestRecorder::Elifndef(SourceLocation Loc, const Token &MacroNameTok, c
 
 void ArchTestRecorder::Else(SourceLocation Loc, SourceLocation) {
   takeUses(SourceRange());
-  closeBranch(Loc);
-  if (!Open.empty())
-    Open.back().branchStart = Loc;
+  nextBranch(Loc, false);
 }
 
 void ArchTestRecorder::Endif(SourceLocation Loc, SourceLocation) {
@@ -262,7 +250,10 @@ void ArchTestRecorder::Endif(SourceLocation Loc, SourceLocation) {
 
 void ArchTestRecorder::EndOfMainFile() { takeUses(SourceRange()); }
 
-void ArchTestRecorder::finish() { takeUses(SourceRange()); }
+const ArchTestVerdict &ArchTestRecorder::finish() {
+  takeUses(SourceRange());
+  return Found;
+}
 
 namespace {
 

@@ -30,7 +30,6 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,8 +53,7 @@ struct ArchTestVerdict {
 class ArchTestRecorder final : public clang::PPCallbacks {
 public:
   /// `Archs`: every arch of the command ("sm_80", "sm_90").
-  ArchTestRecorder(clang::Preprocessor &PP, std::vector<std::string> Archs,
-                   std::shared_ptr<ArchTestVerdict> Verdict);
+  ArchTestRecorder(clang::Preprocessor &PP, std::vector<std::string> Archs);
 
   void MacroExpands(const clang::Token &MacroNameTok, const clang::MacroDefinition &MD, clang::SourceRange Range,
                     const clang::MacroArgs *Args) override;
@@ -80,14 +78,18 @@ public:
   /// Decides the uses after the last directive; called once the parse is
   /// over (the preprocessor calls EndOfMainFile only after the AST consumer
   /// ran).
-  void finish();
+  const ArchTestVerdict &finish();
 
 private:
   struct Conditional {
     bool dependsOnArch = false;
     clang::SourceLocation branchStart; // the directive that opened the current branch
   };
-  bool isArchDependentMacro(llvm::StringRef Name) const;
+  /// Whether expanding the macro can give a different text per arch.
+  bool valueDependsOnArch(llvm::StringRef Name) const;
+  /// Whether the macro can be defined for some archs and not for others.
+  bool definednessDependsOnArch(llvm::StringRef Name) const;
+  bool insideArchDependentConditional() const;
   /// Whether the condition at `Range` has a different value for some arch.
   bool conditionDependsOnArch(clang::SourceRange Range);
   /// Decides the uses seen since the last directive: those inside
@@ -97,12 +99,14 @@ private:
   void noteDifference(clang::SourceLocation At, const std::string &What);
   bool isProjectFile(clang::SourceLocation At) const;
   void openBranch(clang::SourceLocation Loc, bool DependsOnArch);
+  /// #elif, #elifdef, #else: the branch before ends, the next one starts.
+  void nextBranch(clang::SourceLocation Loc, bool DependsOnArch);
   void closeBranch(clang::SourceLocation Loc);
 
   clang::Preprocessor &PP;
   const clang::SourceManager &SM;
   std::vector<int64_t> ArchValues;
-  std::shared_ptr<ArchTestVerdict> Verdict;
+  ArchTestVerdict Found;
   llvm::StringSet<> ArchDependentMacros; // defined or undefined inside a conditional that depends on the arch
   std::vector<Conditional> Open;          // innermost last
   struct Use {

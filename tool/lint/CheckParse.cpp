@@ -16,6 +16,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 
+#include <cassert>
 #include <memory>
 
 namespace occlint {
@@ -25,11 +26,10 @@ namespace {
 using namespace clang;
 
 // What the runs of the checks on one parse share: the other archs, the
-// recorder's verdict, and each finished run's findings.
+// preprocessor's recorder, and each finished run's findings.
 struct ParseRuns {
   OtherArchs *others = nullptr;
-  std::shared_ptr<ArchTestVerdict> verdict = std::make_shared<ArchTestVerdict>();
-  ArchTestRecorder *recorder = nullptr; // owned by the preprocessor; null when there are no other archs
+  ArchTestRecorder *recorder = nullptr; // owned by the preprocessor; set with the consumer when there are other archs
   tidy::ClangTidyDiagnosticConsumer *diagnostics = nullptr;
   std::vector<std::vector<tidy::ClangTidyError>> finished;
 };
@@ -48,16 +48,13 @@ public:
     OtherArchs *Others = Runs.others;
     if (!Others || Others->archs.empty())
       return;
-    if (!Runs.recorder) {
-      Others->whyNot = "the preprocessor was not watched";
+    assert(Runs.recorder && "CreateASTConsumer installs the recorder before the consumer runs");
+    const ArchTestVerdict &Verdict = Runs.recorder->finish();
+    if (Verdict.firstUse) {
+      Others->whyNot = *Verdict.firstUse;
       return;
     }
-    Runs.recorder->finish();
-    if (Runs.verdict->firstUse) {
-      Others->whyNot = *Runs.verdict->firstUse;
-      return;
-    }
-    if (std::optional<std::string> Uses = usesArchDependentDeclaration(Ctx, *Runs.verdict)) {
+    if (std::optional<std::string> Uses = usesArchDependentDeclaration(Ctx, Verdict)) {
       Others->whyNot = *Uses;
       return;
     }
@@ -97,7 +94,7 @@ public:
     if (Runs.others && !Runs.others->archs.empty()) {
       std::vector<std::string> Archs = Runs.others->archs;
       Archs.insert(Archs.begin(), Runs.others->parseArch);
-      auto Recorder = std::make_unique<ArchTestRecorder>(Compiler.getPreprocessor(), std::move(Archs), Runs.verdict);
+      auto Recorder = std::make_unique<ArchTestRecorder>(Compiler.getPreprocessor(), std::move(Archs));
       Runs.recorder = Recorder.get();
       Compiler.getPreprocessor().addPPCallbacks(std::move(Recorder));
     }
