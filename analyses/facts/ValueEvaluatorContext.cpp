@@ -197,7 +197,7 @@ const Expr *ValueEvaluatorImpl::boundArgument(const ParmVarDecl &P) const {
   return Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr;
 }
 
-ValueEvaluatorImpl::ParamBinding ValueEvaluatorImpl::bindParameter(const ParmVarDecl &P) {
+ValueEvaluatorImpl::ParamBinding ValueEvaluatorImpl::bindParameter(const ParmVarDecl &P, bool WrittenAfter) {
   ParamBinding B;
   const auto *Fn = dyn_cast<FunctionDecl>(P.getDeclContext());
   B.function = Fn ? Fn->getNameAsString() : std::string("?");
@@ -220,7 +220,7 @@ ValueEvaluatorImpl::ParamBinding ValueEvaluatorImpl::bindParameter(const ParmVar
   const std::vector<GuardFact> &Guards = guardsOf(B.frame);
   const bool Guarded =
       std::any_of(Guards.begin(), Guards.end(), [&](const GuardFact &G) { return G.var == &P; });
-  if ((B.argument || Guarded || Reference) && isMutated(P)) {
+  if ((B.argument || Guarded || Reference) && !WrittenAfter && isMutated(P)) {
     recordReason(B.of + ", which the function modifies");
     B.argument = nullptr;
     return B;
@@ -246,9 +246,9 @@ void ValueEvaluatorImpl::openCallers(const ParmVarDecl &P, const ParamBinding &B
   recordReason(B.of);
 }
 
-IVal ValueEvaluatorImpl::evalParam(const ParmVarDecl &P, QualType UseType) {
+IVal ValueEvaluatorImpl::evalParam(const ParmVarDecl &P, QualType UseType, bool WrittenAfter) {
   const std::string Name = P.getName().str();
-  const ParamBinding B = bindParameter(P);
+  const ParamBinding B = bindParameter(P, WrittenAfter);
   if (!B.readable)
     return unknownOf(UseType, Name);
   if (!B.argument) {

@@ -169,18 +169,18 @@ bool ValueEvaluatorImpl::hasStableValue(const VarDecl &VD) {
   return false; // a modifiable global or static member
 }
 
-IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType) {
+IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType, bool Incoming) {
   std::string Name = VD.getName().str();
   const VarDecl *Def = &VD;
   const Expr *Init = VD.getAnyInitializer(Def);
-  if (VD.getType()->isIntegralOrEnumerationType() && !hasStableValue(VD))
+  const bool Stable = Incoming || hasStableValue(VD);
+  if (VD.getType()->isIntegralOrEnumerationType() && !Stable)
     if (std::optional<IVal> Queried = deviceQueryValue(VD, nullptr, UseType))
       return refineByGuards(VD, *Queried);
-  if (VD.getType()->isIntegralOrEnumerationType() && VD.hasGlobalStorage() && !VD.isLocalVarDecl() &&
-      !hasStableValue(VD))
+  if (VD.getType()->isIntegralOrEnumerationType() && VD.hasGlobalStorage() && !VD.isLocalVarDecl() && !Stable)
     if (std::optional<IVal> Global = globalDeviceValue(VD, UseType))
       return refineByGuards(VD, *Global);
-  if (!Init || !Def || !hasStableValue(VD)) {
+  if (!Init || !Def || !Stable) {
     if (VD.isLocalVarDecl())
       recordReason(Init ? "'" + Name + "' is modified after its definition"
                         : "'" + Name + "' is declared without an initializer and set later");
@@ -233,10 +233,15 @@ IVal ValueEvaluatorImpl::evalDeclRef(const DeclRefExpr *E) {
   if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
     if (const IVal *Bound = helperArgument(*P))
       return castTo(*Bound, E->getType());
+    if (std::optional<IVal> Written = evalAfterWrites(*P, E))
+      return *Written;
     return evalParam(*P, E->getType());
   }
-  if (const auto *VD = dyn_cast<VarDecl>(D))
+  if (const auto *VD = dyn_cast<VarDecl>(D)) {
+    if (std::optional<IVal> Written = evalAfterWrites(*VD, E))
+      return *Written;
     return evalVar(*VD, E->getType());
+  }
   return unknownOf(E->getType(), D->getName().str());
 }
 

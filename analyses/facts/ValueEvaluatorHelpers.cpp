@@ -7,8 +7,11 @@
 //
 // Only what is certain: the body must be the function's one definition, the
 // parameters values or references to const, and the helper not already being
-// evaluated (recursion). Anything else stays "the value returned by 'f'".
+// evaluated (recursion). A helper of more statements (loops, branches, a
+// switch), or a recursive one, is run when every argument is exact
+// (HostFunctionRunner.h). Anything else stays "the value returned by 'f'".
 #include "facts/ValueEvaluatorInternals.h"
+#include "facts/HostFunctionRunner.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -53,12 +56,10 @@ std::optional<IVal> ValueEvaluatorImpl::evalHelperCall(const CallExpr *E) {
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Def); Method && !Method->isStatic())
     return std::nullopt;
   const Expr *Returned = singleReturn(*Def);
-  if (!Returned || !Returned->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  if (Helpers.size() >= MaxHelperDepth ||
+  if (!Returned || !Returned->getType()->isIntegralOrEnumerationType() || Helpers.size() >= MaxHelperDepth ||
       std::any_of(Helpers.begin(), Helpers.end(),
                   [&](const HelperFrame &H) { return H.function->getCanonicalDecl() == Def->getCanonicalDecl(); }))
-    return std::nullopt;
+    return runHelperCall(E, *Def);
   HelperFrame Frame{Def, {}};
   std::vector<ValueDerivation> Steps;
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
@@ -79,6 +80,33 @@ std::optional<IVal> ValueEvaluatorImpl::evalHelperCall(const CallExpr *E) {
   if (R.exact())
     R.derivation.push_back({SM.getExpansionLoc(E->getBeginLoc()),
                             "'" + Def->getNameAsString() + "' returns " + describe(R) + " here"});
+  return R;
+}
+
+std::optional<IVal> ValueEvaluatorImpl::runHelperCall(const CallExpr *E, const FunctionDecl &Def) {
+  if (!E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  for (const ParmVarDecl *P : Def.parameters())
+    if (!readsArgumentValue(*P) || !P->getType().getNonReferenceType()->isIntegralOrEnumerationType())
+      return std::nullopt;
+  std::vector<i128> Arguments;
+  std::vector<ValueDerivation> Steps;
+  for (unsigned I = 0; I < Def.getNumParams(); ++I) {
+    IVal Arg = castTo(evalInt(E->getArg(I)), Def.getParamDecl(I)->getType().getNonReferenceType());
+    if (!Arg.exact())
+      return std::nullopt; // the argument's own reason stays the first
+    Steps = mergeDerivations(Steps, Arg.derivation);
+    Arguments.push_back(Arg.lo);
+  }
+  const std::string Name = Def.getNameAsString();
+  HostRunOutcome Run = runHostFunction(Ctx, Def, Arguments);
+  if (!Run.value) {
+    recordReason("the value returned by '" + Name + "', which was not run: " + Run.whyNot);
+    return std::nullopt;
+  }
+  IVal R = castTo(exactOf(*Run.value), E->getType());
+  R.derivation = std::move(Steps);
+  R.derivation.push_back({SM.getExpansionLoc(E->getBeginLoc()), "'" + Name + "' returns " + describe(R) + " here"});
   return R;
 }
 

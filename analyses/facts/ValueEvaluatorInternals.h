@@ -11,6 +11,7 @@
 // than "0 to 4294967295", while min(n, 40) still reads "at most 40".
 #pragma once
 
+#include "facts/ReachingWrites.h"
 #include "facts/ValueEvaluator.h"
 #include "facts/ValueGuards.h"
 
@@ -97,6 +98,8 @@ struct ValueEvaluator::Cache {
   // Per function body: the parents of its statements (ValueGuards.h).
   llvm::DenseMap<const Stmt *, std::unique_ptr<StatementParents>> parentMaps;
   llvm::DenseMap<const VarDecl *, bool> mutated;
+  // Per function body: the assignments of its integer variables (ReachingWrites.h).
+  llvm::DenseMap<const Stmt *, std::unique_ptr<BodyWrites>> bodyWrites;
   // Values that do not depend on a context: variables read without guards,
   // bindings or picks.
   // Read without a frame, and in frame 0 of a context with no guards.
@@ -204,7 +207,10 @@ private:
     std::string function; // the parameter's function, by name
     std::string of;       // "parameter 'n' of 'f'"
   };
-  ParamBinding bindParameter(const ParmVarDecl &P);
+  /// WrittenAfter: the read sees the argument though the function assigns
+  /// the parameter later (ReachingWrites.h), so that it modifies it does
+  /// not make the parameter unreadable.
+  ParamBinding bindParameter(const ParmVarDecl &P, bool WrittenAfter = false);
   /// Evaluates the bound argument in the caller's frame (`Eval` gets it).
   template <class EvalFn> auto evalArgument(const ParamBinding &B, EvalFn Eval) {
     const unsigned Saved = Frame;
@@ -220,13 +226,24 @@ private:
                            bool ValueKnown);
   /// An unbound parameter: its callers are the choice that could settle it.
   void openCallers(const ParmVarDecl &P, const ParamBinding &B);
-  IVal evalParam(const ParmVarDecl &P, QualType UseType);
+  IVal evalParam(const ParmVarDecl &P, QualType UseType, bool WrittenAfter = false);
+  /// The value a read of an assigned local or parameter sees: the value of
+  /// the assignment that reaches it, or the variable's incoming value when
+  /// every assignment comes after the read (ReachingWrites.h); nullopt when
+  /// the variable is not assigned or the rule cannot tell
+  /// (ValueEvaluatorWrites.cpp).
+  std::optional<IVal> evalAfterWrites(const VarDecl &VD, const DeclRefExpr *Use);
+  llvm::SmallPtrSet<const BinaryOperator *, 4> ActiveWrites;
   const Expr *boundArgument(const ParmVarDecl &P) const;
   IVal evalSubscript(const ArraySubscriptExpr *E);
   /// A call of a helper whose body is one return statement, evaluated with
   /// its parameters bound to the call's arguments (ValueEvaluatorHelpers.cpp);
   /// nullopt when the callee is not such a helper.
   std::optional<IVal> evalHelperCall(const CallExpr *E);
+  /// A helper that is not one return statement (or is recursive), run on
+  /// its exact arguments (HostFunctionRunner.h); nullopt when an argument
+  /// is not exact or the run stops (its reason recorded).
+  std::optional<IVal> runHelperCall(const CallExpr *E, const FunctionDecl &Def);
   /// The argument a parameter of a helper being evaluated is bound to.
   const IVal *helperArgument(const ParmVarDecl &P) const;
 
@@ -248,7 +265,9 @@ private:
   IVal evalIntNode(const Expr *E);
   IVal evalIntCast(const CastExpr *E);
   IVal evalDeclRef(const DeclRefExpr *E);
-  IVal evalVar(const VarDecl &VD, QualType UseType);
+  /// Incoming: the read sees the initializer though the variable is
+  /// assigned later (ReachingWrites.h).
+  IVal evalVar(const VarDecl &VD, QualType UseType, bool Incoming = false);
   IVal evalUnary(const UnaryOperator *E);
   IVal evalBinary(const BinaryOperator *E);
   IVal evalConditional(const AbstractConditionalOperator *E);

@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 #include <utility>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 29 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 33 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -87,7 +87,9 @@ void quietCallers(float *p) {
 
 // A helper whose body is one return statement (ceil_div and its like) is
 // evaluated at its call, its parameters bound to the arguments there. A
-// longer body, or a recursive one, stays "the value returned by" the helper.
+// longer body (loops, branches), or a recursive one, is run when its
+// arguments are exact; with a runtime argument it stays "the value returned
+// by" the helper.
 template <class T> T ceilDiv(T a, T b) { return (a + b - 1) / b; }
 static int threadsFor(const int &items, int perThread) { return items / perThread; }
 static int halved(int n) {
@@ -95,14 +97,31 @@ static int halved(int n) {
   return half;
 }
 static int halvedUntilWarp(int n) { return n <= 32 ? n : halvedUntilWarp(n / 2); }
+static int largestPowerOfTwoAtMost(int n) {
+  int p = 1;
+  while (p * 2 <= n)
+    p *= 2;
+  return p;
+}
 void helperValues(float *p, int runtime) {
   int items = 100000;
   work<<<ceilDiv(items, 256), 256>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps (registers unknown); the grid of 391 blocks fills 45.3% of one wave}} [cuda-occupancy-report]
   work<<<216, threadsFor(400, 4)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 100 threads per SM}} [cuda-occupancy-report] expect-warning {{block of 100 threads is not a multiple of the warp size (32)}} [cuda-launch-block-not-warp-multiple] expect-note {{'threadsFor' returns 100 here}}
-  work<<<216, halved(256)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block halved(256), dynamic shared memory 0)}} [cuda-occupancy-report]
-  work<<<216, halvedUntilWarp(100)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block halvedUntilWarp(100), dynamic shared memory 0)}} [cuda-occupancy-report]
+  work<<<216, halved(256)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 16 blocks of 128 threads per SM}} [cuda-occupancy-report]
+  work<<<216, halvedUntilWarp(256)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 32 threads per SM}} [cuda-occupancy-report]
+  work<<<216, largestPowerOfTwoAtMost(1000)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 4 blocks of 512 threads per SM}} [cuda-occupancy-report]
+  work<<<216, largestPowerOfTwoAtMost(runtime)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block largestPowerOfTwoAtMost(runtime), dynamic shared memory 0)}} [cuda-occupancy-report]
   work<<<ceilDiv(runtime, 256), 256>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]
 }
+
+// A parameter the helper assigns before the launch (it rounds the block size
+// its caller asks for): the launch reads that assignment, whose right side
+// reads the argument (analyses/facts/ReachingWrites.h).
+static void launchRounded(float *p, int threads) {
+  threads = largestPowerOfTwoAtMost(threads);
+  work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]
+}
+void callRounded(float *p) { launchRounded(p, 300); }
 
 // A guard around a launch inside a declaration's initializer: the guard
 // still holds (the walk up goes through the declaration).

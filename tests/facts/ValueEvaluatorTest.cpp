@@ -152,6 +152,39 @@ EvaluatedValue probeValue(Snippet &S, unsigned Index = 0) {
   return Eval.evaluateInteger(*P[Index]);
 }
 
+/// The probe's argument read with its function called from Caller (two
+/// frames: the probe's function, then the call of it in Caller).
+EvaluatedValue probeValueCalledFrom(Snippet &S, unsigned Index, const std::string &Caller) {
+  auto Probes = match(callExpr(isExpansionInMainFile(), callee(functionDecl(hasName("probe"))),
+                               hasAncestor(functionDecl(isDefinition()).bind("fn")))
+                          .bind("call"),
+                      S.ctx());
+  std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Found;
+  for (const BoundNodes &N : Probes)
+    Found.emplace_back(N.getNodeAs<CallExpr>("call"), N.getNodeAs<FunctionDecl>("fn"));
+  const SourceManager &SM = S.ctx().getSourceManager();
+  std::sort(Found.begin(), Found.end(), [&](const auto &A, const auto &B) {
+    return SM.getFileOffset(A.first->getBeginLoc()) < SM.getFileOffset(B.first->getBeginLoc());
+  });
+  EXPECT_GT(Found.size(), Index);
+  if (Found.size() <= Index)
+    return EvaluatedValue::unknown("<no probe>");
+  const auto [Probe, Function] = Found[Index];
+  auto Calls = match(callExpr(callee(functionDecl(equalsNode(Function))),
+                              hasAncestor(functionDecl(hasName(Caller), isDefinition()).bind("caller")))
+                         .bind("call"),
+                     S.ctx());
+  EXPECT_EQ(Calls.size(), 1u);
+  if (Calls.empty())
+    return EvaluatedValue::unknown("<no call>");
+  clang::tidy::occlint::ValueContext Context;
+  Context.frames = {{Function, Probe},
+                    {Calls.front().getNodeAs<FunctionDecl>("caller"), Calls.front().getNodeAs<CallExpr>("call")}};
+  clang::tidy::occlint::EvaluationTrace Trace;
+  ValueEvaluator Eval(S.ctx());
+  return Eval.evaluateInteger(*Probe->getArg(0), Context, &Trace);
+}
+
 EvaluatedDim3 launchDim3(Snippet &S, unsigned Arg, unsigned Index = 0) {
   std::vector<const Expr *> L = S.launchArgs(Arg);
   EXPECT_GT(L.size(), Index);
@@ -568,9 +601,34 @@ TEST(ValueEvaluatorTest, HelperOfOneReturnStatementIsEvaluatedAtItsCall) {
   expectUnknown(probeValue(S, 2), "ceilDiv(n, 256)");
   // A range goes through the helper's arithmetic.
   expectRange(probeValue(S, 3), 1, 4);
-  // Not one return statement, or recursive: the value returned stays unknown.
-  expectUnknown(probeValue(S, 4), "twoSteps(64)");
-  expectUnknown(probeValue(S, 5), "down(100)");
+  // Not one return statement, or recursive: run on its exact arguments
+  // (HostFunctionRunner.h).
+  EvaluatedValue Two = probeValue(S, 4);
+  expectExact(Two, 32);
+  EXPECT_STEP(S, Two.derivation, "'twoSteps' returns 32 here", "twoSteps(64)");
+  expectExact(probeValue(S, 5), 25); // 100 -> 50 -> 25
+}
+
+TEST(ValueEvaluatorTest, HelperOfSeveralStatementsRunsOnlyOnExactArguments) {
+  PARSE(S, "static int roundDown(int n) { int p = 1; while (p * 2 <= n) p *= 2; return p; }\n"
+           "int printsToo(int n);\n"
+           "static int logs(int n) { printsToo(n); return n; }\n"
+           "void h(int n) {\n"
+           "  const int items = 1000;\n"
+           "  probe(roundDown(items));\n"
+           "  probe(roundDown(n));\n"
+           "  probe(roundDown(std::min(n, 300)));\n"
+           "  probe(logs(64));\n"
+           "}\n");
+  EvaluatedValue V = probeValue(S, 0);
+  expectExact(V, 512);
+  EXPECT_STEP(S, V.derivation, "'items' is defined here as 1000", "const int items");
+  EXPECT_STEP(S, V.derivation, "'roundDown' returns 512 here", "roundDown(items)");
+  expectUnknown(probeValue(S, 1), "roundDown(n)");
+  // A range is not run: each of its values could give another result.
+  expectUnknown(probeValue(S, 2), "roundDown(std::min(n, 300))");
+  // A call without a body stops the run.
+  expectUnknown(probeValue(S, 3), "logs(64)");
 }
 
 // ---------------------------------------------------------------------------
@@ -618,8 +676,7 @@ TEST(ValueEvaluatorTest, MutatedLocalsAreUnknown) {
            "  probe(w);\n"
            "  for (int i = 0; i < 4; ++i) probe(i);\n"
            "  int late = 5;\n"
-           "  probe(late);\n"
-           "  late = 6;\n"
+           "  for (int k = 0; k < 2; ++k) { probe(late); late = 6; }\n"
            "}\n");
   const char *Names[] = {"t", "u", "w", "i", "late"};
   for (unsigned I = 0; I < 5; ++I) {
@@ -628,6 +685,61 @@ TEST(ValueEvaluatorTest, MutatedLocalsAreUnknown) {
     expectUnknown(V, Names[I]);
     EXPECT_TRUE(V.derivation.empty()) << allSteps(V.derivation);
   }
+}
+
+// ReachingWrites.h: a variable the function only reads and assigns.
+TEST(ValueEvaluatorTest, AssignedVariableReadsTheAssignmentThatReachesIt) {
+  PARSE(S, "static int roundDown(int n) { int p = 1; while (p * 2 <= n) p *= 2; return p; }\n"
+           "void h(int c) {\n"
+           "  int t = 1000;\n"
+           "  probe(t);\n"                    // before any assignment: the initializer
+           "  t = roundDown(t);\n"            // reads 1000
+           "  probe(t);\n"                    // 512
+           "  if (c) { t = 64; probe(t); }\n" // the assignment in its own block
+           "  probe(t);\n"                    // 512 or 64: not known
+           "  int u = 32;\n"
+           "  u = u * 4;\n"
+           "  { probe(u); }\n"                // 128, from a block further up
+           "  int v = 1;\n"
+           "  v = 2;\n"
+           "  switch (c) { case 0: v = 3; break; default: break; }\n"
+           "  probe(v);\n"                    // 2 or 3: not known
+           "  int w;\n"
+           "  w = 256;\n"
+           "  probe(w);\n"                    // declared without a value, then assigned
+           "}\n");
+  EvaluatedValue Before = probeValue(S, 0);
+  expectExact(Before, 1000);
+  EvaluatedValue After = probeValue(S, 1);
+  expectExact(After, 512);
+  EXPECT_STEP(S, After.derivation, "'t' is set here to 512", "t = roundDown");
+  EXPECT_STEP(S, After.derivation, "'roundDown' returns 512 here", "roundDown(t)");
+  expectExact(probeValue(S, 2), 64);
+  expectUnknown(probeValue(S, 3), "t");
+  expectExact(probeValue(S, 4), 128);
+  expectUnknown(probeValue(S, 5), "v");
+  expectExact(probeValue(S, 6), 256);
+}
+
+TEST(ValueEvaluatorTest, AssignedParameterReadsItsArgumentBeforeTheAssignment) {
+  PARSE(S, "static int roundDown(int n) { int p = 1; while (p * 2 <= n) p *= 2; return p; }\n"
+           "static void launch(int block) {\n"
+           "  block = roundDown(block);\n"
+           "  probe(block);\n"
+           "}\n"
+           "static void loops(int block) {\n"
+           "  for (int i = 0; i < 3; ++i) { probe(block); block = block * 2; }\n"
+           "}\n"
+           "void h() { launch(1000); loops(64); }\n");
+  // Read in the caller's context: the argument, then the assignment.
+  EvaluatedValue V = probeValueCalledFrom(S, 0, "h");
+  expectExact(V, 512);
+  EXPECT_STEP(S, V.derivation, "'block' is set here to 512", "block = roundDown");
+  EXPECT_STEP(S, V.derivation, "'launch' is called here with 'block' = 1000", "launch(1000)");
+  // Without the caller: the parameter's value stays unknown.
+  expectUnknown(probeValue(S, 0), "block");
+  // A write in a loop reaches the read on the next iteration.
+  expectUnknown(probeValueCalledFrom(S, 1, "h"), "block");
 }
 
 TEST(ValueEvaluatorTest, ReadingALocalIsNotAMutation) {
