@@ -49,6 +49,23 @@ json lintJson(const std::vector<std::string> &Files, const std::string &Options,
   return J;
 }
 
+// The 1-based line of File's only line that contains Needle (0, and a test
+// failure, when none or several do), so that a test names the line it means.
+int lineContaining(const std::string &File, const std::string &Needle) {
+  std::ifstream In(File);
+  std::string Text;
+  int Number = 0, Found = 0, Count = 0;
+  while (std::getline(In, Text)) {
+    ++Number;
+    if (Text.find(Needle) != std::string::npos) {
+      Found = Number;
+      ++Count;
+    }
+  }
+  EXPECT_EQ(Count, 1) << "'" << Needle << "' in " << File;
+  return Count == 1 ? Found : 0;
+}
+
 // The text output's diagnostic and note lines ("file:12:14: warning: message [check]").
 std::vector<std::string> textLines(const std::string &Output) {
   static const std::regex Diagnostic(R"(^(/[^:]+):(\d+):(\d+): (error|warning|remark|note): .*$)");
@@ -333,7 +350,7 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
     return Out;
   };
   // static void launchFill(float *p, int threads) { work<<<216, threads>>>(p); }
-  std::vector<json> Fill = entriesAt(36);
+  std::vector<json> Fill = entriesAt(lineContaining(Input, "static void launchFill("));
   ASSERT_EQ(Fill.size(), 2u) << J["launches"].dump(1);
   std::set<std::string> Blocks;
   for (const json &L : Fill) {
@@ -342,26 +359,28 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
     EXPECT_EQ(L["values"]["complete"], true);
     EXPECT_TRUE(L["values"]["incompleteBecause"].is_null());
     ASSERT_EQ(L["values"]["via"].size(), 1u);
-    EXPECT_EQ(L["values"]["via"][0]["line"], L["block"] == "100" ? 38 : 39);
+    EXPECT_EQ(L["values"]["via"][0]["line"],
+              lineContaining(Input, L["block"] == "100" ? "launchFill(p, 100);" : "launchFill(p, 256);"));
     EXPECT_TRUE(L["unknown"].is_null());
   }
   EXPECT_EQ(Blocks, (std::set<std::string>{"100", "256"}));
   // void launchExternal(float *p, int threads) { work<<<216, threads>>>(p); }
-  std::vector<json> External = entriesAt(43);
+  std::vector<json> External = entriesAt(lineContaining(Input, "void launchExternal(float"));
   ASSERT_EQ(External.size(), 1u);
   EXPECT_EQ(External[0]["block"], "160");
   EXPECT_EQ(External[0]["values"]["complete"], false);
   EXPECT_EQ(External[0]["values"]["incompleteBecause"], "'launchExternal' can be called from other files");
   // static void launchRuntime(float *p, int threads) { work<<<216, threads>>>(p); }, called with a parameter
   // of a function nothing calls.
-  std::vector<json> Runtime = entriesAt(62);
+  std::vector<json> Runtime = entriesAt(lineContaining(Input, "static void launchRuntime("));
   ASSERT_EQ(Runtime.size(), 1u);
   EXPECT_EQ(Runtime[0]["block"], "threads");
   EXPECT_EQ(Runtime[0]["values"]["complete"], false);
   EXPECT_EQ(Runtime[0]["unknown"]["block"], "parameter 'n' of 'callRuntime'");
   // A sweep over an array: one entry per element, a complete set, each naming
   // the array as the block's sweep (and not the grid's: 216 is written).
-  for (int Line : {52, 121}) {
+  for (int Line : {lineContaining(Input, "work<<<216, bs>>>(p);"),
+                   lineContaining(Input, "work<<<216, sizes[j]>>>(p);")}) {
     std::vector<json> Swept = entriesAt(Line);
     ASSERT_EQ(Swept.size(), 2u) << Line;
     for (const json &L : Swept) {
@@ -372,27 +391,27 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
   }
   // A helper handed to a template that calls it: complete, reached through
   // the call in the template (line 130) from the caller's call (line 137).
-  std::vector<json> Timed = entriesAt(132);
+  std::vector<json> Timed = entriesAt(lineContaining(Input, "static void launchTimed("));
   ASSERT_EQ(Timed.size(), 2u);
   std::set<std::string> TimedBlocks;
   for (const json &L : Timed) {
     TimedBlocks.insert(L["block"].get<std::string>());
     EXPECT_EQ(L["values"]["complete"], true) << L.dump();
     ASSERT_EQ(L["values"]["via"].size(), 2u) << L.dump();
-    EXPECT_EQ(L["values"]["via"][0]["line"], 130);
-    EXPECT_EQ(L["values"]["via"][1]["line"], 137);
+    EXPECT_EQ(L["values"]["via"][0]["line"], lineContaining(Input, "kernel(std::forward<Args>(args)...);"));
+    EXPECT_EQ(L["values"]["via"][1]["line"], lineContaining(Input, "timeIt(10, launchTimed, p, threads);"));
   }
   EXPECT_EQ(TimedBlocks, (std::set<std::string>{"40", "96"}));
   // Two sweeps of five sizes through one helper: ten paths, five variants, a
   // complete set (the bound of 8 counts variants).
-  std::vector<json> TwoSweeps = entriesAt(152);
+  std::vector<json> TwoSweeps = entriesAt(lineContaining(Input, "static void launchSwept("));
   ASSERT_EQ(TwoSweeps.size(), 5u);
   for (const json &L : TwoSweeps) {
     EXPECT_EQ(L["values"]["of"], 5) << L.dump();
     EXPECT_EQ(L["values"]["complete"], true) << L.dump();
   }
   // An external helper with two callers: both values, an open set.
-  std::vector<json> ExternalTwice = entriesAt(144);
+  std::vector<json> ExternalTwice = entriesAt(lineContaining(Input, "void launchExternalTwice("));
   ASSERT_EQ(ExternalTwice.size(), 2u);
   for (const json &L : ExternalTwice)
     EXPECT_EQ(L["values"]["incompleteBecause"], "'launchExternalTwice' can be called from other files");
