@@ -35,14 +35,6 @@ bool bindsToConstReference(const CallExpr &Call, const Stmt *Arg) {
   return false;
 }
 
-/// The statement S stands for in its block: the expression itself, or the
-/// expression inside its cleanups.
-const Stmt *statementExpression(const Stmt *S) {
-  if (const auto *Cleanups = dyn_cast_or_null<ExprWithCleanups>(S))
-    return Cleanups->getSubExpr();
-  return S;
-}
-
 } // namespace
 
 class BodyWritesCollector : public RecursiveASTVisitor<BodyWritesCollector> {
@@ -140,84 +132,111 @@ const Stmt *BodyWrites::childHolding(const Stmt *C, const Stmt *S) const {
   return nullptr;
 }
 
-bool BodyWrites::insideLoopBelow(const Stmt *S, const Stmt *Stop) const {
-  for (const Stmt *Up = Parents.parentOf(S); Up && Up != Stop; Up = Parents.parentOf(Up))
-    if (isLoop(Up))
-      return true;
-  return false;
+const BodyWrites::BlockIndex &BodyWrites::indexOf(const CompoundStmt &Block) const {
+  std::unique_ptr<BlockIndex> &Index = Blocks[&Block];
+  if (!Index) {
+    Index = std::make_unique<BlockIndex>();
+    unsigned At = 0;
+    for (const Stmt *Child : Block.body())
+      Index->position[Child] = At++;
+  }
+  return *Index;
 }
 
-ReachingWrite BodyWrites::reachingWrite(const VarDecl &V, const DeclRefExpr &Read) const {
+bool BodyWrites::comesAfter(const BinaryOperator &Write, const Stmt &Position, const Stmt *Stop) const {
+  for (const Stmt *Up = Parents.parentOf(&Position); Up && Up != Stop; Up = Parents.parentOf(Up))
+    if (isLoop(Up) && isWithin(&Write, Up, Parents))
+      return false; // the next iteration runs it before the position
+  if (!isa<Expr>(Position)) // just before a statement: its own writes come after
+    return isWithin(&Write, &Position, Parents) ||
+           SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Position.getEndLoc()),
+                                        SM.getExpansionLoc(Write.getBeginLoc()));
+  if (isWithin(&Position, Write.getRHS(), Parents))
+    return true; // v = f(v): the right side is read first
+  const Stmt *FullExpression = &Position;
+  for (const Stmt *Up = Parents.parentOf(&Position); Up && isa<Expr>(Up); Up = Parents.parentOf(Up))
+    FullExpression = Up;
+  if (isWithin(&Write, FullExpression, Parents))
+    return false; // unsequenced, or ordered by operators: not followed
+  return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Position.getEndLoc()),
+                                      SM.getExpansionLoc(Write.getBeginLoc()));
+}
+
+const BinaryOperator *BodyWrites::clampOf(const Stmt *S, const VarWrites &Writes) const {
+  const auto *If = dyn_cast<IfStmt>(S);
+  if (!If || If->getElse() || If->getInit() || If->getConditionVariable() || If->isConsteval())
+    return nullptr;
+  const Stmt *Then = If->getThen();
+  if (const auto *Block = dyn_cast<CompoundStmt>(Then)) {
+    if (Block->size() != 1)
+      return nullptr;
+    Then = Block->body_front();
+  }
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Then))
+    Then = Cleanups->getSubExpr();
+  const auto *Assignment = dyn_cast<BinaryOperator>(Then);
+  if (!Assignment || std::find(Writes.assignments.begin(), Writes.assignments.end(), Assignment) ==
+                         Writes.assignments.end())
+    return nullptr;
+  for (const BinaryOperator *Other : Writes.assignments)
+    if (isWithin(Other, If->getCond(), Parents))
+      return nullptr;
+  return Assignment;
+}
+
+ReachingWrite BodyWrites::reachingWrite(const VarDecl &V, const Stmt &Position) const {
   const VarWrites *Writes = writesOf(V);
   if (Untrackable || !Writes || !Writes->tracked)
     return {};
-  auto IsAssignment = [&](const Stmt *S) -> const BinaryOperator * {
-    const auto *B = dyn_cast_or_null<BinaryOperator>(statementExpression(S));
-    return B && std::find(Writes->assignments.begin(), Writes->assignments.end(), B) != Writes->assignments.end()
-               ? B
-               : nullptr;
-  };
-  // The nearest block above the read with an assignment statement before the
-  // statement that holds the read.
-  const Stmt *Below = &Read;
-  for (const Stmt *Up = Parents.parentOf(&Read); Up; Below = Up, Up = Parents.parentOf(Up)) {
+  const Stmt *Below = &Position;
+  for (const Stmt *Up = Parents.parentOf(&Position); Up; Below = Up, Up = Parents.parentOf(Up)) {
     const auto *Block = dyn_cast<CompoundStmt>(Up);
     if (!Block)
       continue;
-    std::vector<const Stmt *> Children(Block->body_begin(), Block->body_end());
-    size_t At = 0;
-    while (At < Children.size() && Children[At] != Below)
-      ++At;
-    if (At == Children.size())
+    const BlockIndex &Index = indexOf(*Block);
+    auto At = Index.position.find(Below);
+    if (At == Index.position.end())
       return {};
-    size_t Found = At;
-    for (size_t I = At; I-- > 0;)
-      if (IsAssignment(Children[I])) {
-        Found = I;
-        break;
-      }
-    if (Found == At)
-      continue;
-    const BinaryOperator *Assignment = IsAssignment(Children[Found]);
-    // Nothing between it and the read may write the variable or be a case
-    // label (a jump past the assignment).
-    for (size_t I = Found + 1; I <= At; ++I)
-      if (isa<SwitchCase>(Children[I]))
-        return {};
-    for (const BinaryOperator *Other : Writes->assignments) {
-      if (Other == Assignment)
+    // The writes of each statement of the block up to the one holding the
+    // position (nested writes included).
+    llvm::DenseMap<const Stmt *, unsigned> WritesIn;
+    for (const BinaryOperator *W : Writes->assignments)
+      if (const Stmt *Holder = childHolding(Block, W))
+        ++WritesIn[Holder];
+    // Writes in the statement holding the position must come after it.
+    if (WritesIn.count(Below))
+      for (const BinaryOperator *W : Writes->assignments)
+        if (isWithin(W, Below, Parents) && !comesAfter(*W, Position, Block))
+          return {};
+    bool PastLabel = isa<SwitchCase>(Below);
+    const auto Children = Block->body();
+    for (unsigned I = At->second; I-- > 0;) {
+      const Stmt *Child = Children.begin()[I];
+      if (!WritesIn.count(Child)) {
+        PastLabel |= isa<SwitchCase>(Child);
         continue;
-      const Stmt *Holder = childHolding(Block, Other);
-      if (!Holder)
-        continue; // outside this block: before it is entered or after the read
-      size_t Index = std::find(Children.begin(), Children.end(), Holder) - Children.begin();
-      if (Index <= Found || Index > At)
-        continue; // overwritten by the assignment, or after the read
-      const bool ReadFirst = Index == At && isWithin(&Read, Other->getRHS(), Parents) &&
-                             !insideLoopBelow(&Read, Block);
-      if (!ReadFirst)
-        return {};
+      }
+      if (PastLabel)
+        return {}; // a jump to the label skips the write
+      const Stmt *Plain = Child;
+      if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Plain))
+        Plain = Cleanups->getSubExpr();
+      if (const auto *Assignment = dyn_cast<BinaryOperator>(Plain);
+          Assignment && WritesIn.lookup(Child) == 1 && isWithin(Assignment, Child, Parents) &&
+          std::find(Writes->assignments.begin(), Writes->assignments.end(), Assignment) !=
+              Writes->assignments.end())
+        return {ReachingWrite::Kind::Assignment, Assignment, nullptr};
+      if (const BinaryOperator *Clamp = clampOf(Child, *Writes); Clamp && WritesIn.lookup(Child) == 1)
+        return {ReachingWrite::Kind::Conditional, Clamp, cast<IfStmt>(Child)};
+      return {}; // written in a loop, a branch with an else, a nested block
     }
-    return {ReachingWrite::Kind::Assignment, Assignment};
   }
-  // No assignment above: the incoming value, when every write comes after
-  // the read (not in the read's own full expression, but for `v = f(v)`)
-  // and no loop holds both.
-  const Stmt *FullExpression = &Read;
-  for (const Stmt *Up = Parents.parentOf(&Read); Up && isa<Expr>(Up); Up = Parents.parentOf(Up))
-    FullExpression = Up;
-  for (const BinaryOperator *Other : Writes->assignments) {
-    const bool InRightSide = isWithin(&Read, Other->getRHS(), Parents);
-    if (!InRightSide && isWithin(Other, FullExpression, Parents))
-      return {}; // unsequenced or ordered by the operators: not followed
-    if (!InRightSide && !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Read.getEndLoc()),
-                                                      SM.getExpansionLoc(Other->getBeginLoc())))
+  // No write before the position: the incoming value, when every write
+  // comes after it.
+  for (const BinaryOperator *W : Writes->assignments)
+    if (!comesAfter(*W, Position, nullptr))
       return {};
-    for (const Stmt *Up = Parents.parentOf(&Read); Up && Up != &Body; Up = Parents.parentOf(Up))
-      if (isLoop(Up) && isWithin(Other, Up, Parents))
-        return {};
-  }
-  return {ReachingWrite::Kind::Incoming, nullptr};
+  return {ReachingWrite::Kind::Incoming, nullptr, nullptr};
 }
 
 } // namespace clang::tidy::occlint

@@ -3,7 +3,9 @@
 //
 //   void launch(int n, int block_size) {
 //     block_size = largestPowerOfTwoLessOrEqual(block_size); // reads the argument
-//     kernel<<<ceil_div(n, block_size), block_size>>>(...);  // reads that assignment
+//     if (block_size < 64)
+//       block_size = 64;                                    // a clamp: a write under a condition
+//     kernel<<<ceil_div(n, block_size), block_size>>>(...);  // reads the clamp, or the assignment before it
 //   }
 //
 // A structural rule, not a dataflow over the CFG, that answers only when the
@@ -13,14 +15,20 @@
 //   not when its address is taken, it is bound to a modifiable reference,
 //   incremented, compound-assigned, captured by a lambda, or the function
 //   has a goto or a case label below a nested statement of its switch;
-// - a read sees the assignment A when A is a statement of a block that
-//   holds the read further down, and nothing between A and the read (the
-//   statements of that block from A on, up to the one holding the read)
-//   writes the variable or is a case label: every path to the read runs A
-//   last. A write inside the read's own statement counts only when the read
-//   is in that write's right side outside any loop (`v = f(v);`);
-// - a read sees the incoming value (the parameter's argument, the local's
-//   initializer) when every write comes after it and no loop holds both.
+// - from the read, the statements before it are looked at, in its block and
+//   then in each block above, nearest first: the first that writes the
+//   variable decides. An assignment statement `v = e;` is what the read sees;
+//   a clamp `if (c) v = e;` (no else, the assignment its only statement) is
+//   a write under a condition: the evaluator decides c, and takes e, or the
+//   write that reaches the if; any other statement that writes the variable
+//   (a loop, an if with an else, a block) leaves the read not known. A case
+//   label passed on the way leaves it not known when a write is found before
+//   it (a jump to the label skips that write);
+// - a write inside the statement that holds the read counts only when it
+//   comes after the read (the read in its right side, `v = f(v);`, or later
+//   in the text and not in the same expression) and no loop holds both;
+// - with no write before it, the read sees the incoming value (the
+//   parameter's argument, the local's initializer).
 #pragma once
 
 #include "facts/StatementParents.h"
@@ -30,6 +38,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <memory>
 #include <vector>
 
 namespace clang::tidy::occlint {
@@ -37,12 +46,20 @@ namespace clang::tidy::occlint {
 struct ReachingWrite {
   enum class Kind {
     NotKnown, ///< the rule cannot tell (or the variable is not tracked)
-    Incoming, ///< the value the variable starts with
-    Assignment,
+    Incoming,    ///< the value the variable starts with
+    Assignment,  ///< `v = e;`
+    Conditional, ///< `if (c) v = e;`: e when c holds, else the write that reaches the if
   };
   Kind kind = Kind::NotKnown;
-  const BinaryOperator *assignment = nullptr; ///< Kind::Assignment: `v = e`
+  const BinaryOperator *assignment = nullptr; ///< Assignment, Conditional: `v = e`
+  const IfStmt *condition = nullptr;          ///< Conditional
 };
+
+/// Whether two reads see the same write.
+inline bool sameWrite(const ReachingWrite &A, const ReachingWrite &B) {
+  return A.kind == B.kind && A.kind != ReachingWrite::Kind::NotKnown && A.assignment == B.assignment &&
+         A.condition == B.condition;
+}
 
 /// The writes of the variables of one function body, collected once.
 class BodyWrites {
@@ -51,8 +68,10 @@ public:
 
   /// Whether the body assigns V (`v = e`) anywhere.
   bool assigned(const VarDecl &V) const;
-  /// Which write Read (a DeclRefExpr to V inside the body) sees.
-  ReachingWrite reachingWrite(const VarDecl &V, const DeclRefExpr &Read) const;
+  /// Which write a read of V sees at Position: a DeclRefExpr to V inside
+  /// the body, or a statement of the body (the value V has just before it
+  /// runs: the if of a Conditional write).
+  ReachingWrite reachingWrite(const VarDecl &V, const Stmt &Position) const;
 
 private:
   struct VarWrites {
@@ -67,10 +86,22 @@ private:
   bool Untrackable = false; // a goto, or a case label below a nested statement
   llvm::DenseMap<const VarDecl *, VarWrites> Vars;
 
+  // Per block: each statement's place (built on first use).
+  struct BlockIndex {
+    llvm::DenseMap<const Stmt *, unsigned> position;
+  };
+  mutable llvm::DenseMap<const CompoundStmt *, std::unique_ptr<BlockIndex>> Blocks;
+
   const VarWrites *writesOf(const VarDecl &V) const;
+  const BlockIndex &indexOf(const CompoundStmt &Block) const;
   /// The child of C that holds S (S itself when it is one), or null.
   const Stmt *childHolding(const Stmt *C, const Stmt *S) const;
-  bool insideLoopBelow(const Stmt *S, const Stmt *Stop) const;
+  /// Whether Write runs after Position on every path that reaches Position
+  /// before leaving Stop (no loop below Stop holds both).
+  bool comesAfter(const BinaryOperator &Write, const Stmt &Position, const Stmt *Stop) const;
+  /// The assignment when S is `if (c) v = e;` (or `if (c) { v = e; }`) and c
+  /// does not write V.
+  const BinaryOperator *clampOf(const Stmt *S, const VarWrites &Writes) const;
   static bool isWithin(const Stmt *Inner, const Stmt *Outer, const StatementParents &Parents);
 };
 

@@ -119,8 +119,20 @@ IVal ValueEvaluatorImpl::refineByGuards(const VarDecl &VD, IVal V) {
   const unsigned F = frameOf(VD);
   if (F == NoFrame)
     return V;
+  // A variable its function assigns: a guard tests the value that reaches
+  // its statement, which is this value only when the same write reaches
+  // both (ValueEvaluatorWrites.cpp).
+  auto Via = ReadVia.find(&VD);
+  const BodyWrites *Writes = nullptr;
+  if (Via != ReadVia.end())
+    if (const Stmt *Body = Context.frames[F].function ? Context.frames[F].function->getBody() : nullptr)
+      if (auto Found = C.bodyWrites.find(Body); Found != C.bodyWrites.end())
+        Writes = Found->second.get();
   for (const GuardFact &G : guardsOf(F)) {
     if (G.var != &VD)
+      continue;
+    if (Via != ReadVia.end() &&
+        (!Writes || !G.statement || !sameWrite(Writes->reachingWrite(VD, *G.statement), Via->second)))
       continue;
     i128 Lo = G.min ? std::max<i128>(V.lo, *G.min) : V.lo;
     i128 Hi = G.max ? std::min<i128>(V.hi, *G.max) : V.hi;

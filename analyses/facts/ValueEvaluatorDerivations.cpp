@@ -233,12 +233,12 @@ IVal ValueEvaluatorImpl::evalDeclRef(const DeclRefExpr *E) {
   if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
     if (const IVal *Bound = helperArgument(*P))
       return castTo(*Bound, E->getType());
-    if (std::optional<IVal> Written = evalAfterWrites(*P, E))
+    if (std::optional<IVal> Written = evalAfterWrites(*P, *E, E->getType()))
       return *Written;
     return evalParam(*P, E->getType());
   }
   if (const auto *VD = dyn_cast<VarDecl>(D)) {
-    if (std::optional<IVal> Written = evalAfterWrites(*VD, E))
+    if (std::optional<IVal> Written = evalAfterWrites(*VD, *E, E->getType()))
       return *Written;
     return evalVar(*VD, E->getType());
   }

@@ -172,6 +172,8 @@ private:
   void recordChoice(const OpenChoice &Choice);
   void recordReason(std::string Reason);
   std::string where(SourceLocation Loc) const;
+  /// V refined by the guards around the frame's statement that speak of VD
+  /// (for a variable read through ReadVia, only those its write reaches).
   IVal refineByGuards(const VarDecl &VD, IVal V);
   IVal pickMember(const void *Key, const std::vector<i128> &Members, IVal Hull, SourceLocation Loc,
                   const std::string &What, unsigned InFrame);
@@ -227,13 +229,17 @@ private:
   /// An unbound parameter: its callers are the choice that could settle it.
   void openCallers(const ParmVarDecl &P, const ParamBinding &B);
   IVal evalParam(const ParmVarDecl &P, QualType UseType, bool WrittenAfter = false);
-  /// The value a read of an assigned local or parameter sees: the value of
-  /// the assignment that reaches it, or the variable's incoming value when
-  /// every assignment comes after the read (ReachingWrites.h); nullopt when
-  /// the variable is not assigned or the rule cannot tell
-  /// (ValueEvaluatorWrites.cpp).
-  std::optional<IVal> evalAfterWrites(const VarDecl &VD, const DeclRefExpr *Use);
+  /// The value a read of an assigned local or parameter sees at Position
+  /// (the read, or the statement it is read just before): the value of the
+  /// assignment that reaches it, of a clamp whose condition is decided, or
+  /// the variable's incoming value when no write comes before
+  /// (ReachingWrites.h); nullopt when the variable is not assigned or the
+  /// rule cannot tell (ValueEvaluatorWrites.cpp).
+  std::optional<IVal> evalAfterWrites(const VarDecl &VD, const Stmt &Position, QualType UseType);
   llvm::SmallPtrSet<const BinaryOperator *, 4> ActiveWrites;
+  // Assigned variables being read, and the write each read sees: a guard
+  // applies to the value only where the same write reaches the guard.
+  llvm::DenseMap<const VarDecl *, ReachingWrite> ReadVia;
   const Expr *boundArgument(const ParmVarDecl &P) const;
   IVal evalSubscript(const ArraySubscriptExpr *E);
   /// A call of a helper whose body is one return statement, evaluated with

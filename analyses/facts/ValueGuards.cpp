@@ -178,6 +178,7 @@ std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const Stat
     const Stmt *Parent = Parents.parentOf(Child);
     if (!Parent)
       break;
+    const size_t Before = Out.size();
     if (const auto *If = dyn_cast<IfStmt>(Parent)) {
       if (Child == If->getThen())
         conditionFacts(If->getCond(), true, Ctx, Out);
@@ -197,6 +198,8 @@ std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const Stat
           Switch && Switch->getBody() == Parent)
         switchFacts(Switch, Child, Ctx, Out);
     }
+    for (size_t I = Before; I < Out.size(); ++I)
+      Out[I].statement = Parent;
     Child = Parent;
   }
   return Out;

@@ -36,6 +36,8 @@ struct GuardFact {
   /// Identifies the set across evaluations (the switch statement).
   const void *key = nullptr;
   SourceLocation loc;
+  /// The if, loop or switch whose condition proves it.
+  const Stmt *statement = nullptr;
   /// "case 512", "threads == 256" (how the guard is written).
   std::string text;
 };

@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 #include <utility>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 33 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 35 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -122,6 +122,18 @@ static void launchRounded(float *p, int threads) {
   work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]
 }
 void callRounded(float *p) { launchRounded(p, 300); }
+
+// A clamp of the block size: decided per caller by its condition on the
+// argument (128 is raised to 256, 512 is kept).
+static void launchClamped(float *p, int threads) {
+  if (threads < 256)
+    threads = 256;
+  work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 4 blocks of 512 threads per SM}} [cuda-occupancy-report]
+}
+void callClamped(float *p) {
+  launchClamped(p, 128);
+  launchClamped(p, 512);
+}
 
 // A guard around a launch inside a declaration's initializer: the guard
 // still holds (the walk up goes through the declaration).

@@ -721,6 +721,64 @@ TEST(ValueEvaluatorTest, AssignedVariableReadsTheAssignmentThatReachesIt) {
   expectExact(probeValue(S, 6), 256);
 }
 
+TEST(ValueEvaluatorTest, ClampIsDecidedByItsConditionOnTheValueBeforeIt) {
+  PARSE(S, "static void clamp(int block) {\n"
+           "  if (block < 256) block = 256;\n"
+           "  probe(block);\n"
+           "}\n"
+           "static void twoClamps(int t) {\n"
+           "  if (t < 64) { t = 64; }\n"
+           "  if (t > 1024) t = 1024;\n"
+           "  probe(t);\n"
+           "}\n"
+           "static void withElse(int t) {\n"
+           "  if (t < 64) t = 64; else t = 128;\n"
+           "  probe(t);\n"
+           "}\n"
+           "void small() { clamp(128); }\n"
+           "void large() { clamp(512); }\n"
+           "void tiny() { twoClamps(5); }\n"
+           "void huge() { twoClamps(5000); }\n"
+           "void middle() { twoClamps(300); }\n"
+           "void other() { withElse(5); }\n"
+           "void runtime(int n) { clamp(n); }\n");
+  EvaluatedValue Raised = probeValueCalledFrom(S, 0, "small");
+  expectExact(Raised, 256);
+  EXPECT_STEP(S, Raised.derivation, "'block' is set here to 256", "block = 256");
+  EvaluatedValue Kept = probeValueCalledFrom(S, 0, "large");
+  expectExact(Kept, 512);
+  EXPECT_STEP(S, Kept.derivation, "'block' keeps 512 here (the condition does not hold)", "if (block < 256)");
+  expectExact(probeValueCalledFrom(S, 1, "tiny"), 64);
+  expectExact(probeValueCalledFrom(S, 1, "huge"), 1024);
+  expectExact(probeValueCalledFrom(S, 1, "middle"), 300);
+  // An if with an else is not a clamp: not followed.
+  expectUnknown(probeValueCalledFrom(S, 2, "other"), "t");
+  // A condition on a runtime value: not known.
+  expectUnknown(probeValueCalledFrom(S, 0, "runtime"), "block");
+}
+
+TEST(ValueEvaluatorTest, GuardsTestTheValueThatReachesThem) {
+  PARSE(S, "static void guardAfter(int t) {\n"
+           "  if (t < 64) t = 64;\n"
+           "  if (t <= 100) probe(t);\n"     // the guard tests the clamped value
+           "}\n"
+           "static void guardBefore(int t) {\n"
+           "  if (t <= 100) {\n"             // tests the argument
+           "    t = t + 4;\n"
+           "    probe(t);\n"
+           "  }\n"
+           "}\n"
+           "void a(int n) { guardAfter(n); }\n"
+           "void b(int n) { guardBefore(n); }\n");
+  // a: the clamp's condition is not known (n), so neither is t.
+  expectUnknown(probeValueCalledFrom(S, 0, "a"), "t");
+  // b: t is set to n + 4; the guard speaks of n, not of the new t: it
+  // bounds the argument (at most 100), so the value read is at most 104.
+  EvaluatedValue V = probeValueCalledFrom(S, 1, "b");
+  EXPECT_FALSE(V.isExact()) << V.describe();
+  EXPECT_EQ(V.max, std::optional<int64_t>(104)) << V.describe();
+}
+
 TEST(ValueEvaluatorTest, AssignedParameterReadsItsArgumentBeforeTheAssignment) {
   PARSE(S, "static int roundDown(int n) { int p = 1; while (p * 2 <= n) p *= 2; return p; }\n"
            "static void launch(int block) {\n"
