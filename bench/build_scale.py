@@ -142,11 +142,17 @@ def main():
                         help="with --work (an earlier --keep run's; what is missing there is prepared): time only "
                              "`occlint -p, captured` and `clang -fsyntax-only` again, alternated, REPS times per "
                              "jobs level")
+    parser.add_argument("--recheck-cold", type=int, metavar="REPS",
+                        help="with --work: time only `occlint -p, cold` (an empty cache each run) and `clang "
+                             "-fsyntax-only` at every jobs level, REPS times, the levels alternated within a "
+                             "repetition (the --jobs 2 / --jobs 1 target of the cold path)")
     parser.add_argument("--micro-only", action="store_true",
                         help="only the one-unit micro benchmark (configures a build, builds nothing)")
     args = parser.parse_args()
     if args.recheck:
         return recheck(args)
+    if args.recheck_cold:
+        return recheck_cold(args)
 
     occlint = os.path.abspath(args.occlint)
     wrap = os.path.join(os.path.dirname(occlint), "occlint-wrap")
@@ -389,6 +395,69 @@ def recheck(args):
             times[(jobs, "clang -fsyntax-only")])
         lines.append(f"j{jobs}: -p captured / clang -fsyntax-only = {ratio:.2f} (target ≤ 1.1)")
     with open(os.path.join(HERE, "results", f"build-scale-recheck-{stamp}.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+def recheck_cold(args):
+    """The cold path's jobs scaling again: `occlint -p` with an empty cache
+    (so it compiles every unit for its ptxas report) on the plain configured
+    project of --work, at each --jobs level, and one `clang -fsyntax-only`
+    per unit at the same levels as the machine's own scaling. Within a
+    repetition the rows and levels run one after another, the order reversed
+    every other repetition, so that a disturbed minute falls on both sides."""
+    occlint = os.path.abspath(args.occlint)
+    work = args.work
+    if not work:
+        sys.exit("build_scale.py: --recheck-cold needs --work")
+    levels = [int(j) for j in args.jobs.split(",")]
+    # The -fsyntax-only commands come from the launcher's prepared build;
+    # the cold rows lint a plain configured build (nothing built, no sidecar).
+    prepare_captured_build(args, occlint, work, levels[0])
+    nvcc = os.path.join(args.cuda_path, "bin", "nvcc")
+    plain = os.path.join(work, "plain-cold")
+    if not os.path.exists(os.path.join(plain, "compile_commands.json")):
+        shutil.rmtree(plain, ignore_errors=True)
+        configure(os.path.join(work, "project"), plain, nvcc)
+    cache = os.path.join(work, "cache-cold-recheck")
+    runs = []
+    for jobs in levels:
+        runs.append((jobs, "occlint -p, cold",
+                     f"{shlex.quote(occlint)} --gpu {args.gpu} --jobs {jobs} --format json --quiet "
+                     f"-p {shlex.quote(plain)} > /dev/null"))
+        runs.append((jobs, "clang -fsyntax-only",
+                     f"xargs -d '\\n' -P {jobs} -n 1 sh -c < "
+                     f"{shlex.quote(os.path.join(work, f'syntax-j{levels[0]}.txt'))}"))
+    times = {}
+    load_before = os.getloadavg()[0]
+    for rep in range(args.recheck_cold):
+        for jobs, name, command in (runs if rep % 2 == 0 else runs[::-1]):
+            shutil.rmtree(cache, ignore_errors=True)
+            seconds, code, largest, tree = measure(command, env=dict(os.environ, OCCLINT_CACHE_DIR=cache))
+            if code != 0:
+                sys.exit(f"build_scale.py: {name} at -j{jobs} failed (exit {code})")
+            times.setdefault((jobs, name), []).append(round(seconds, 2))
+            print(f"  j{jobs} {name}: {seconds:.1f} s", flush=True)
+    load_after = os.getloadavg()[0]
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d_%H%M")
+    lines = [f"# Build scale, cold path recheck ({stamp}, occlint tree at {commit})", "",
+             f"`bench/build_scale.py --work {work} --jobs {args.jobs} --gpu {args.gpu} --recheck-cold "
+             f"{args.recheck_cold}`: `occlint -p` with an empty cache on the plain configured project "
+             f"({args.units} units; it runs nvcc for every unit's ptxas report), and one `clang -fsyntax-only` "
+             f"per unit, at each jobs level, the order reversed every other repetition. "
+             f"Load average {load_before:.1f} before, {load_after:.1f} after.", "",
+             "| jobs | row | median s | runs (s) |", "|---:|---|---:|---|"]
+    for (jobs, name), v in sorted(times.items()):
+        lines.append(f"| {jobs} | {name} | {statistics.median(v):.1f} | {', '.join(map(str, v))} |")
+    lines.append("")
+    low, high = levels[0], levels[-1]
+    for name in ("occlint -p, cold", "clang -fsyntax-only"):
+        ratio = statistics.median(times[(low, name)]) / statistics.median(times[(high, name)])
+        target = " (target ≥ 1.8)" if name.startswith("occlint") else " (the machine's own scaling)"
+        lines.append(f"{name}: --jobs {high} is {ratio:.2f}× faster than --jobs {low}{target}")
+    with open(os.path.join(HERE, "results", f"build-scale-cold-{stamp}.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
 
