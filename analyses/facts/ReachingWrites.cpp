@@ -35,6 +35,14 @@ bool bindsToConstReference(const CallExpr &Call, const Stmt *Arg) {
   return false;
 }
 
+/// The statement S stands for in its block: the expression itself, or the
+/// expression inside its cleanups.
+const Stmt *statementExpression(const Stmt *S) {
+  if (const auto *Cleanups = dyn_cast_or_null<ExprWithCleanups>(S))
+    return Cleanups->getSubExpr();
+  return S;
+}
+
 } // namespace
 
 class BodyWritesCollector : public RecursiveASTVisitor<BodyWritesCollector> {
@@ -162,6 +170,14 @@ bool BodyWrites::comesAfter(const BinaryOperator &Write, const Stmt &Position, c
                                       SM.getExpansionLoc(Write.getBeginLoc()));
 }
 
+const BinaryOperator *BodyWrites::assignmentStatement(const Stmt *S, const VarWrites &Writes) {
+  const auto *Assignment = dyn_cast_or_null<BinaryOperator>(statementExpression(S));
+  return Assignment && std::find(Writes.assignments.begin(), Writes.assignments.end(), Assignment) !=
+                           Writes.assignments.end()
+             ? Assignment
+             : nullptr;
+}
+
 const BinaryOperator *BodyWrites::clampOf(const Stmt *S, const VarWrites &Writes) const {
   const auto *If = dyn_cast<IfStmt>(S);
   if (!If || If->getElse() || If->getInit() || If->getConditionVariable() || If->isConsteval())
@@ -172,11 +188,8 @@ const BinaryOperator *BodyWrites::clampOf(const Stmt *S, const VarWrites &Writes
       return nullptr;
     Then = Block->body_front();
   }
-  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Then))
-    Then = Cleanups->getSubExpr();
-  const auto *Assignment = dyn_cast<BinaryOperator>(Then);
-  if (!Assignment || std::find(Writes.assignments.begin(), Writes.assignments.end(), Assignment) ==
-                         Writes.assignments.end())
+  const BinaryOperator *Assignment = assignmentStatement(Then, Writes);
+  if (!Assignment)
     return nullptr;
   for (const BinaryOperator *Other : Writes.assignments)
     if (isWithin(Other, If->getCond(), Parents))
@@ -218,13 +231,8 @@ ReachingWrite BodyWrites::reachingWrite(const VarDecl &V, const Stmt &Position) 
       }
       if (PastLabel)
         return {}; // a jump to the label skips the write
-      const Stmt *Plain = Child;
-      if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(Plain))
-        Plain = Cleanups->getSubExpr();
-      if (const auto *Assignment = dyn_cast<BinaryOperator>(Plain);
-          Assignment && WritesIn.lookup(Child) == 1 && isWithin(Assignment, Child, Parents) &&
-          std::find(Writes->assignments.begin(), Writes->assignments.end(), Assignment) !=
-              Writes->assignments.end())
+      if (const BinaryOperator *Assignment = assignmentStatement(Child, *Writes);
+          Assignment && WritesIn.lookup(Child) == 1)
         return {ReachingWrite::Kind::Assignment, Assignment, nullptr};
       if (const BinaryOperator *Clamp = clampOf(Child, *Writes); Clamp && WritesIn.lookup(Child) == 1)
         return {ReachingWrite::Kind::Conditional, Clamp, cast<IfStmt>(Child)};

@@ -99,6 +99,8 @@ private:
   /// Whether Write runs after Position on every path that reaches Position
   /// before leaving Stop (no loop below Stop holds both).
   bool comesAfter(const BinaryOperator &Write, const Stmt &Position, const Stmt *Stop) const;
+  /// The assignment when S is the statement `v = e;` of V, else null.
+  static const BinaryOperator *assignmentStatement(const Stmt *S, const VarWrites &Writes);
   /// The assignment when S is `if (c) v = e;` (or `if (c) { v = e; }`) and c
   /// does not write V.
   const BinaryOperator *clampOf(const Stmt *S, const VarWrites &Writes) const;
