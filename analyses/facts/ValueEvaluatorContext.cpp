@@ -126,8 +126,7 @@ IVal ValueEvaluatorImpl::refineByGuards(const VarDecl &VD, IVal V) {
   const BodyWrites *Writes = nullptr;
   if (Via != ReadVia.end())
     if (const Stmt *Body = Context.frames[F].function ? Context.frames[F].function->getBody() : nullptr)
-      if (auto Found = C.bodyWrites.find(Body); Found != C.bodyWrites.end())
-        Writes = Found->second.get();
+      Writes = &writesIn(*Body);
   for (const GuardFact &G : guardsOf(F)) {
     if (G.var != &VD)
       continue;

@@ -236,6 +236,8 @@ private:
   /// (ReachingWrites.h); nullopt when the variable is not assigned or the
   /// rule cannot tell (ValueEvaluatorWrites.cpp).
   std::optional<IVal> evalAfterWrites(const VarDecl &VD, const Stmt &Position, QualType UseType);
+  /// The writes of a function body, built on first use and kept.
+  const BodyWrites &writesIn(const Stmt &Body);
   llvm::SmallPtrSet<const BinaryOperator *, 4> ActiveWrites;
   // Assigned variables being read, and the write each read sees: a guard
   // applies to the value only where the same write reaches the guard.

@@ -36,6 +36,17 @@ private:
 
 } // namespace
 
+const BodyWrites &ValueEvaluatorImpl::writesIn(const Stmt &Body) {
+  std::unique_ptr<BodyWrites> &Writes = C.bodyWrites[&Body];
+  if (!Writes) {
+    std::unique_ptr<StatementParents> &Parents = C.parentMaps[&Body];
+    if (!Parents)
+      Parents = std::make_unique<StatementParents>(Body);
+    Writes = std::make_unique<BodyWrites>(Body, *Parents, SM);
+  }
+  return *Writes;
+}
+
 std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(const VarDecl &VD, const Stmt &Position, QualType UseType) {
   if (!VD.getType()->isIntegralOrEnumerationType() || VD.getType()->isReferenceType() ||
       VD.getType().isVolatileQualified() || !(isa<ParmVarDecl>(VD) || (VD.isLocalVarDecl() && !VD.isStaticLocal())))
@@ -44,16 +55,10 @@ std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(const VarDecl &VD, const
   const Stmt *Body = FD ? FD->getBody() : nullptr;
   if (!Body)
     return std::nullopt;
-  std::unique_ptr<BodyWrites> &Writes = C.bodyWrites[Body];
-  if (!Writes) {
-    std::unique_ptr<StatementParents> &Parents = C.parentMaps[Body];
-    if (!Parents)
-      Parents = std::make_unique<StatementParents>(*Body);
-    Writes = std::make_unique<BodyWrites>(*Body, *Parents, SM);
-  }
-  if (!Writes->assigned(VD))
+  const BodyWrites &Writes = writesIn(*Body);
+  if (!Writes.assigned(VD))
     return std::nullopt; // never assigned: read as before
-  const ReachingWrite Reaching = Writes->reachingWrite(VD, Position);
+  const ReachingWrite Reaching = Writes.reachingWrite(VD, Position);
   const std::string Name = VD.getName().str();
   switch (Reaching.kind) {
   case ReachingWrite::Kind::NotKnown:
