@@ -51,7 +51,7 @@ void CallSiteIndex::noteCall(const CallExpr &Call, const FunctionDecl *Caller) {
     CalleeRefs.insert(CalleeRef);
   if (const auto *Parameter = CalleeRef ? dyn_cast<ParmVarDecl>(CalleeRef->getDecl()) : nullptr;
       Parameter && Caller && !isa<CXXOperatorCallExpr>(Call))
-    ParameterCalls[Parameter].push_back({&Call, Caller, true});
+    ParameterCalls[Parameter].push_back({&Call, Caller, Parameter});
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || !Caller || isa<CXXOperatorCallExpr>(Call))
     return;
@@ -68,9 +68,10 @@ void CallSiteIndex::noteParameterReference(const DeclRefExpr &Ref) {
 }
 
 // `Function` is passed as argument `Index` of `Call`, to a function whose
-// definition only ever calls that parameter, and every call of which in the
-// translation unit passes `Function` there: the calls through the parameter
-// are calls of `Function` (CallSite::throughParameter).
+// definition only ever calls that parameter: the calls through the parameter
+// are calls of `Function` in the contexts where the function's caller passes
+// it (CallSite::throughParameter; the launch analysis keeps, of the
+// function's callers, those that pass `Function`, passesFunction).
 bool CallSiteIndex::callsThroughParameter(const FunctionDecl &Function, const CallExpr &Call, unsigned Index) {
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || !Callee->hasBody() || Index >= Callee->getNumParams() || Callee->isVariadic())
@@ -82,18 +83,16 @@ bool CallSiteIndex::callsThroughParameter(const FunctionDecl &Function, const Ca
   for (const DeclRefExpr *Ref : ParameterRefs)
     if (Ref->getDecl() == Parameter && !CalleeRefs.count(Ref))
       return false; // the parameter is stored, passed on, compared: it escapes
-  auto PassesFunction = [&](const CallSite &Site) {
-    const DeclRefExpr *Ref = Index < Site.call->getNumArgs() ? functionNamedBy(Site.call->getArg(Index)) : nullptr;
-    return Ref && Ref->getDecl()->getCanonicalDecl() == Function.getCanonicalDecl();
-  };
-  const std::vector<CallSite> &CallerCalls = Calls[Callee->getCanonicalDecl()];
-  if (!std::all_of(CallerCalls.begin(), CallerCalls.end(), PassesFunction))
-    return false;
   std::vector<CallSite> &Mine = Calls[Function.getCanonicalDecl()];
   for (const CallSite &Site : Through->second)
     if (std::none_of(Mine.begin(), Mine.end(), [&](const CallSite &C) { return C.call == Site.call; }))
       Mine.push_back(Site);
   return true;
+}
+
+bool CallSiteIndex::passesFunction(const CallExpr &Call, unsigned Index, const FunctionDecl &Function) {
+  const DeclRefExpr *Ref = Index < Call.getNumArgs() ? functionNamedBy(Call.getArg(Index)) : nullptr;
+  return Ref && Ref->getDecl()->getCanonicalDecl() == Function.getCanonicalDecl();
 }
 
 void CallSiteIndex::noteFunctionReference(const DeclRefExpr &Ref) {

@@ -20,12 +20,14 @@ namespace clang::tidy::occlint {
 struct CallSite {
   const CallExpr *call = nullptr;
   const FunctionDecl *caller = nullptr; // the function the call is written in
-  /// A call through a parameter of `caller` that every call of `caller`
-  /// binds to the callee: `benchmark(reps, launch_fill, n, 256)` passing the
-  /// helper to a template that calls `kernel(args...)`. Other files' calls
-  /// of `caller` pass functions of their own, so `caller`'s calls here are
-  /// all the ones that lead to the callee.
-  bool throughParameter = false;
+  /// A call through a parameter of `caller` that some calls of `caller`
+  /// bind to the callee: `benchmark(reps, launch_fill, n, 256)` passing the
+  /// helper to a template that calls `kernel(args...)`, or a dispatcher
+  /// passing `launch_a` in one case and `launch_b` in another to a function
+  /// that calls `launch(...)`. Only the calls of `caller` that name the
+  /// callee there lead to it (passesFunction); other files' calls of
+  /// `caller` pass functions of their own.
+  const ParmVarDecl *throughParameter = nullptr;
 };
 
 class CallSiteIndex {
@@ -48,6 +50,10 @@ public:
   /// that no other translation unit of the program names. When not, `Why`
   /// (optional) gets the reason, one line.
   bool callersAllVisible(const FunctionDecl &Callee, std::string *Why = nullptr);
+
+  /// Whether argument `Index` of `Call` names `Function` (`f` or `&f`): the
+  /// calls of a function that reach `Function` through that parameter.
+  static bool passesFunction(const CallExpr &Call, unsigned Index, const FunctionDecl &Function);
 
 private:
   ASTContext &Ctx;

@@ -64,10 +64,29 @@ std::vector<std::optional<int64_t>> argumentValuesIn(const LaunchSite &Site, con
   return Out;
 }
 
-bool reachedThroughParameter(const Stmt *At) {
+// The parameter of its function that the call `At` calls through, if any.
+const ParmVarDecl *parameterCalledAt(const Stmt *At) {
   const auto *Call = dyn_cast_or_null<CallExpr>(At);
   const auto *Callee = Call ? dyn_cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts()) : nullptr;
-  return Callee && isa<ParmVarDecl>(Callee->getDecl());
+  return Callee ? dyn_cast<ParmVarDecl>(Callee->getDecl()) : nullptr;
+}
+
+// The callers of frame `Frame`'s function that lead to the launch. When that
+// frame calls the next one in through a parameter (a function handed to it),
+// only the callers that hand it that very function do. Any other caller hands
+// over another function: one that can hold the next frame's function would
+// take its address, and then that function's callers were not all visible
+// (CallSiteIndex::callersAllVisible) and the set is already incomplete.
+std::vector<CallSite> callersLeadingOn(const ValueContext &Context, unsigned Frame, CallSiteIndex &Calls) {
+  std::vector<CallSite> Sites = Calls.callsOf(*Context.frames[Frame].function);
+  const ParmVarDecl *Via = parameterCalledAt(Context.frames[Frame].at);
+  if (!Via || Frame == 0)
+    return Sites;
+  const FunctionDecl &Handed = *Context.frames[Frame - 1].function;
+  std::erase_if(Sites, [&](const CallSite &C) {
+    return !CallSiteIndex::passesFunction(*C.call, Via->getFunctionScopeIndex(), Handed);
+  });
+  return Sites;
 }
 
 std::string functionName(const FunctionDecl *F) { return F ? "'" + F->getNameAsString() + "'" : "a function"; }
@@ -108,6 +127,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
   Work.push_back({std::move(Start), {}});
   std::vector<LaunchSite> Done;
   std::optional<LaunchSite> First; // the launch in its own function, guards applied
+  unsigned Excluded = 0;           // contexts in which the guards cannot all hold
   bool Complete = true;
   std::string IncompleteBecause;
   auto Incomplete = [&](std::string Why) {
@@ -135,8 +155,10 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
         return Mark({*First});
       }
     }
-    if (Infeasible)
+    if (Infeasible) {
+      ++Excluded;
       continue; // a caller whose value the guards around the launch exclude
+    }
     const bool Settled = S.block.isExact() && S.dynamicSharedMem.isExact();
     if (Settled || !Choice) {
       Done.push_back(std::move(S));
@@ -145,12 +167,12 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     const size_t Used = Done.size() + Work.size();
     if (Choice->kind == OpenChoice::Kind::Callers) {
       const FunctionDecl *Fn = P.context.frames[Choice->frame].function;
-      const std::vector<CallSite> &Sites = Calls.callsOf(*Fn);
+      const std::vector<CallSite> Sites = callersLeadingOn(P.context, Choice->frame, Calls);
       std::string NotVisible;
-      // Reached through a call of one of Fn's parameters: every call of Fn
-      // here passes the function the launch is in, whose own callers were
-      // all visible (other files' calls of Fn pass functions of their own).
-      const bool Visible = reachedThroughParameter(P.context.frames[Choice->frame].at) ||
+      // Reached through a call of one of Fn's parameters: the calls of Fn
+      // kept pass the function the launch is in, whose own callers were all
+      // visible (other files' calls of Fn pass functions of their own).
+      const bool Visible = parameterCalledAt(P.context.frames[Choice->frame].at) ||
                            Calls.callersAllVisible(*Fn, &NotVisible);
       if (P.context.frames.size() > MaxCallDepth) {
         Incomplete("the calls leading to the launch are nested deeper than " + std::to_string(MaxCallDepth));
@@ -208,6 +230,14 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     S.values.complete = Complete && S.block.isExact();
     S.values.incompleteBecause = IncompleteBecause;
     S.values.callChain = std::move(Chain);
+    if (Done.empty() && Excluded > 0) {
+      // Every context the callers give fails a guard around the launch (a
+      // branch that the program's own sizes never take on this target).
+      S.blockUnknownReason = "the conditions around the launch hold for none of the values its callers give (" +
+                             std::to_string(Excluded) + (Excluded == 1 ? " context)" : " contexts)");
+      if (S.values.incompleteBecause.empty())
+        S.values.incompleteBecause = S.blockUnknownReason;
+    }
     return Mark({S});
   }
   for (unsigned I = 0; I < Out.size(); ++I) {

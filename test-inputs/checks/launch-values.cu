@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 #include <utility>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 35 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 37 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -187,4 +187,32 @@ void sweptTwice(float *p) {
     launchSwept(p, sizes[j]);
   for (int k = 0; k < 5; k++)
     launchSwept(p, sizes[k]);
+}
+
+// A dispatcher hands one of two launch helpers to a driver that calls it:
+// each helper's values come from the calls that hand that helper over, never
+// from the other's (launchHandedA gets 64 only, launchHandedB 192 only).
+static void launchHandedA(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 64 threads per SM}} [cuda-occupancy-report]
+static void launchHandedB(float *p, int threads) { work<<<216, threads>>>(p); } // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 10 blocks of 192 threads per SM}} [cuda-occupancy-report]
+static void drive(void (*launch)(float *, int), float *p, int threads) { launch(p, threads); }
+void dispatchToDrivers(float *p, int which) {
+  switch (which) {
+  case 0:
+    drive(launchHandedA, p, 64);
+    break;
+  default:
+    drive(launchHandedB, p, 192);
+    break;
+  }
+}
+
+// A launch under a guard that no caller's value passes: the callers never
+// reach it, so it has no values to analyse, and the reason says so.
+static void launchWhenSmall(float *p, int threads) {
+  if (threads < 64)
+    work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block threads, dynamic shared memory 0)}} [cuda-occupancy-report]
+}
+void callNeverSmall(float *p) {
+  launchWhenSmall(p, 128);
+  launchWhenSmall(p, 256);
 }

@@ -18,6 +18,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace fs = std::filesystem;
 using namespace occlint::testing;
@@ -415,6 +416,25 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
   ASSERT_EQ(ExternalTwice.size(), 2u);
   for (const json &L : ExternalTwice)
     EXPECT_EQ(L["values"]["incompleteBecause"], "'launchExternalTwice' can be called from other files");
+  // Two helpers handed in turn to one driver that calls its parameter: each
+  // gets the value of the call that hands it over, and only that one.
+  for (const auto &[Helper, Block, Handing] :
+       {std::tuple{"static void launchHandedA(", "64", "drive(launchHandedA, p, 64);"},
+        std::tuple{"static void launchHandedB(", "192", "drive(launchHandedB, p, 192);"}}) {
+    std::vector<json> Handed = entriesAt(lineContaining(Input, Helper));
+    ASSERT_EQ(Handed.size(), 1u) << Helper;
+    EXPECT_EQ(Handed[0]["block"], Block);
+    EXPECT_EQ(Handed[0]["values"]["complete"], true) << Handed[0].dump();
+    ASSERT_EQ(Handed[0]["values"]["via"].size(), 2u) << Handed[0].dump();
+    EXPECT_EQ(Handed[0]["values"]["via"][0]["line"], lineContaining(Input, "{ launch(p, threads); }"));
+    EXPECT_EQ(Handed[0]["values"]["via"][1]["line"], lineContaining(Input, Handing));
+  }
+  // A guard that none of the callers' values passes: no values, and why.
+  std::vector<json> NeverSmall = entriesAt(lineContaining(Input, "if (threads < 64)") + 1);
+  ASSERT_EQ(NeverSmall.size(), 1u);
+  EXPECT_EQ(NeverSmall[0]["values"]["complete"], false);
+  EXPECT_EQ(NeverSmall[0]["unknown"]["block"],
+            "the conditions around the launch hold for none of the values its callers give (2 contexts)");
 }
 
 } // namespace
