@@ -4,19 +4,13 @@
 // stop with its reason.
 #include "facts/HostFunctionRunner.h"
 
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
-#include "clang/Frontend/ASTUnit.h"
-#include "clang/Tooling/Tooling.h"
+#include "ParsedSnippet.h"
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
-using namespace clang;
-using namespace clang::ast_matchers;
 using clang::tidy::occlint::HostRunOutcome;
 using clang::tidy::occlint::runHostFunction;
 
@@ -24,18 +18,17 @@ namespace {
 
 class Program {
 public:
-  explicit Program(const std::string &Code)
-      : AST(tooling::buildASTFromCodeWithArgs(Code, {"-std=c++20", "-Wno-everything"}, "input.cc")) {}
+  explicit Program(const std::string &Code) : Snippet(Code) {}
 
-  bool parsed() const { return AST && !AST->getDiagnostics().hasErrorOccurred(); }
+  bool parsed() const { return Snippet.parsed(); }
 
   HostRunOutcome run(const std::string &Name, std::vector<__int128> Arguments) {
-    auto Found = match(functionDecl(hasName(Name), isDefinition()).bind("f"), AST->getASTContext());
-    if (Found.empty()) {
+    const clang::FunctionDecl *F = Snippet.definition(Name);
+    if (!F) {
       ADD_FAILURE() << "no definition of " << Name;
       return {};
     }
-    return runHostFunction(AST->getASTContext(), *Found.front().getNodeAs<FunctionDecl>("f"), Arguments);
+    return runHostFunction(Snippet.context(), *F, Arguments);
   }
 
   long long value(const std::string &Name, std::vector<__int128> Arguments) {
@@ -51,7 +44,7 @@ public:
   }
 
 private:
-  std::unique_ptr<ASTUnit> AST;
+  occlint::testing::ParsedSnippet Snippet;
 };
 
 #define PROGRAM(Var, Code)                                                                                             \

@@ -4,15 +4,11 @@
 // not known).
 #include "facts/ReachingWrites.h"
 
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
-#include "clang/Frontend/ASTUnit.h"
-#include "clang/Tooling/Tooling.h"
+#include "ParsedSnippet.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,21 +22,18 @@ namespace {
 
 class Function {
 public:
-  explicit Function(const std::string &Code)
-      : AST(tooling::buildASTFromCodeWithArgs("void probe(int);\n" + Code, {"-std=c++20", "-Wno-everything"},
-                                              "input.cc")) {}
+  explicit Function(const std::string &Code) : Snippet("void probe(int);\n" + Code) {}
 
-  bool parsed() const { return AST && !AST->getDiagnostics().hasErrorOccurred(); }
+  bool parsed() const { return Snippet.parsed(); }
 
   /// What the Index-th probe(...) of function F (in the text's order) reads:
   /// "line N" (the assignment's line, "if N" for a clamp), "incoming" or
   /// "not known".
   std::string seen(const std::string &F, unsigned Index) {
-    ASTContext &Ctx = AST->getASTContext();
-    auto Fn = match(functionDecl(hasName(F), isDefinition()).bind("f"), Ctx);
-    if (Fn.empty())
+    ASTContext &Ctx = Snippet.context();
+    const FunctionDecl *FD = Snippet.definition(F);
+    if (!FD)
       return "no function";
-    const auto *FD = Fn.front().getNodeAs<FunctionDecl>("f");
     auto Reads = match(findAll(callExpr(callee(functionDecl(hasName("probe"))),
                                         hasArgument(0, ignoringImpCasts(declRefExpr().bind("read"))))
                                    .bind("call")),
@@ -72,7 +65,7 @@ public:
   }
 
 private:
-  std::unique_ptr<ASTUnit> AST;
+  occlint::testing::ParsedSnippet Snippet;
 };
 
 #define FUNCTION(Var, Code)                                                                                            \
