@@ -78,10 +78,15 @@ const ParmVarDecl *parameterCalledAt(const Stmt *At) {
 // take its address, and then that function's callers were not all visible
 // (CallSiteIndex::callersAllVisible) and the set is already incomplete.
 std::vector<CallSite> callersLeadingOn(const ValueContext &Context, unsigned Frame, CallSiteIndex &Calls) {
-  std::vector<CallSite> Sites = Calls.callsOf(*Context.frames[Frame].function);
+  const FunctionDecl &Fn = *Context.frames[Frame].function;
+  std::vector<CallSite> Sites = Calls.callsOf(Fn);
   const ParmVarDecl *Via = parameterCalledAt(Context.frames[Frame].at);
   if (!Via || Frame == 0)
     return Sites;
+  // A lambda in the driver calling the driver's parameter: the index below
+  // is the driver's, not the lambda's (whose calls are not followed anyway).
+  if (Via->getDeclContext() != &Fn)
+    return {};
   const FunctionDecl &Handed = *Context.frames[Frame - 1].function;
   std::erase_if(Sites, [&](const CallSite &C) {
     return !CallSiteIndex::passesFunction(*C.call, Via->getFunctionScopeIndex(), Handed);
