@@ -51,7 +51,7 @@ void CallSiteIndex::noteCall(const CallExpr &Call, const FunctionDecl *Caller) {
     CalleeRefs.insert(CalleeRef);
   if (const auto *Parameter = CalleeRef ? dyn_cast<ParmVarDecl>(CalleeRef->getDecl()) : nullptr;
       Parameter && Caller && !isa<CXXOperatorCallExpr>(Call))
-    ParameterCalls[Parameter].push_back({&Call, Caller, Parameter});
+    ParameterCalls[Parameter].push_back({&Call, Caller});
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || !Caller || isa<CXXOperatorCallExpr>(Call))
     return;
@@ -70,8 +70,8 @@ void CallSiteIndex::noteParameterReference(const DeclRefExpr &Ref) {
 // `Function` is passed as argument `Index` of `Call`, to a function whose
 // definition only ever calls that parameter: the calls through the parameter
 // are calls of `Function` in the contexts where the function's caller passes
-// it (CallSite::throughParameter; the launch analysis keeps, of the
-// function's callers, those that pass `Function`, passesFunction).
+// it (the launch analysis keeps, of the function's callers, those that pass
+// `Function`: passesFunction).
 bool CallSiteIndex::callsThroughParameter(const FunctionDecl &Function, const CallExpr &Call, unsigned Index) {
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || !Callee->hasBody() || Index >= Callee->getNumParams() || Callee->isVariadic())

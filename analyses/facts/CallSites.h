@@ -20,14 +20,6 @@ namespace clang::tidy::occlint {
 struct CallSite {
   const CallExpr *call = nullptr;
   const FunctionDecl *caller = nullptr; // the function the call is written in
-  /// A call through a parameter of `caller` that some calls of `caller`
-  /// bind to the callee: `benchmark(reps, launch_fill, n, 256)` passing the
-  /// helper to a template that calls `kernel(args...)`, or a dispatcher
-  /// passing `launch_a` in one case and `launch_b` in another to a function
-  /// that calls `launch(...)`. Only the calls of `caller` that name the
-  /// callee there lead to it (passesFunction); other files' calls of
-  /// `caller` pass functions of their own.
-  const ParmVarDecl *throughParameter = nullptr;
 };
 
 class CallSiteIndex {
@@ -51,8 +43,15 @@ public:
   /// (optional) gets the reason, one line.
   bool callersAllVisible(const FunctionDecl &Callee, std::string *Why = nullptr);
 
-  /// Whether argument `Index` of `Call` names `Function` (`f` or `&f`): the
-  /// calls of a function that reach `Function` through that parameter.
+  /// Whether argument `Index` of `Call` names `Function` (`f` or `&f`).
+  /// A call through a parameter of the function it is written in
+  /// (`benchmark(reps, launch_fill, n, 256)` handing the helper to a
+  /// template that calls `kernel(args...)`, or a dispatcher handing
+  /// `launch_a` in one case and `launch_b` in another to a driver that calls
+  /// `launch(...)`) is listed among the calls of every function handed
+  /// there; of that function's own calls, only those that pass the callee
+  /// at the parameter lead to it. Other files' calls pass functions of
+  /// their own.
   static bool passesFunction(const CallExpr &Call, unsigned Index, const FunctionDecl &Function);
 
 private:

@@ -71,17 +71,24 @@ const ParmVarDecl *parameterCalledAt(const Stmt *At) {
   return Callee ? dyn_cast<ParmVarDecl>(Callee->getDecl()) : nullptr;
 }
 
+// The parameter through which frame `Frame`'s function calls the next
+// frame's (a function handed to it), if any. Frame 0 holds the launch, not
+// a call.
+const ParmVarDecl *handingParameter(const ValueContext &Context, unsigned Frame) {
+  return Frame == 0 ? nullptr : parameterCalledAt(Context.frames[Frame].at);
+}
+
 // The callers of frame `Frame`'s function that lead to the launch. When that
-// frame calls the next one in through a parameter (a function handed to it),
-// only the callers that hand it that very function do. Any other caller hands
-// over another function: one that can hold the next frame's function would
-// take its address, and then that function's callers were not all visible
+// frame calls the next one in through the parameter `Via`, only the callers
+// that hand it that very function do. Any other caller hands over another
+// function: one that can hold the next frame's function would take its
+// address, and then that function's callers were not all visible
 // (CallSiteIndex::callersAllVisible) and the set is already incomplete.
-std::vector<CallSite> callersLeadingOn(const ValueContext &Context, unsigned Frame, CallSiteIndex &Calls) {
+std::vector<CallSite> callersLeadingOn(const ValueContext &Context, unsigned Frame, const ParmVarDecl *Via,
+                                       CallSiteIndex &Calls) {
   const FunctionDecl &Fn = *Context.frames[Frame].function;
   std::vector<CallSite> Sites = Calls.callsOf(Fn);
-  const ParmVarDecl *Via = parameterCalledAt(Context.frames[Frame].at);
-  if (!Via || Frame == 0)
+  if (!Via)
     return Sites;
   // A lambda in the driver calling the driver's parameter: the index below
   // is the driver's, not the lambda's (whose calls are not followed anyway).
@@ -172,13 +179,13 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     const size_t Used = Done.size() + Work.size();
     if (Choice->kind == OpenChoice::Kind::Callers) {
       const FunctionDecl *Fn = P.context.frames[Choice->frame].function;
-      const std::vector<CallSite> Sites = callersLeadingOn(P.context, Choice->frame, Calls);
+      const ParmVarDecl *Via = handingParameter(P.context, Choice->frame);
+      const std::vector<CallSite> Sites = callersLeadingOn(P.context, Choice->frame, Via, Calls);
       std::string NotVisible;
       // Reached through a call of one of Fn's parameters: the calls of Fn
       // kept pass the function the launch is in, whose own callers were all
       // visible (other files' calls of Fn pass functions of their own).
-      const bool Visible = parameterCalledAt(P.context.frames[Choice->frame].at) ||
-                           Calls.callersAllVisible(*Fn, &NotVisible);
+      const bool Visible = Via || Calls.callersAllVisible(*Fn, &NotVisible);
       if (P.context.frames.size() > MaxCallDepth) {
         Incomplete("the calls leading to the launch are nested deeper than " + std::to_string(MaxCallDepth));
       } else if (Sites.empty()) {
