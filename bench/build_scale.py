@@ -146,6 +146,11 @@ def main():
                         help="with --work: time only `occlint -p, cold` (an empty cache each run) and `clang "
                              "-fsyntax-only` at every jobs level, REPS times, the levels alternated within a "
                              "repetition (the --jobs 2 / --jobs 1 target of the cold path)")
+    parser.add_argument("--parts", action="store_true",
+                        help="with --recheck-cold: also time the cold path's two parts alone at each jobs level, "
+                             "`occlint -p --no-compile` (the parse and the checks) and the device compile it "
+                             "starts per unit (`nvcc --cubin -Xptxas -v`), to tell the scaling the parts allow "
+                             "from what the cold path loses putting them together")
     parser.add_argument("--micro-only", action="store_true",
                         help="only the one-unit micro benchmark (configures a build, builds nothing)")
     args = parser.parse_args()
@@ -399,6 +404,34 @@ def recheck(args):
     print("\n".join(lines))
 
 
+def device_compile_script(plain, work, gpu):
+    """One shell line per unit of the plain database: the device compile that
+    occlint's cold path starts for it (core/ResourceCompiler.cpp: the
+    database's preprocessor and code generation flags, without its output,
+    arch and host options, and --cubin -Xptxas -v -arch=ARCH -MD -MF), into
+    a temporary folder of its own. Only the generated project's flags are
+    handled: -I, -D, -O, -x."""
+    arch = {"H100": "sm_90", "H200": "sm_90", "A100": "sm_80"}.get(gpu, gpu if gpu.startswith("sm_") else "sm_90")
+    script = os.path.join(work, f"device-compile-{arch}.txt")
+    with open(script, "w") as f:
+        for e in json.load(open(os.path.join(plain, "compile_commands.json"))):
+            words = e.get("arguments") or shlex.split(e["command"])
+            kept, i = [words[0]], 1
+            while i < len(words):
+                w = words[i]
+                if w in ("-x",) and i + 1 < len(words):
+                    kept += [w, words[i + 1]]
+                    i += 2
+                    continue
+                if w.startswith(("-I", "-D", "-O")):
+                    kept.append(w)
+                i += 1 + (w == "-o")
+            kept += ["--cubin", "-Xptxas", "-v", f"-arch={arch}"]
+            f.write(f"cd {shlex.quote(e['directory'])} && d=$(mktemp -d) && {shlex.join(kept)} -MD -MF $d/device.d "
+                    f"-o $d/device.cubin {shlex.quote(e['file'])} > /dev/null 2>&1; s=$?; rm -rf $d; exit $s\n")
+    return script
+
+
 def recheck_cold(args):
     """The cold path's jobs scaling again: `occlint -p` with an empty cache
     (so it compiles every unit for its ptxas report) on the plain configured
@@ -428,6 +461,13 @@ def recheck_cold(args):
         runs.append((jobs, "clang -fsyntax-only",
                      f"xargs -d '\\n' -P {jobs} -n 1 sh -c < "
                      f"{shlex.quote(os.path.join(work, f'syntax-j{levels[0]}.txt'))}"))
+        if args.parts:
+            runs.append((jobs, "occlint -p --no-compile",
+                         f"{shlex.quote(occlint)} --gpu {args.gpu} --jobs {jobs} --format json --quiet --no-compile "
+                         f"-p {shlex.quote(plain)} > /dev/null"))
+            runs.append((jobs, "nvcc --cubin per unit",
+                         f"xargs -d '\\n' -P {jobs} -n 1 sh -c < "
+                         f"{shlex.quote(device_compile_script(plain, work, args.gpu))}"))
     times = {}
     load_before = os.getloadavg()[0]
     for rep in range(args.recheck_cold):
@@ -444,19 +484,29 @@ def recheck_cold(args):
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d_%H%M")
     lines = [f"# Build scale, cold path recheck ({stamp}, occlint tree at {commit})", "",
              f"`bench/build_scale.py --work {work} --jobs {args.jobs} --gpu {args.gpu} --recheck-cold "
-             f"{args.recheck_cold}`: `occlint -p` with an empty cache on the plain configured project "
-             f"({args.units} units; it runs nvcc for every unit's ptxas report), and one `clang -fsyntax-only` "
-             f"per unit, at each jobs level, the order reversed every other repetition. "
+             f"{args.recheck_cold}{' --parts' if args.parts else ''}`: `occlint -p` with an empty cache on the "
+             f"plain configured project ({args.units} units; it runs nvcc for every unit's ptxas report), and one "
+             f"`clang -fsyntax-only` per unit, at each jobs level, the order reversed every other repetition. "
+             + ("With --parts, the cold path's two parts alone as well: `occlint -p --no-compile` (parse and "
+                "checks, no compiler) and the device compile it starts per unit (`nvcc --cubin -Xptxas -v "
+                "-MD`, one shell line per unit, J at a time). " if args.parts else "") +
              f"Load average {load_before:.1f} before, {load_after:.1f} after.", "",
              "| jobs | row | median s | runs (s) |", "|---:|---|---:|---|"]
     for (jobs, name), v in sorted(times.items()):
         lines.append(f"| {jobs} | {name} | {statistics.median(v):.1f} | {', '.join(map(str, v))} |")
     lines.append("")
     low, high = levels[0], levels[-1]
-    for name in ("occlint -p, cold", "clang -fsyntax-only"):
+    notes = {"occlint -p, cold": " (target ≥ 1.8)", "clang -fsyntax-only": " (the machine's own scaling)"}
+    for name in dict.fromkeys(name for _, name in times):
         ratio = statistics.median(times[(low, name)]) / statistics.median(times[(high, name)])
-        target = " (target ≥ 1.8)" if name.startswith("occlint") else " (the machine's own scaling)"
-        lines.append(f"{name}: --jobs {high} is {ratio:.2f}× faster than --jobs {low}{target}")
+        lines.append(f"{name}: --jobs {high} is {ratio:.2f}× faster than --jobs {low}{notes.get(name, '')}")
+    if args.parts:
+        parts = ("occlint -p --no-compile", "nvcc --cubin per unit")
+        at = {j: sum(statistics.median(times[(j, name)]) for name in parts) for j in (low, high)}
+        cold = {j: statistics.median(times[(j, "occlint -p, cold")]) for j in (low, high)}
+        lines.append(f"the parts one after another: {at[low]:.1f} s at -j{low}, {at[high]:.1f} s at -j{high}, "
+                     f"{at[low] / at[high]:.2f}× (the scaling the parts allow); the cold path takes "
+                     f"{cold[low] / at[low]:.2f}× and {cold[high] / at[high]:.2f}× their sum")
     with open(os.path.join(HERE, "results", f"build-scale-cold-{stamp}.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
