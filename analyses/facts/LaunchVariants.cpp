@@ -20,9 +20,11 @@ struct Pending {
 };
 
 // Evaluates the launch's written values in `Context`; the choice that could
-// refine the block (first) or the dynamic shared memory.
+// refine the block (first) or the dynamic shared memory, and in SetFallback
+// (when given) the first set whose member that value's reading met.
 std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Context, ValueEvaluator &Values,
-                                     bool &Infeasible, bool &NeedsTarget) {
+                                     bool &Infeasible, bool &NeedsTarget,
+                                     std::optional<OpenChoice> *SetFallback = nullptr) {
   EvaluationTrace Grid, Block, Smem;
   if (Site.gridExpr)
     Site.grid = Values.evaluateDim3(*Site.gridExpr, Context, &Grid);
@@ -37,10 +39,16 @@ std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Conte
   Site.values.blockSweep = Site.block.isExact() ? Block.sweptArray : nullptr;
   Infeasible = Grid.infeasible || Block.infeasible || Smem.infeasible;
   NeedsTarget |= Grid.needsTarget || Block.needsTarget || Smem.needsTarget;
-  if (!Site.block.isExact() && Block.choice)
+  if (!Site.block.isExact() && Block.choice) {
+    if (SetFallback)
+      *SetFallback = Block.setChoice;
     return Block.choice;
-  if (!Site.dynamicSharedMem.isExact() && Smem.choice)
+  }
+  if (!Site.dynamicSharedMem.isExact() && Smem.choice) {
+    if (SetFallback)
+      *SetFallback = Smem.setChoice;
     return Smem.choice;
+  }
   return std::nullopt;
 }
 
@@ -152,7 +160,8 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     Work.pop_front();
     LaunchSite S = Written;
     bool Infeasible = false;
-    std::optional<OpenChoice> Choice = evaluateIn(S, P.context, Values, Infeasible, NeedsTarget);
+    std::optional<OpenChoice> SetFallback;
+    std::optional<OpenChoice> Choice = evaluateIn(S, P.context, Values, Infeasible, NeedsTarget, &SetFallback);
     S.values.callChain = P.chain;
     if (!First) {
       First = S;
@@ -177,6 +186,10 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
       continue;
     }
     const size_t Used = Done.size() + Work.size();
+    if (Choice->kind == OpenChoice::Kind::Callers && SetFallback &&
+        (P.context.frames.size() > MaxCallDepth ||
+         callersLeadingOn(P.context, Choice->frame, handingParameter(P.context, Choice->frame), Calls).empty()))
+      Choice = SetFallback; // no caller to bind the parameter: each member of the set is its value for some argument
     if (Choice->kind == OpenChoice::Kind::Callers) {
       const FunctionDecl *Fn = P.context.frames[Choice->frame].function;
       const ParmVarDecl *Via = handingParameter(P.context, Choice->frame);

@@ -197,6 +197,123 @@ const BinaryOperator *BodyWrites::clampOf(const Stmt *S, const VarWrites &Writes
   return Assignment;
 }
 
+const BinaryOperator *BodyWrites::armWrite(const Stmt *Arm, const VarWrites &Writes) {
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Arm);
+  if (!Block)
+    return assignmentStatement(Arm, Writes);
+  const BinaryOperator *Found = nullptr;
+  for (const Stmt *S : Block->body())
+    if (const BinaryOperator *Assignment = assignmentStatement(S, Writes)) {
+      if (Found)
+        return nullptr;
+      Found = Assignment;
+    }
+  return Found;
+}
+
+std::vector<const BinaryOperator *> BodyWrites::chainWrites(const IfStmt &First, const VarWrites &Writes) const {
+  std::vector<const BinaryOperator *> Arms;
+  for (const IfStmt *If = &First; If;) {
+    if (!If->getElse() || If->getInit() || If->getConditionVariable() || If->isConsteval() || If->isConstexpr())
+      return {};
+    for (const BinaryOperator *W : Writes.assignments)
+      if (isWithin(W, If->getCond(), Parents))
+        return {};
+    const BinaryOperator *Then = armWrite(If->getThen(), Writes);
+    if (!Then)
+      return {};
+    Arms.push_back(Then);
+    const Stmt *Else = If->getElse();
+    If = dyn_cast<IfStmt>(Else);
+    if (!If) {
+      const BinaryOperator *Last = armWrite(Else, Writes);
+      if (!Last)
+        return {};
+      Arms.push_back(Last);
+    }
+  }
+  return Arms;
+}
+
+std::vector<const BinaryOperator *> BodyWrites::armWrites(const VarDecl &V, const IfStmt &If) const {
+  const VarWrites *Writes = writesOf(V);
+  return Writes ? chainWrites(If, *Writes) : std::vector<const BinaryOperator *>{};
+}
+
+std::vector<CaseWrite> BodyWrites::switchWrites(const SwitchStmt &Switch, const VarWrites &Writes) const {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Switch.getBody());
+  if (!Body || Switch.getInit() || Switch.getConditionVariable())
+    return {};
+  for (const BinaryOperator *W : Writes.assignments)
+    if (isWithin(W, Switch.getCond(), Parents))
+      return {};
+  std::vector<CaseWrite> Groups;
+  bool Open = false; // the last group has not met its break yet
+  bool HasDefault = false;
+  for (const Stmt *S : Body->body()) {
+    if (const auto *Label = dyn_cast<SwitchCase>(S)) {
+      if (Open)
+        return {}; // falls through into the next group
+      CaseWrite Group;
+      const Stmt *Sub = Label;
+      while (const auto *Chained = dyn_cast<SwitchCase>(Sub)) {
+        if (const auto *Case = dyn_cast<CaseStmt>(Chained); Case && Case->caseStmtIsGNURange())
+          return {};
+        HasDefault |= isa<DefaultStmt>(Chained);
+        Group.labels.push_back(Chained);
+        Sub = Chained->getSubStmt();
+      }
+      Group.assignment = assignmentStatement(Sub, Writes);
+      if (!Group.assignment)
+        return {};
+      Groups.push_back(std::move(Group));
+      Open = true;
+      continue;
+    }
+    if (Groups.empty())
+      return {}; // a statement before the first label runs for no case
+    if (isa<BreakStmt>(S)) {
+      Open = false;
+      continue;
+    }
+    for (const BinaryOperator *W : Writes.assignments)
+      if (isWithin(W, S, Parents))
+        return {}; // a second write in a group
+  }
+  if (!HasDefault && !namesEveryEnumerator(Switch, Groups))
+    return {}; // a value no label names keeps the incoming value
+  return Groups;
+}
+
+// `switch (precision) { case Half: ...; case Single: ...; }` with a label for
+// every enumerator of the selector's enumeration: no value is left for the
+// incoming one (what -Wswitch takes as complete; a value cast from outside
+// the enumerators is not followed).
+bool BodyWrites::namesEveryEnumerator(const SwitchStmt &Switch, const std::vector<CaseWrite> &Groups) {
+  const auto *Enum = Switch.getCond()->IgnoreParenImpCasts()->getType()->getAs<EnumType>();
+  const EnumDecl *Decl = Enum ? Enum->getDecl()->getDefinition() : nullptr;
+  if (!Decl)
+    return false;
+  llvm::SmallVector<llvm::APSInt, 8> Named;
+  for (const CaseWrite &Group : Groups)
+    for (const SwitchCase *Label : Group.labels) {
+      Expr::EvalResult Value;
+      const auto *Case = dyn_cast<CaseStmt>(Label);
+      if (!Case || !Case->getLHS()->EvaluateAsInt(Value, Decl->getASTContext()))
+        return false;
+      Named.push_back(Value.Val.getInt());
+    }
+  for (const EnumConstantDecl *Enumerator : Decl->enumerators())
+    if (llvm::none_of(Named, [&](const llvm::APSInt &V) { return llvm::APSInt::isSameValue(V, Enumerator->getInitVal()); }))
+      return false;
+  return true;
+}
+
+std::vector<CaseWrite> BodyWrites::caseWrites(const VarDecl &V, const SwitchStmt &Switch) const {
+  const VarWrites *Writes = writesOf(V);
+  return Writes ? switchWrites(Switch, *Writes) : std::vector<CaseWrite>{};
+}
+
 ReachingWrite BodyWrites::reachingWrite(const VarDecl &V, const Stmt &Position) const {
   const VarWrites *Writes = writesOf(V);
   if (Untrackable || !Writes || !Writes->tracked)
@@ -236,7 +353,17 @@ ReachingWrite BodyWrites::reachingWrite(const VarDecl &V, const Stmt &Position) 
         return {ReachingWrite::Kind::Assignment, Assignment, nullptr};
       if (const BinaryOperator *Clamp = clampOf(Child, *Writes); Clamp && WritesIn.lookup(Child) == 1)
         return {ReachingWrite::Kind::Conditional, Clamp, cast<IfStmt>(Child)};
-      return {}; // written in a loop, a branch with an else, a nested block
+      // Every write in the statement an arm's own: nested writes would be
+      // counted besides the arms'.
+      if (const auto *If = dyn_cast<IfStmt>(Child))
+        if (std::vector<const BinaryOperator *> Arms = chainWrites(*If, *Writes);
+            !Arms.empty() && WritesIn.lookup(Child) == Arms.size())
+          return {ReachingWrite::Kind::Branches, Arms.front(), If};
+      if (const auto *Switch = dyn_cast<SwitchStmt>(Child))
+        if (std::vector<CaseWrite> Groups = switchWrites(*Switch, *Writes);
+            !Groups.empty() && WritesIn.lookup(Child) == Groups.size())
+          return {ReachingWrite::Kind::Cases, Groups.front().assignment, nullptr, Switch};
+      return {}; // written in a loop, an if with no final else, a nested block
     }
   }
   // No write before the position: the incoming value, when every write

@@ -20,8 +20,16 @@
 //   variable decides. An assignment statement `v = e;` is what the read sees;
 //   a clamp `if (c) v = e;` (no else, the assignment its only statement) is
 //   a write under a condition: the evaluator decides c, and takes e, or the
-//   write that reaches the if; any other statement that writes the variable
-//   (a loop, an if with an else, a block) leaves the read not known. A case
+//   write that reaches the if; an if-else chain whose every arm assigns the
+//   variable once (`if (c) v = 64; else if (d) v = 128; else v = 256;`, each
+//   arm the assignment alone or in a block with no other write of it) is a
+//   set of writes, one per arm: the evaluator decides the conditions, and
+//   takes the arms that can run; a switch with a default label (or a label
+//   for every enumerator of its enumeration) whose every label group assigns it once, at the group's first statement, and ends
+//   with a break (the last group may end the switch instead) is the same
+//   (`switch (kind) { case A: v = 128; break; default: v = 256; }`); any
+//   other statement that writes the variable (a loop, an if with no final
+//   else, a nested block) leaves the read not known. A case
 //   label passed on the way leaves it not known when a write is found before
 //   it (a jump to the label skips that write);
 // - a write inside the statement that holds the read counts only when it
@@ -49,16 +57,27 @@ struct ReachingWrite {
     Incoming,    ///< the value the variable starts with
     Assignment,  ///< `v = e;`
     Conditional, ///< `if (c) v = e;`: e when c holds, else the write that reaches the if
+    Branches,    ///< an if-else chain assigning v in every arm (BodyWrites::armWrites)
+    Cases,       ///< a switch assigning v in every label group (BodyWrites::caseWrites)
   };
   Kind kind = Kind::NotKnown;
-  const BinaryOperator *assignment = nullptr; ///< Assignment, Conditional: `v = e`
-  const IfStmt *condition = nullptr;          ///< Conditional
+  const BinaryOperator *assignment = nullptr; ///< Assignment, Conditional: `v = e`; Branches: the first arm's
+  const IfStmt *condition = nullptr;          ///< Conditional; Branches: the chain's first if
+  const SwitchStmt *selector = nullptr;       ///< Cases
+};
+
+/// One label group of a switch that assigns a variable in every group: its
+/// labels (`case 1: case 2:`; a DefaultStmt among them for default) and the
+/// assignment they lead to.
+struct CaseWrite {
+  std::vector<const SwitchCase *> labels;
+  const BinaryOperator *assignment = nullptr;
 };
 
 /// Whether two reads see the same write.
 inline bool sameWrite(const ReachingWrite &A, const ReachingWrite &B) {
   return A.kind == B.kind && A.kind != ReachingWrite::Kind::NotKnown && A.assignment == B.assignment &&
-         A.condition == B.condition;
+         A.condition == B.condition && A.selector == B.selector;
 }
 
 /// The writes of the variables of one function body, collected once.
@@ -72,6 +91,14 @@ public:
   /// the body, or a statement of the body (the value V has just before it
   /// runs: the if of a Conditional write).
   ReachingWrite reachingWrite(const VarDecl &V, const Stmt &Position) const;
+  /// The assignment of V in each arm of the if-else chain that starts at
+  /// If, in order (the final else's last); empty when the chain is not one
+  /// whose every arm assigns V once and whose conditions do not.
+  std::vector<const BinaryOperator *> armWrites(const VarDecl &V, const IfStmt &If) const;
+  /// The label groups of Switch and the assignment of V each leads to; empty
+  /// when the switch is not one that assigns V once in every group and has
+  /// a default label or one for every enumerator of its enumeration.
+  std::vector<CaseWrite> caseWrites(const VarDecl &V, const SwitchStmt &Switch) const;
 
 private:
   struct VarWrites {
@@ -104,6 +131,14 @@ private:
   /// The assignment when S is `if (c) v = e;` (or `if (c) { v = e; }`) and c
   /// does not write V.
   const BinaryOperator *clampOf(const Stmt *S, const VarWrites &Writes) const;
+  std::vector<const BinaryOperator *> chainWrites(const IfStmt &If, const VarWrites &Writes) const;
+  std::vector<CaseWrite> switchWrites(const SwitchStmt &Switch, const VarWrites &Writes) const;
+  /// Whether the labels of Groups name every enumerator of Switch's
+  /// enumeration (the selector's type).
+  static bool namesEveryEnumerator(const SwitchStmt &Switch, const std::vector<CaseWrite> &Groups);
+  /// The one assignment statement of an arm: the arm itself, or a statement
+  /// of its block; null when there is none or more than one.
+  static const BinaryOperator *armWrite(const Stmt *Arm, const VarWrites &Writes);
   static bool isWithin(const Stmt *Inner, const Stmt *Outer, const StatementParents &Parents);
 };
 

@@ -79,6 +79,11 @@ struct OpenChoice {
 struct EvaluationTrace {
   /// The first choice that would have refined the value.
   std::optional<OpenChoice> choice;
+  /// The first choice of a set member met, also when `choice` is another
+  /// (callers to bind): what the launch analysis enumerates when those
+  /// callers cannot be (none in the file), since each member of such a set
+  /// (the arms of `big ? 256 : 128`) is the value for some argument.
+  std::optional<OpenChoice> setChoice;
   /// Why the value is not exact, for --verbose and JSON ("parameter
   /// 'threads' of launch_fill, called with a runtime value at x.cu:40");
   /// the first reason met. Empty when there is none to give.

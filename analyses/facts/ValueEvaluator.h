@@ -8,12 +8,14 @@
 // initializers, enumerators, template arguments of the instantiation being
 // analysed (SubstNonTypeTemplateParmExpr), macros (they are expanded in the
 // AST), sizeof/alignof, + - * / % << >> & | with interval arithmetic, ?:
-// (the hull of both arms), min/max (std::min, std::max, ::min, ::max, and
+// (one of two constants, a set a variant picks from, else the hull of both
+// arms), min/max (std::min, std::max, ::min, ::max, and
 // CUDA's min/max overloads), casts, and local variables with one reaching
 // definition (declared with an initializer and never modified afterwards,
 // decided by clang's ExprMutationAnalyzer over the enclosing function body).
 // dim3 values: dim3(x, y, z), an integer converted to dim3, a dim3 variable
-// with one reaching definition, constexpr dim3, and x/y/z members assigned
+// with one reaching definition, constexpr dim3, a helper of one return
+// statement returning a dim3, and x/y/z members assigned
 // once (`dim3 b; b.x = 256;` counts as unknown unless a single definition is
 // proven).
 //

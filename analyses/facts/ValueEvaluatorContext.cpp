@@ -52,8 +52,12 @@ const std::vector<GuardFact> &ValueEvaluatorImpl::guardsOf(unsigned F) {
 }
 
 void ValueEvaluatorImpl::recordChoice(const OpenChoice &Choice) {
-  if (Trace && !Trace->choice)
+  if (!Trace)
+    return;
+  if (!Trace->choice)
     Trace->choice = Choice;
+  if (Choice.kind == OpenChoice::Kind::SetMember && !Trace->setChoice)
+    Trace->setChoice = Choice;
 }
 
 void ValueEvaluatorImpl::recordReason(std::string Reason) {
@@ -68,6 +72,8 @@ void ValueEvaluatorImpl::replay(const EvaluationTrace &Learnt) {
     Trace->sweptArray = Learnt.sweptArray;
   if (Learnt.choice)
     recordChoice(*Learnt.choice);
+  if (Learnt.setChoice)
+    recordChoice(*Learnt.setChoice);
   if (!Learnt.unknownReason.empty())
     recordReason(Learnt.unknownReason);
 }

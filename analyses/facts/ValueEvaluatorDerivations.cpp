@@ -171,6 +171,9 @@ bool ValueEvaluatorImpl::hasStableValue(const VarDecl &VD) {
 
 IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType, bool Incoming) {
   std::string Name = VD.getName().str();
+  if (VD.isCXXForRangeDecl())
+    if (std::optional<IVal> Element = evalRangeForElement(VD, UseType))
+      return *Element;
   const VarDecl *Def = &VD;
   const Expr *Init = VD.getAnyInitializer(Def);
   const bool Stable = Incoming || hasStableValue(VD);

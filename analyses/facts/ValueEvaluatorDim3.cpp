@@ -61,16 +61,22 @@ std::optional<std::array<const FieldDecl *, 3>> dim3Fields(const RecordDecl *RD)
 IVal ValueEvaluatorImpl::evalMember(const MemberExpr *E) {
   QualType T = E->getType();
   const auto *F = dyn_cast<FieldDecl>(E->getMemberDecl());
-  if (!F || E->isArrow())
+  if (!F || E->isArrow()) {
+    recordReason("'" + spellingOf(E) + "' is a data member (values are not followed through members)");
     return unknownOf(T);
+  }
   // prop.multiProcessorCount of a cudaDeviceProp filled by cudaGetDeviceProperties.
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E->getBase()->IgnoreParenImpCasts()))
     if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && VD->getType()->isRecordType())
       if (std::optional<IVal> Queried = deviceQueryValue(*VD, F, T))
         return *Queried;
   std::optional<unsigned> Index = componentIndex(*F);
-  if (!Index || !dim3Fields(F->getParent()))
+  if (!Index || !dim3Fields(F->getParent())) {
+    // A struct's member (`cfg.threads`, a class's `threads_`): what writes
+    // it can be anywhere the object goes, so its value is not followed.
+    recordReason("'" + spellingOf(E) + "' is a data member (values are not followed through members)");
     return unknownOf(T);
+  }
   IDim3 D = evalDim3(E->getBase());
   return castTo(D.c[*Index], T);
 }
@@ -128,6 +134,8 @@ IDim3 ValueEvaluatorImpl::evalDim3(const Expr *E) {
     D = evalInitList(IL);
   else if (const auto *DRE = dyn_cast<DeclRefExpr>(Inner))
     D = evalDim3Var(DRE, Spelling);
+  else if (const auto *Call = dyn_cast<CallExpr>(Inner))
+    D = evalDim3HelperCall(Call);
   --Depth;
   if (!D || !D->exact())
     if (std::optional<IDim3> Folded = foldDim3(Inner)) {

@@ -10,6 +10,7 @@
 // evaluated (recursion). A helper of more statements (loops, branches, a
 // switch), or a recursive one, is run when every argument is exact
 // (HostFunctionRunner.h). Anything else stays "the value returned by 'f'".
+// A helper of one return statement that returns a dim3 is read the same way.
 #include "facts/ValueEvaluatorInternals.h"
 #include "facts/HostFunctionRunner.h"
 
@@ -46,40 +47,88 @@ bool readsArgumentValue(const ParmVarDecl &P) {
 
 } // namespace
 
-std::optional<IVal> ValueEvaluatorImpl::evalHelperCall(const CallExpr *E) {
+const FunctionDecl *ValueEvaluatorImpl::helperDefinition(const CallExpr *E) const {
   const FunctionDecl *Callee = E->getDirectCallee();
   if (!Callee || isa<CXXOperatorCallExpr>(E) || isa<CXXMemberCallExpr>(E))
-    return std::nullopt;
+    return nullptr;
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def || Def->isVariadic() || Def->getNumParams() != E->getNumArgs())
-    return std::nullopt;
+    return nullptr;
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Def); Method && !Method->isStatic())
-    return std::nullopt;
-  const Expr *Returned = singleReturn(*Def);
-  if (!Returned || !Returned->getType()->isIntegralOrEnumerationType() || Helpers.size() >= MaxHelperDepth ||
-      std::any_of(Helpers.begin(), Helpers.end(),
-                  [&](const HelperFrame &H) { return H.function->getCanonicalDecl() == Def->getCanonicalDecl(); }))
-    return runHelperCall(E, *Def);
-  HelperFrame Frame{Def, {}};
-  std::vector<ValueDerivation> Steps;
-  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
-    const ParmVarDecl *P = Def->getParamDecl(I);
+    return nullptr;
+  return Def;
+}
+
+bool ValueEvaluatorImpl::helperBeingEvaluated(const FunctionDecl &Def) const {
+  return std::any_of(Helpers.begin(), Helpers.end(), [&](const HelperFrame &H) {
+    return H.function->getCanonicalDecl() == Def.getCanonicalDecl();
+  });
+}
+
+std::optional<std::vector<ValueDerivation>> ValueEvaluatorImpl::pushHelperArguments(const CallExpr *E,
+                                                                                     const FunctionDecl &Def) {
+  for (const ParmVarDecl *P : Def.parameters())
     if (!readsArgumentValue(*P) || !P->getType().getNonReferenceType()->isIntegralOrEnumerationType())
       return std::nullopt;
-  }
-  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
-    const ParmVarDecl *P = Def->getParamDecl(I);
+  HelperFrame Frame{&Def, {}};
+  std::vector<ValueDerivation> Steps;
+  for (unsigned I = 0; I < Def.getNumParams(); ++I) {
+    const ParmVarDecl *P = Def.getParamDecl(I);
     IVal Arg = castTo(evalInt(E->getArg(I)), P->getType().getNonReferenceType());
     Steps = mergeDerivations(Steps, Arg.derivation);
     Frame.arguments.emplace_back(P, std::move(Arg));
   }
   Helpers.push_back(std::move(Frame));
+  return Steps;
+}
+
+std::optional<IVal> ValueEvaluatorImpl::evalHelperCall(const CallExpr *E) {
+  const FunctionDecl *Def = helperDefinition(E);
+  if (!Def)
+    return std::nullopt;
+  const Expr *Returned = singleReturn(*Def);
+  if (!Returned || !Returned->getType()->isIntegralOrEnumerationType() || Helpers.size() >= MaxHelperDepth ||
+      helperBeingEvaluated(*Def))
+    return runHelperCall(E, *Def);
+  std::optional<std::vector<ValueDerivation>> Steps = pushHelperArguments(E, *Def);
+  if (!Steps)
+    return std::nullopt;
   IVal R = evalInt(Returned);
   Helpers.pop_back();
-  R.derivation = mergeDerivations(Steps, R.derivation);
+  R.derivation = mergeDerivations(*Steps, R.derivation);
   if (R.exact())
     R.derivation.push_back({SM.getExpansionLoc(E->getBeginLoc()),
                             "'" + Def->getNameAsString() + "' returns " + describe(R) + " here"});
+  return R;
+}
+
+// `dim3 blockFor(int threads) { return dim3(threads, 1, 1); }`: the same
+// rule for a helper that returns a dim3 (one return statement, integer
+// parameters); a helper of more statements is not run for a dim3.
+std::optional<IDim3> ValueEvaluatorImpl::evalDim3HelperCall(const CallExpr *E) {
+  const FunctionDecl *Callee = E->getDirectCallee();
+  const std::string Name = Callee && Callee->getDeclName().isIdentifier() ? "'" + Callee->getName().str() + "'"
+                                                                          : std::string("a call");
+  const FunctionDecl *Def = helperDefinition(E);
+  const Expr *Returned = Def ? singleReturn(*Def) : nullptr;
+  if (!Def || !Returned || Helpers.size() >= MaxHelperDepth || helperBeingEvaluated(*Def)) {
+    recordReason("the value returned by " + Name +
+                 (Def && !Returned ? ", whose body is not one return statement" : ""));
+    return std::nullopt;
+  }
+  std::optional<std::vector<ValueDerivation>> Steps = pushHelperArguments(E, *Def);
+  if (!Steps) {
+    recordReason("the value returned by " + Name + ", whose parameters are not all integers");
+    return std::nullopt;
+  }
+  IDim3 R = evalDim3(Returned);
+  Helpers.pop_back();
+  for (IVal &Component : R.c) {
+    Component.derivation = mergeDerivations(*Steps, Component.derivation);
+    if (Component.exact())
+      Component.derivation.push_back({SM.getExpansionLoc(E->getBeginLoc()),
+                                      Name + " returns " + describe(Component) + " here"});
+  }
   return R;
 }
 

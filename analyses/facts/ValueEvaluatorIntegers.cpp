@@ -269,9 +269,21 @@ IVal ValueEvaluatorImpl::evalConditional(const AbstractConditionalOperator *E) {
     R.derivation = mergeDerivations(Cond.derivation, R.derivation);
     return R;
   }
-  // The hull of both arms.
   IVal A = evalInt(E->getTrueExpr());
   IVal B = evalInt(E->getFalseExpr());
+  // Two constants (`big ? 256 : 128`): one of the two, each a variant of its
+  // own, as a case label among several is. Not inside a helper evaluated at
+  // its call: two calls in one frame would share the pick.
+  if (Frame != NoFrame && Helpers.empty() && A.exact() && B.exact() && A.lo != B.lo) {
+    IVal Hull = exactOf(std::min(A.lo, B.lo));
+    Hull.hi = std::max(A.lo, B.lo);
+    Hull.derivation = Cond.derivation;
+    IVal R = pickMember(conditionKey(*E), {A.lo, B.lo}, Hull, E->getExprLoc(), "'" + spellingOf(E) + "'", Frame);
+    if (R.exact())
+      R.derivation = mergeDerivations(R.derivation, R.lo == A.lo ? A.derivation : B.derivation);
+    return R;
+  }
+  // The hull of both arms.
   IVal R;
   R.derivation = mergeDerivations(Cond.derivation, mergeDerivations(A.derivation, B.derivation));
   R.lo = std::min(A.lo, B.lo);
@@ -279,6 +291,46 @@ IVal ValueEvaluatorImpl::evalConditional(const AbstractConditionalOperator *E) {
   R.loKnown = A.lo < B.lo ? A.loKnown : B.lo < A.lo ? B.loKnown : (A.loKnown || B.loKnown);
   R.hiKnown = A.hi > B.hi ? A.hiKnown : B.hi > A.hi ? B.hiKnown : (A.hiKnown || B.hiKnown);
   return R;
+}
+
+// A condition reads the same value wherever it is written when it reads
+// only constants and variables that keep their value (no calls, no writes).
+bool ValueEvaluatorImpl::readsOnlyStableValues(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral, CXXBoolLiteralExpr, CharacterLiteral>(E))
+    return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(Ref->getDecl()))
+      return true;
+    if (const auto *P = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+      return !P->getType()->isReferenceType() && !P->getType().isVolatileQualified() && !isMutated(*P);
+    const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+    return VD && hasStableValue(*VD);
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return !U->isIncrementDecrementOp() && readsOnlyStableValues(U->getSubExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return !B->isAssignmentOp() && !B->isCommaOp() && readsOnlyStableValues(B->getLHS()) &&
+           readsOnlyStableValues(B->getRHS());
+  return false;
+}
+
+// The key a ?: picks its arm by: the first condition written the same way
+// when its value cannot differ (`big ? 256 : 128` and `big ? 8 : 16` in one
+// function take the same arm in a variant, never 256 with 16), else the
+// expression itself. Arm 0 is the true arm.
+const void *ValueEvaluatorImpl::conditionKey(const AbstractConditionalOperator &E) {
+  const Expr *Cond = E.getCond()->IgnoreParenImpCasts();
+  if (!readsOnlyStableValues(Cond))
+    return &E;
+  llvm::FoldingSetNodeID ID;
+  Cond->Profile(ID, Ctx, /*Canonical=*/true);
+  auto &Seen = C.conditionKeys[ID.ComputeHash()];
+  for (const auto &[Profile, Key] : Seen)
+    if (Profile == ID)
+      return Key;
+  Seen.emplace_back(ID, Cond);
+  return Cond;
 }
 
 // min/max: std::min, std::max, ::min, ::max, CUDA's overloads (and its

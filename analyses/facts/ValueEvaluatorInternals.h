@@ -18,7 +18,9 @@
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <array>
 #include <map>
@@ -116,6 +118,8 @@ struct ValueEvaluator::Cache {
     std::string what;
   };
   llvm::DenseMap<const VarDecl *, GlobalDeviceWrite> globalDeviceWrites;
+  // The conditions of ?: that pick arms together, by profile (conditionKey).
+  llvm::DenseMap<unsigned, llvm::SmallVector<std::pair<llvm::FoldingSetNodeID, const Expr *>, 1>> conditionKeys;
 };
 
 /// One top-level evaluation: the recursion guards live here.
@@ -236,6 +240,18 @@ private:
   /// (ReachingWrites.h); nullopt when the variable is not assigned or the
   /// rule cannot tell (ValueEvaluatorWrites.cpp).
   std::optional<IVal> evalAfterWrites(const VarDecl &VD, const Stmt &Position, QualType UseType);
+  /// evalAfterWrites for a read an if-else chain's arms reach
+  /// (ReachingWrite::Kind::Branches).
+  std::optional<IVal> evalArmWrites(const VarDecl &VD, const ReachingWrite &Reaching, const BodyWrites &Writes,
+                                    QualType UseType);
+  /// The same for a switch's label groups (ReachingWrite::Kind::Cases).
+  std::optional<IVal> evalCaseWrites(const VarDecl &VD, const ReachingWrite &Reaching, const BodyWrites &Writes,
+                                     QualType UseType);
+  /// One value of the writes that can reach the read (Possible), keyed by
+  /// the statement that holds them when a variant picks one.
+  std::optional<IVal> joinWrites(const VarDecl &VD, const ReachingWrite &Reaching,
+                                 const std::vector<const BinaryOperator *> &Possible,
+                                 const std::vector<ValueDerivation> &Steps, const Stmt *Key, QualType UseType);
   /// The writes of a function body, built on first use and kept.
   const BodyWrites &writesIn(const Stmt &Body);
   llvm::SmallPtrSet<const BinaryOperator *, 4> ActiveWrites;
@@ -244,10 +260,25 @@ private:
   llvm::DenseMap<const VarDecl *, ReachingWrite> ReadVia;
   const Expr *boundArgument(const ParmVarDecl &P) const;
   IVal evalSubscript(const ArraySubscriptExpr *E);
+  /// The variable of a range-for over constants, read in the loop: one of
+  /// the elements (a set a variant picks from); nullopt when VD is not an
+  /// integer such loop variable (ValueEvaluatorRangeFor.cpp).
+  std::optional<IVal> evalRangeForElement(const VarDecl &VD, QualType UseType);
   /// A call of a helper whose body is one return statement, evaluated with
   /// its parameters bound to the call's arguments (ValueEvaluatorHelpers.cpp);
   /// nullopt when the callee is not such a helper.
   std::optional<IVal> evalHelperCall(const CallExpr *E);
+  /// The same for a helper returning a dim3 (one return statement only);
+  /// nullopt, the reason recorded, when the callee is not such a helper.
+  std::optional<IDim3> evalDim3HelperCall(const CallExpr *E);
+  /// The definition of a non-member function E calls with all its
+  /// parameters, or null.
+  const FunctionDecl *helperDefinition(const CallExpr *E) const;
+  bool helperBeingEvaluated(const FunctionDecl &Def) const;
+  /// Binds Def's parameters (values or references to const, integers) to
+  /// E's arguments as a new helper frame; the arguments' derivation, or
+  /// nullopt (nothing pushed) when a parameter is of another kind.
+  std::optional<std::vector<ValueDerivation>> pushHelperArguments(const CallExpr *E, const FunctionDecl &Def);
   /// A helper that is not one return statement (or is recursive), run on
   /// its exact arguments (HostFunctionRunner.h); nullopt when an argument
   /// is not exact or the run stops (its reason recorded).
@@ -279,6 +310,8 @@ private:
   IVal evalUnary(const UnaryOperator *E);
   IVal evalBinary(const BinaryOperator *E);
   IVal evalConditional(const AbstractConditionalOperator *E);
+  const void *conditionKey(const AbstractConditionalOperator &E);
+  bool readsOnlyStableValues(const Expr *E);
   IVal evalCall(const CallExpr *E);
   IVal evalMember(const MemberExpr *E);
   IVal arith(BinaryOperatorKind Op, const IVal &A, const IVal &B, QualType LHSType);

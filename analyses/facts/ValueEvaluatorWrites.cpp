@@ -1,10 +1,14 @@
 // Reads of an assigned local or parameter (ReachingWrites.h): the value of
 // the assignment that reaches the read (`block_size = f(block_size);` before
 // the launch), of a clamp when its condition is decided (`if (block_size <
-// 256) block_size = 256;`), or the incoming value when no write comes before
+// 256) block_size = 256;`), of the arms of an if-else chain or the label
+// groups of a switch that assign it in every arm (those that can run: one
+// value, or one of a set a variant picks from), or the incoming value when no write comes before
 // the read. Without this a variable the function assigns anywhere stays
 // "modified after its definition".
 #include "facts/ValueEvaluatorInternals.h"
+
+#include <algorithm>
 
 namespace clang::tidy::occlint {
 
@@ -68,6 +72,10 @@ std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(const VarDecl &VD, const
     return isa<ParmVarDecl>(VD) ? evalParam(cast<ParmVarDecl>(VD), UseType, /*WrittenAfter=*/true)
                                 : evalVar(VD, UseType, /*Incoming=*/true);
   }
+  case ReachingWrite::Kind::Branches:
+    return evalArmWrites(VD, Reaching, Writes, UseType);
+  case ReachingWrite::Kind::Cases:
+    return evalCaseWrites(VD, Reaching, Writes, UseType);
   case ReachingWrite::Kind::Assignment:
   case ReachingWrite::Kind::Conditional:
     break;
@@ -111,6 +119,158 @@ std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(const VarDecl &VD, const
     Value->spelling = Name;
   ReadingVia Scope(ReadVia, VD, Reaching);
   return castTo(refineByGuards(VD, std::move(*Value)), UseType);
+}
+
+// `if (n < 1024) threads = 128; else if (n < 8192) threads = 256; else
+// threads = 512;`: the conditions are decided in turn, and the arms that can
+// run are joined (joinWrites).
+std::optional<IVal> ValueEvaluatorImpl::evalArmWrites(const VarDecl &VD, const ReachingWrite &Reaching,
+                                                      const BodyWrites &Writes, QualType UseType) {
+  const std::vector<const BinaryOperator *> Arms = Writes.armWrites(VD, *Reaching.condition);
+  std::vector<const BinaryOperator *> Possible;
+  std::vector<ValueDerivation> Steps;
+  const IfStmt *If = Reaching.condition;
+  for (size_t Arm = 0; If && Arm + 1 < Arms.size(); ++Arm) {
+    IVal Condition = evalInt(If->getCond());
+    const bool Holds = Condition.lo > 0 || Condition.hi < 0, Fails = Condition.exact() && Condition.lo == 0;
+    if (Holds || Fails)
+      Steps = mergeDerivations(Steps, Condition.derivation);
+    if (!Fails)
+      Possible.push_back(Arms[Arm]);
+    if (Holds)
+      break;
+    If = dyn_cast<IfStmt>(If->getElse());
+  }
+  if (!If)
+    Possible.push_back(Arms.back()); // no condition held: the final else
+  return joinWrites(VD, Reaching, Possible, Steps, Reaching.condition, UseType);
+}
+
+// `switch (kind) { case Small: threads = 128; break; default: threads = 256; }`:
+// the label group the selector's value takes when it is known, else every
+// group whose labels the selector's range holds, and the default's (a switch
+// with no default names every enumerator: BodyWrites::caseWrites).
+std::optional<IVal> ValueEvaluatorImpl::evalCaseWrites(const VarDecl &VD, const ReachingWrite &Reaching,
+                                                       const BodyWrites &Writes, QualType UseType) {
+  const SwitchStmt &Switch = *Reaching.selector;
+  const std::vector<CaseWrite> Groups = Writes.caseWrites(VD, Switch);
+  const IVal Selector = evalInt(Switch.getCond());
+  std::vector<const BinaryOperator *> Possible;
+  const BinaryOperator *Default = nullptr, *Matched = nullptr;
+  auto Add = [&](const BinaryOperator *Assignment) {
+    if (std::find(Possible.begin(), Possible.end(), Assignment) == Possible.end())
+      Possible.push_back(Assignment);
+  };
+  for (const CaseWrite &Group : Groups)
+    for (const SwitchCase *Label : Group.labels) {
+      const auto *Case = dyn_cast<CaseStmt>(Label);
+      if (!Case) {
+        Default = Group.assignment;
+        continue;
+      }
+      const std::optional<i128> Value = fold(Case->getLHS());
+      if (!Value)
+        Add(Group.assignment); // a label that does not fold: it may be taken
+      else if (Selector.exact() && *Value == Selector.lo)
+        Matched = Group.assignment;
+      else if (!Selector.exact() && *Value >= Selector.lo && *Value <= Selector.hi)
+        Add(Group.assignment);
+    }
+  std::vector<ValueDerivation> Steps;
+  if (Selector.exact()) {
+    if (!Matched && !Default) {
+      // Every enumerator has a label and none is this value (a cast).
+      recordReason("'" + VD.getName().str() + "' is set by no label of the switch at " +
+                   where(Switch.getBeginLoc()) + " for the value " + describe(Selector));
+      return unknownOf(UseType, VD.getName().str());
+    }
+    Possible = {Matched ? Matched : Default};
+    Steps = Selector.derivation;
+  } else if (Default) {
+    Add(Default);
+  }
+  return joinWrites(VD, Reaching, Possible, Steps, &Switch, UseType);
+}
+
+// The value of a read that one of several assignments reaches (the arms of
+// an if-else chain or the label groups of a switch that can run): one of
+// them; or, when each gives a known value, a set a variant picks from, keyed
+// by the statement so that every read after it takes the same one; else the
+// hull, and the reason.
+std::optional<IVal> ValueEvaluatorImpl::joinWrites(const VarDecl &VD, const ReachingWrite &Reaching,
+                                                   const std::vector<const BinaryOperator *> &Possible,
+                                                   const std::vector<ValueDerivation> &Steps, const Stmt *Key,
+                                                   QualType UseType) {
+  const std::string Name = VD.getName().str();
+  if (Possible.empty()) {
+    recordReason("'" + Name + "' is set by none of the branches at " + where(Key->getBeginLoc()) + " here");
+    return unknownOf(UseType, Name);
+  }
+  std::vector<IVal> Values;
+  std::vector<const BinaryOperator *> Entered; // this read's, in ActiveWrites
+  auto Leave = [&] {
+    for (const BinaryOperator *Assignment : Entered)
+      ActiveWrites.erase(Assignment);
+  };
+  for (const BinaryOperator *Assignment : Possible) {
+    if (Active.size() + ActiveWrites.size() >= MaxVarDepth || !ActiveWrites.insert(Assignment).second) {
+      ++Truncations;
+      Leave();
+      return unknownOf(UseType, Name);
+    }
+    Entered.push_back(Assignment);
+    IVal Assigned = castTo(evalInt(Assignment->getRHS()), VD.getType());
+    Assigned.derivation = mergeDerivations({{SM.getExpansionLoc(Assignment->getBeginLoc()),
+                                             "'" + Name + "' is set here to " + describe(Assigned)}},
+                                           mergeDerivations(Steps, Assigned.derivation));
+    Values.push_back(std::move(Assigned));
+  }
+  Leave();
+  const SourceLocation At = SM.getExpansionLoc(Key->getBeginLoc());
+  IVal Value;
+  const bool AllExact = std::all_of(Values.begin(), Values.end(), [](const IVal &V) { return V.exact(); });
+  if (Values.size() == 1) {
+    Value = std::move(Values.front());
+  } else if (AllExact) {
+    std::vector<i128> Members;
+    for (const IVal &V : Values)
+      Members.push_back(V.lo);
+    std::sort(Members.begin(), Members.end());
+    Members.erase(std::unique(Members.begin(), Members.end()), Members.end());
+    IVal Hull = exactOf(Members.front());
+    Hull.hi = Members.back();
+    Hull.derivation = Steps;
+    Value = Members.size() == 1 ? Values.front() : pickMember(Key, Members, Hull, At, "'" + Name + "'", frameOf(VD));
+    if (Value.exact() && Members.size() > 1)
+      for (const IVal &V : Values)
+        if (V.lo == Value.lo) {
+          Value.derivation = mergeDerivations(V.derivation, Value.derivation);
+          break;
+        }
+  } else {
+    // The hull of the values.
+    Value = Values.front();
+    for (size_t I = 1; I < Values.size(); ++I) {
+      const IVal &V = Values[I];
+      if (V.lo < Value.lo)
+        Value.loKnown = V.loKnown;
+      else if (V.lo == Value.lo)
+        Value.loKnown = Value.loKnown || V.loKnown;
+      if (V.hi > Value.hi)
+        Value.hiKnown = V.hiKnown;
+      else if (V.hi == Value.hi)
+        Value.hiKnown = Value.hiKnown || V.hiKnown;
+      Value.lo = std::min(Value.lo, V.lo);
+      Value.hi = std::max(Value.hi, V.hi);
+      Value.derivation = mergeDerivations(Value.derivation, V.derivation);
+    }
+    recordReason("'" + Name + "' is set in " + std::to_string(Possible.size()) + " branches at " + where(At) +
+                 ", not all to values known here");
+  }
+  if (!Value.exact())
+    Value.spelling = Name;
+  ReadingVia Scope(ReadVia, VD, Reaching);
+  return castTo(refineByGuards(VD, std::move(Value)), UseType);
 }
 
 } // namespace clang::tidy::occlint

@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 #include <utility>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 37 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 54 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -215,4 +215,105 @@ static void launchWhenSmall(float *p, int threads) {
 void callNeverSmall(float *p) {
   launchWhenSmall(p, 128);
   launchWhenSmall(p, 256);
+}
+
+// An if-else chain that sets the block in every arm: one variant per arm
+// its conditions let run (all three here; only the arm of the caller's
+// value when a caller decides them).
+void chainAssigned(float *p, int mode) {
+  int threads;
+  if (mode == 0)
+    threads = 64;
+  else if (mode == 1)
+    threads = 96;
+  else
+    threads = 160;
+  work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 32 blocks of 64 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 21 blocks of 96 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 12 blocks of 160 threads per SM}} [cuda-occupancy-report]
+}
+static void chainDecided(float *p, int mode) {
+  int threads;
+  if (mode == 0) {
+    threads = 224;
+  } else {
+    threads = 288;
+  }
+  work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 9 blocks of 224 threads per SM}} [cuda-occupancy-report]
+}
+void callChainDecided(float *p) { chainDecided(p, 0); }
+
+// ?: with two constants: each arm is a variant. Two conditions written the
+// same way on a value that does not change take the same arm together (384
+// threads with y = 1, 416 with y = 2; never 384 x 2 or 416 x 1).
+void twoConstants(float *p, bool big) {
+  int threads = big ? 320 : 352;
+  work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 6 blocks of 320 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 5 blocks of 352 threads per SM}} [cuda-occupancy-report]
+  work<<<216, dim3(big ? 384 : 416, big ? 1 : 2)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 5 blocks of 384 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 832 threads per SM}} [cuda-occupancy-report]
+}
+
+// A range-for over a list of sizes: a sweep, each element a variant (72, not
+// a warp multiple, is tried on purpose: no warning).
+void rangeSweep(float *p) {
+  for (int threads : {72, 448})
+    work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 21 blocks of 72 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 4 blocks of 448 threads per SM}} [cuda-occupancy-report]
+}
+
+// A helper of one return statement that builds the dim3.
+static dim3 blockOf(int threads) { return dim3(threads, 1, 1); }
+void dim3Helper(float *p) {
+  work<<<216, blockOf(544)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 3 blocks of 544 threads per SM}} [cuda-occupancy-report]
+}
+
+// A struct's member is not followed: unknown, and the reason says so (JSON).
+struct LaunchShape {
+  int threads = 256;
+};
+void memberValue(float *p) {
+  LaunchShape shape;
+  work<<<216, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block shape.threads, dynamic shared memory 0)}} [cuda-occupancy-report]
+}
+
+// A switch that sets the block in every label group, with a default: one
+// variant per group the selector can take; decided by the caller's value:
+// that group only (an enumerator, or a value no label names: the default).
+enum class Precision { Half, Single, Double };
+void switchAssigned(float *p, Precision precision) {
+  int threads;
+  switch (precision) {
+  case Precision::Half:
+    threads = 576;
+    break;
+  case Precision::Single:
+    threads = 608;
+    break;
+  default:
+    threads = 640;
+  }
+  work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 3 blocks of 576 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 3 blocks of 608 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 3 blocks of 640 threads per SM}} [cuda-occupancy-report]
+}
+static void switchDecided(float *p, int bytes) {
+  int threads;
+  switch (bytes) {
+  case 2:
+    threads = 672;
+    break;
+  default:
+    threads = 704;
+    break;
+  }
+  work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 704 threads per SM}} [cuda-occupancy-report]
+}
+void callSwitchDecided(float *p) { switchDecided(p, 8); }
+// No default, but a label for every enumerator: the two groups.
+void enumSwitch(float *p, Precision precision) {
+  int threads = 0;
+  switch (precision) {
+  case Precision::Half:
+  case Precision::Single:
+    threads = 736;
+    break;
+  case Precision::Double:
+    threads = 768;
+    break;
+  }
+  work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 736 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 768 threads per SM}} [cuda-occupancy-report]
 }

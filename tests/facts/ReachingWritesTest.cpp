@@ -27,8 +27,8 @@ public:
   bool parsed() const { return Snippet.parsed(); }
 
   /// What the Index-th probe(...) of function F (in the text's order) reads:
-  /// "line N" (the assignment's line, "if N" for a clamp), "incoming" or
-  /// "not known".
+  /// "line N" (the assignment's line, "if N" for a clamp, "K arms at N"
+  /// for an if-else chain assigning in every arm), "incoming" or "not known".
   std::string seen(const std::string &F, unsigned Index) {
     ASTContext &Ctx = Snippet.context();
     const FunctionDecl *FD = Snippet.definition(F);
@@ -60,6 +60,12 @@ public:
       return "line " + std::to_string(SM.getSpellingLineNumber(R.assignment->getBeginLoc()) - 1);
     case ReachingWrite::Kind::Conditional:
       return "if " + std::to_string(SM.getSpellingLineNumber(R.condition->getBeginLoc()) - 1);
+    case ReachingWrite::Kind::Cases:
+      return std::to_string(Writes.caseWrites(*V, *R.selector).size()) + " groups at " +
+             std::to_string(SM.getSpellingLineNumber(R.selector->getBeginLoc()) - 1);
+    case ReachingWrite::Kind::Branches:
+      return std::to_string(Writes.armWrites(*V, *R.condition).size()) + " arms at " +
+             std::to_string(SM.getSpellingLineNumber(R.condition->getBeginLoc()) - 1);
     }
     return "?";
   }
@@ -84,14 +90,105 @@ TEST(ReachingWritesTest, AssignmentsAndClampsBeforeTheRead) {
               "  if (c) { n = 1; }\n"    // 8: a clamp too (one statement in braces)
               "  if (c) { n = 2; probe(n); }\n" // 9: line 9, in its own block
               "  if (c) n = 3; else n = 4;\n"   // 10
-              "  probe(n);\n"            // 11: not known
+              "  probe(n);\n"            // 11: the two arms of line 10
               "}\n");
   EXPECT_EQ(F.seen("f", 0), "incoming");
   EXPECT_EQ(F.seen("f", 1), "line 3");
   EXPECT_EQ(F.seen("f", 2), "if 5");
   EXPECT_EQ(F.seen("f", 3), "if 5");
   EXPECT_EQ(F.seen("f", 4), "line 9");
-  EXPECT_EQ(F.seen("f", 5), "not known");
+  EXPECT_EQ(F.seen("f", 5), "2 arms at 10");
+}
+
+TEST(ReachingWritesTest, IfElseChainsAssigningInEveryArm) {
+  FUNCTION(F, "int g();\n"
+              "void chain(int n, int m) {\n"                                          // 2
+              "  int t;\n"
+              "  if (m == 0) t = 64; else if (m == 1) { t = 128; g(); } else t = 256;\n" // 4
+              "  probe(t);\n"                                                         // 3 arms at 4
+              "}\n"
+              "void noFinalElse(int m) {\n"
+              "  int t = 32;\n"
+              "  if (m == 0) t = 64; else if (m == 1) t = 128;\n"
+              "  probe(t);\n"                                                         // not known
+              "}\n"
+              "void twoWritesInAnArm(int m) {\n"
+              "  int t;\n"
+              "  if (m) { t = 64; t = 96; } else t = 128;\n"
+              "  probe(t);\n"                                                         // not known
+              "}\n"
+              "void nestedWriteInAnArm(int m, int k) {\n"
+              "  int t;\n"
+              "  if (m) { t = 64; if (k) t = 32; } else t = 128;\n"
+              "  probe(t);\n"                                                         // not known
+              "}\n"
+              "void writeInACondition(int m) {\n"
+              "  int t;\n"
+              "  if ((t = m)) t = 64; else t = 128;\n"
+              "  probe(t);\n"                                                         // not known
+              "}\n"
+              "void armWithoutWrite(int m) {\n"
+              "  int t = 1;\n"
+              "  if (m) t = 64; else g();\n"
+              "  probe(t);\n"                                                         // not known
+              "}\n");
+  EXPECT_EQ(F.seen("chain", 0), "3 arms at 4");
+  EXPECT_EQ(F.seen("noFinalElse", 0), "not known");
+  EXPECT_EQ(F.seen("twoWritesInAnArm", 0), "not known");
+  EXPECT_EQ(F.seen("nestedWriteInAnArm", 0), "not known");
+  EXPECT_EQ(F.seen("writeInACondition", 0), "not known");
+  EXPECT_EQ(F.seen("armWithoutWrite", 0), "not known");
+}
+
+TEST(ReachingWritesTest, SwitchesAssigningInEveryLabelGroup) {
+  FUNCTION(F, "int g();\n"
+              "void groups(int k) {\n"                                                        // 2
+              "  int t;\n"
+              "  switch (k) {\n"                                                             // 4
+              "  case 0: t = 64; break;\n"
+              "  case 1: case 2: t = 128; g(); break;\n"
+              "  default: t = 256;\n"
+              "  }\n"
+              "  probe(t);\n"                                                                // 3 groups at 4
+              "}\n"
+              "void noDefault(int k) {\n"
+              "  int t = 1;\n"
+              "  switch (k) { case 0: t = 64; break; case 1: t = 128; break; }\n"
+              "  probe(t);\n"                                                                // not known
+              "}\n"
+              "void fallThrough(int k) {\n"
+              "  int t;\n"
+              "  switch (k) { case 0: t = 64; case 1: t = 128; break; default: t = 256; }\n"
+              "  probe(t);\n"                                                                // not known
+              "}\n"
+              "void writeLaterInAGroup(int k) {\n"
+              "  int t;\n"
+              "  switch (k) { case 0: g(); t = 64; break; default: t = 256; }\n"
+              "  probe(t);\n"                                                                // not known
+              "}\n"
+              "enum class Mode { A, B };\n"
+              "void everyEnumerator(Mode m) {\n"
+              "  int t = 0;\n"
+              "  switch (m) { case Mode::A: t = 64; break; case Mode::B: t = 128; break; }\n"
+              "  probe(t);\n"                                                                // 2 groups
+              "}\n"
+              "void notEveryEnumerator(Mode m) {\n"
+              "  int t = 0;\n"
+              "  switch (m) { case Mode::A: t = 64; break; }\n"
+              "  probe(t);\n"                                                                // not known
+              "}\n"
+              "void secondWrite(int k) {\n"
+              "  int t;\n"
+              "  switch (k) { case 0: t = 64; if (g()) t = 32; break; default: t = 256; }\n"
+              "  probe(t);\n"                                                                // not known
+              "}\n");
+  EXPECT_EQ(F.seen("groups", 0), "3 groups at 4");
+  EXPECT_EQ(F.seen("noDefault", 0), "not known");
+  EXPECT_EQ(F.seen("fallThrough", 0), "not known");
+  EXPECT_EQ(F.seen("writeLaterInAGroup", 0), "not known");
+  EXPECT_EQ(F.seen("secondWrite", 0), "not known");
+  EXPECT_EQ(F.seen("everyEnumerator", 0).substr(0, 9), "2 groups ");
+  EXPECT_EQ(F.seen("notEveryEnumerator", 0), "not known");
 }
 
 TEST(ReachingWritesTest, LoopsAndOrderInsideTheStatementOfTheRead) {

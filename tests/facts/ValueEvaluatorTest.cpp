@@ -751,8 +751,11 @@ TEST(ValueEvaluatorTest, ClampIsDecidedByItsConditionOnTheValueBeforeIt) {
   expectExact(probeValueCalledFrom(S, 1, "tiny"), 64);
   expectExact(probeValueCalledFrom(S, 1, "huge"), 1024);
   expectExact(probeValueCalledFrom(S, 1, "middle"), 300);
-  // An if with an else is not a clamp: not followed.
-  expectUnknown(probeValueCalledFrom(S, 2, "other"), "t");
+  // An if with an else that assigns in both arms: the arm the condition
+  // takes for the caller's value (5 < 64).
+  EvaluatedValue Arm = probeValueCalledFrom(S, 2, "other");
+  expectExact(Arm, 64);
+  EXPECT_STEP(S, Arm.derivation, "'t' is set here to 64", "t = 64; else t = 128");
   // A condition on a runtime value: not known.
   expectUnknown(probeValueCalledFrom(S, 0, "runtime"), "block");
 }

@@ -435,6 +435,40 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
   EXPECT_EQ(NeverSmall[0]["values"]["complete"], false);
   EXPECT_EQ(NeverSmall[0]["unknown"]["block"],
             "the conditions around the launch hold for none of the values its callers give (2 contexts)");
+  // An if-else chain setting the block in every arm: a complete set of the
+  // three arms; decided by the one caller: that arm only.
+  std::vector<json> Chain = entriesAt(lineContaining(Input, "void chainAssigned(") + 8);
+  ASSERT_EQ(Chain.size(), 3u) << J["launches"].dump(1);
+  std::set<std::string> ChainBlocks;
+  for (const json &L : Chain) {
+    ChainBlocks.insert(L["block"].get<std::string>());
+    EXPECT_EQ(L["values"]["complete"], true) << L.dump();
+    EXPECT_TRUE(L["values"]["blockSweep"].is_null()) << L.dump();
+  }
+  EXPECT_EQ(ChainBlocks, (std::set<std::string>{"64", "96", "160"}));
+  std::vector<json> Decided = entriesAt(lineContaining(Input, "static void chainDecided(") + 7);
+  ASSERT_EQ(Decided.size(), 1u);
+  EXPECT_EQ(Decided[0]["block"], "224");
+  EXPECT_EQ(Decided[0]["values"]["complete"], true) << Decided[0].dump();
+  // Two ?: on one condition: two variants, the arms taken together.
+  std::vector<json> Correlated = entriesAt(lineContaining(Input, "work<<<216, dim3(big ? 384 : 416, big ? 1 : 2)>>>(p);"));
+  ASSERT_EQ(Correlated.size(), 2u) << J["launches"].dump(1);
+  std::set<std::vector<int>> Shapes;
+  for (const json &L : Correlated)
+    Shapes.insert(L["shape"]["block"].get<std::vector<int>>());
+  EXPECT_EQ(Shapes, (std::set<std::vector<int>>{{384, 1, 1}, {416, 2, 1}}));
+  // A range-for over a list: a sweep named by its variable.
+  std::vector<json> RangeFor = entriesAt(lineContaining(Input, "for (int threads : {72, 448})") + 1);
+  ASSERT_EQ(RangeFor.size(), 2u);
+  for (const json &L : RangeFor) {
+    EXPECT_EQ(L["values"]["complete"], true) << L.dump();
+    EXPECT_EQ(L["values"]["blockSweep"], "threads") << L.dump();
+  }
+  // A struct's member: unknown, and why.
+  std::vector<json> Member = entriesAt(lineContaining(Input, "work<<<216, shape.threads>>>(p);"));
+  ASSERT_EQ(Member.size(), 1u);
+  EXPECT_EQ(Member[0]["unknown"]["block"],
+            "'shape.threads' is a data member (values are not followed through members)");
 }
 
 } // namespace
