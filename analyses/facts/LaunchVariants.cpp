@@ -186,14 +186,16 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
       continue;
     }
     const size_t Used = Done.size() + Work.size();
-    if (Choice->kind == OpenChoice::Kind::Callers && SetFallback &&
-        (P.context.frames.size() > MaxCallDepth ||
-         callersLeadingOn(P.context, Choice->frame, handingParameter(P.context, Choice->frame), Calls).empty()))
-      Choice = SetFallback; // no caller to bind the parameter: each member of the set is its value for some argument
+    const ParmVarDecl *Via = nullptr;
+    std::vector<CallSite> Sites;
+    if (Choice->kind == OpenChoice::Kind::Callers) {
+      Via = handingParameter(P.context, Choice->frame);
+      Sites = callersLeadingOn(P.context, Choice->frame, Via, Calls);
+      if (SetFallback && (P.context.frames.size() > MaxCallDepth || Sites.empty()))
+        Choice = SetFallback; // no caller to bind the parameter: each member of the set is its value for some argument
+    }
     if (Choice->kind == OpenChoice::Kind::Callers) {
       const FunctionDecl *Fn = P.context.frames[Choice->frame].function;
-      const ParmVarDecl *Via = handingParameter(P.context, Choice->frame);
-      const std::vector<CallSite> Sites = callersLeadingOn(P.context, Choice->frame, Via, Calls);
       std::string NotVisible;
       // Reached through a call of one of Fn's parameters: the calls of Fn
       // kept pass the function the launch is in, whose own callers were all

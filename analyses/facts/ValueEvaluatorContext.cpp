@@ -283,6 +283,17 @@ IVal ValueEvaluatorImpl::evalParam(const ParmVarDecl &P, QualType UseType, bool 
   return refineByGuards(P, castTo(std::move(V), UseType));
 }
 
+const InitListExpr *ValueEvaluatorImpl::stableArrayElements(const VarDecl &Array) {
+  if (!Ctx.getAsConstantArrayType(Array.getType()))
+    return nullptr;
+  const VarDecl *Def = &Array;
+  const Expr *Init = Array.getAnyInitializer(Def);
+  const auto *List = Init ? dyn_cast<InitListExpr>(Init->IgnoreImplicit()) : nullptr;
+  if (List && List->isSyntacticForm() && List->getSemanticForm())
+    List = List->getSemanticForm();
+  return List && hasStableValue(Array) ? List : nullptr;
+}
+
 // arr[i] of a constant array (or one never modified) with a braced
 // initializer: the element when i is known, else one of the elements i can
 // reach (a set a variant picks from).
@@ -293,12 +304,8 @@ IVal ValueEvaluatorImpl::evalSubscript(const ArraySubscriptExpr *E) {
   const auto *AT = VD ? Ctx.getAsConstantArrayType(VD->getType()) : nullptr;
   if (!AT || !T->isIntegralOrEnumerationType())
     return unknownOf(T);
-  const VarDecl *Def = VD;
-  const Expr *Init = VD->getAnyInitializer(Def);
-  const auto *List = Init ? dyn_cast<InitListExpr>(Init->IgnoreImplicit()) : nullptr;
-  if (List && List->isSyntacticForm() && List->getSemanticForm())
-    List = List->getSemanticForm();
-  if (!List || !hasStableValue(*VD)) {
+  const InitListExpr *List = stableArrayElements(*VD);
+  if (!List) {
     recordReason("'" + VD->getName().str() + "' is an array whose elements can change");
     return unknownOf(T);
   }
@@ -335,10 +342,7 @@ IVal ValueEvaluatorImpl::evalSubscript(const ArraySubscriptExpr *E) {
   Frame = Saved;
   if (!AllExact)
     return unknownOf(T);
-  std::sort(Members.begin(), Members.end());
-  Members.erase(std::unique(Members.begin(), Members.end()), Members.end());
-  IVal Hull = exactOf(Members.front());
-  Hull.hi = Members.back();
+  IVal Hull = membersHull(Members);
   Hull.derivation = std::move(Steps);
   const std::string What = "'" + spellingOf(E) + "'";
   if (Members.size() == 1) {

@@ -9,8 +9,33 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 namespace clang::tidy::occlint {
+
+namespace value_evaluator_detail {
+
+IVal hullOf(const IVal &A, const IVal &B) {
+  IVal R;
+  R.derivation = mergeDerivations(A.derivation, B.derivation);
+  R.lo = std::min(A.lo, B.lo);
+  R.hi = std::max(A.hi, B.hi);
+  R.loKnown = A.lo < B.lo ? A.loKnown : B.lo < A.lo ? B.loKnown : (A.loKnown || B.loKnown);
+  R.hiKnown = A.hi > B.hi ? A.hiKnown : B.hi > A.hi ? B.hiKnown : (A.hiKnown || B.hiKnown);
+  return R;
+}
+
+IVal membersHull(std::vector<i128> &Members) {
+  std::sort(Members.begin(), Members.end());
+  Members.erase(std::unique(Members.begin(), Members.end()), Members.end());
+  IVal R;
+  R.lo = Members.front();
+  R.hi = Members.back();
+  R.loKnown = R.hiKnown = true;
+  return R;
+}
+
+} // namespace value_evaluator_detail
 
 std::optional<i128> ValueEvaluatorImpl::fold(const Expr *E) const {
   if (!E || E->isValueDependent() || E->isTypeDependent() || E->containsErrors())
@@ -275,21 +300,16 @@ IVal ValueEvaluatorImpl::evalConditional(const AbstractConditionalOperator *E) {
   // own, as a case label among several is. Not inside a helper evaluated at
   // its call: two calls in one frame would share the pick.
   if (Frame != NoFrame && Helpers.empty() && A.exact() && B.exact() && A.lo != B.lo) {
-    IVal Hull = exactOf(std::min(A.lo, B.lo));
-    Hull.hi = std::max(A.lo, B.lo);
+    std::vector<i128> Both{A.lo, B.lo};
+    IVal Hull = membersHull(Both);
     Hull.derivation = Cond.derivation;
     IVal R = pickMember(conditionKey(*E), {A.lo, B.lo}, Hull, E->getExprLoc(), "'" + spellingOf(E) + "'", Frame);
     if (R.exact())
       R.derivation = mergeDerivations(R.derivation, R.lo == A.lo ? A.derivation : B.derivation);
     return R;
   }
-  // The hull of both arms.
-  IVal R;
-  R.derivation = mergeDerivations(Cond.derivation, mergeDerivations(A.derivation, B.derivation));
-  R.lo = std::min(A.lo, B.lo);
-  R.hi = std::max(A.hi, B.hi);
-  R.loKnown = A.lo < B.lo ? A.loKnown : B.lo < A.lo ? B.loKnown : (A.loKnown || B.loKnown);
-  R.hiKnown = A.hi > B.hi ? A.hiKnown : B.hi > A.hi ? B.hiKnown : (A.hiKnown || B.hiKnown);
+  IVal R = hullOf(A, B);
+  R.derivation = mergeDerivations(Cond.derivation, R.derivation);
   return R;
 }
 

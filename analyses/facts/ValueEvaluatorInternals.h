@@ -68,6 +68,13 @@ void appendUnique(std::vector<ValueDerivation> &To, const std::vector<ValueDeriv
 /// A's steps, then B's, without duplicates (ValueEvaluatorDerivations.cpp).
 std::vector<ValueDerivation> mergeDerivations(const std::vector<ValueDerivation> &A,
                                               const std::vector<ValueDerivation> &B);
+/// The hull of two values: the lower of the lower bounds and the higher of
+/// the higher ones, each known as the bound it comes from is (both when they
+/// are equal and either is), and both derivations (ValueEvaluatorIntegers.cpp).
+IVal hullOf(const IVal &A, const IVal &B);
+/// Sorts Members, drops repeats, and gives the exact range from the first
+/// to the last; Members must not be empty (ValueEvaluatorIntegers.cpp).
+IVal membersHull(std::vector<i128> &Members);
 /// The public form of an internal value (ValueEvaluator.cpp).
 EvaluatedValue toPublic(const IVal &V);
 /// toPublic(V).describe() (ValueEvaluator.cpp).
@@ -78,6 +85,8 @@ std::string describe(const IVal &V);
 using value_evaluator_detail::appendUnique;
 using value_evaluator_detail::describe;
 using value_evaluator_detail::Huge;
+using value_evaluator_detail::hullOf;
+using value_evaluator_detail::membersHull;
 using value_evaluator_detail::i128;
 using value_evaluator_detail::IDim3;
 using value_evaluator_detail::IVal;
@@ -260,6 +269,9 @@ private:
   llvm::DenseMap<const VarDecl *, ReachingWrite> ReadVia;
   const Expr *boundArgument(const ParmVarDecl &P) const;
   IVal evalSubscript(const ArraySubscriptExpr *E);
+  /// The braced initializer (its semantic form) of a constant array whose
+  /// elements cannot change, or null (ValueEvaluatorContext.cpp).
+  const InitListExpr *stableArrayElements(const VarDecl &Array);
   /// The variable of a range-for over constants, read in the loop: one of
   /// the elements (a set a variant picks from); nullopt when VD is not an
   /// integer such loop variable (ValueEvaluatorRangeFor.cpp).

@@ -63,21 +63,14 @@ std::optional<IVal> ValueEvaluatorImpl::evalRangeForElement(const VarDecl &VD, Q
     Elements.assign(List->inits().begin(), List->inits().end());
   } else if (const auto *ArrayRef = dyn_cast_or_null<DeclRefExpr>(Range)) {
     Array = dyn_cast<VarDecl>(ArrayRef->getDecl());
-    const auto *AT = Array ? Ctx.getAsConstantArrayType(Array->getType()) : nullptr;
-    const VarDecl *Def = Array;
-    const Expr *Init = AT ? Array->getAnyInitializer(Def) : nullptr;
-    const auto *List = Init ? dyn_cast<InitListExpr>(Init->IgnoreImplicit()) : nullptr;
-    if (List && List->isSyntacticForm() && List->getSemanticForm())
-      List = List->getSemanticForm();
-    if (!List || !hasStableValue(*Array)) {
+    const InitListExpr *List = Array ? stableArrayElements(*Array) : nullptr;
+    if (!List) {
       recordReason(Name + " walks an array whose elements are not known constants");
       return unknownOf(UseType, VD.getName().str());
     }
-    const uint64_t Size = AT->getSize().getZExtValue();
-    for (uint64_t I = 0; I < Size && I < 256; ++I)
+    const uint64_t Size = Ctx.getAsConstantArrayType(Array->getType())->getSize().getZExtValue();
+    for (uint64_t I = 0; Size <= 256 && I < Size; ++I)
       Elements.push_back(I < List->getNumInits() ? List->getInit(unsigned(I)) : List->getArrayFiller());
-    if (Size > 256)
-      Elements.clear();
   }
   if (Elements.empty() || std::find(Elements.begin(), Elements.end(), nullptr) != Elements.end()) {
     recordReason(Name + " is the variable of a range-for over values that are not a list of constants");
@@ -98,10 +91,7 @@ std::optional<IVal> ValueEvaluatorImpl::evalRangeForElement(const VarDecl &VD, Q
     recordReason(Name + " takes the elements of a list that are not all known");
     return unknownOf(UseType, VD.getName().str());
   }
-  std::sort(Members.begin(), Members.end());
-  Members.erase(std::unique(Members.begin(), Members.end()), Members.end());
-  IVal Hull = exactOf(Members.front());
-  Hull.hi = Members.back();
+  IVal Hull = membersHull(Members);
   const std::string Of = Array ? "of '" + Array->getName().str() + "'" : "of the loop's list";
   if (Members.size() == 1) {
     Hull.derivation.push_back({VD.getLocation(), Name + " is " + describe(Hull) + ", each element " + Of});

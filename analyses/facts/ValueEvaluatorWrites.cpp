@@ -235,10 +235,7 @@ std::optional<IVal> ValueEvaluatorImpl::joinWrites(const VarDecl &VD, const Reac
     std::vector<i128> Members;
     for (const IVal &V : Values)
       Members.push_back(V.lo);
-    std::sort(Members.begin(), Members.end());
-    Members.erase(std::unique(Members.begin(), Members.end()), Members.end());
-    IVal Hull = exactOf(Members.front());
-    Hull.hi = Members.back();
+    IVal Hull = membersHull(Members);
     Hull.derivation = Steps;
     Value = Members.size() == 1 ? Values.front() : pickMember(Key, Members, Hull, At, "'" + Name + "'", frameOf(VD));
     if (Value.exact() && Members.size() > 1)
@@ -248,22 +245,9 @@ std::optional<IVal> ValueEvaluatorImpl::joinWrites(const VarDecl &VD, const Reac
           break;
         }
   } else {
-    // The hull of the values.
     Value = Values.front();
-    for (size_t I = 1; I < Values.size(); ++I) {
-      const IVal &V = Values[I];
-      if (V.lo < Value.lo)
-        Value.loKnown = V.loKnown;
-      else if (V.lo == Value.lo)
-        Value.loKnown = Value.loKnown || V.loKnown;
-      if (V.hi > Value.hi)
-        Value.hiKnown = V.hiKnown;
-      else if (V.hi == Value.hi)
-        Value.hiKnown = Value.hiKnown || V.hiKnown;
-      Value.lo = std::min(Value.lo, V.lo);
-      Value.hi = std::max(Value.hi, V.hi);
-      Value.derivation = mergeDerivations(Value.derivation, V.derivation);
-    }
+    for (size_t I = 1; I < Values.size(); ++I)
+      Value = hullOf(Value, Values[I]);
     recordReason("'" + Name + "' is set in " + std::to_string(Possible.size()) + " branches at " + where(At) +
                  ", not all to values known here");
   }
