@@ -264,6 +264,8 @@ void ValueEvaluatorImpl::openCallers(const ParmVarDecl &P, const ParamBinding &B
 }
 
 IVal ValueEvaluatorImpl::evalParam(const ParmVarDecl &P, QualType UseType, bool WrittenAfter) {
+  if (std::optional<IVal> Lambda = evalLambdaParameter(P, UseType, WrittenAfter))
+    return refineByGuards(P, std::move(*Lambda));
   const std::string Name = P.getName().str();
   const ParamBinding B = bindParameter(P, WrittenAfter);
   if (!B.readable)

@@ -5,7 +5,9 @@
 #include "facts/ValueEvaluatorInternals.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/PrettyPrinter.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -140,6 +142,57 @@ void ValueEvaluatorImpl::addMacroNotes(const Expr *E, IVal &V) const {
 // ---------------------------------------------------------------------------
 // Variables.
 
+namespace {
+
+/// The uses of one variable in a function body, lambda bodies included, and
+/// whether a lambda captures it by reference.
+class VariableUses : public RecursiveASTVisitor<VariableUses> {
+public:
+  explicit VariableUses(const VarDecl &VD) : VD(VD) {}
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl() == &VD)
+      Uses.push_back(Ref);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (unsigned I = 0; I < L->capture_size(); ++I) {
+      const LambdaCapture &Capture = L->capture_begin()[I];
+      if (!Capture.capturesVariable() || Capture.getCapturedVar() != &VD ||
+          Capture.getCaptureKind() != LCK_ByRef)
+        continue;
+      CapturedByReference = true;
+      if (Capture.isExplicit())
+        ExplicitCaptures.push_back(L->capture_init_begin()[I]); // `[&threads]`: the capture, not a use
+    }
+    return true;
+  }
+  const VarDecl &VD;
+  std::vector<const DeclRefExpr *> Uses;
+  std::vector<const Expr *> ExplicitCaptures;
+  bool CapturedByReference = false;
+};
+
+} // namespace
+
+// Clang's ExprMutationAnalyzer takes a capture by reference (`[&]`) for a
+// modification, whatever the lambda does with it. Such a variable is
+// modified only when one of its uses is, the lambda bodies' included: each
+// use is asked on its own.
+bool ValueEvaluatorImpl::mutatedBeyondReferenceCaptures(const VarDecl &VD, const Stmt &Body,
+                                                        ExprMutationAnalyzer &Analyzer) {
+  VariableUses Walk(VD);
+  Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+  if (!Walk.CapturedByReference)
+    return true; // modified some other way
+  for (const DeclRefExpr *Use : Walk.Uses) {
+    if (std::find(Walk.ExplicitCaptures.begin(), Walk.ExplicitCaptures.end(), Use) != Walk.ExplicitCaptures.end())
+      continue;
+    if (Analyzer.isMutated(Use))
+      return true;
+  }
+  return false;
+}
+
 bool ValueEvaluatorImpl::isMutated(const VarDecl &VD) {
   auto Known = C.mutated.find(&VD);
   if (Known != C.mutated.end())
@@ -152,6 +205,8 @@ bool ValueEvaluatorImpl::isMutated(const VarDecl &VD) {
     if (!A)
       A = std::make_unique<ExprMutationAnalyzer>(*Body, Ctx);
     Result = A->isMutated(&VD);
+    if (Result)
+      Result = mutatedBeyondReferenceCaptures(VD, *Body, *A);
   }
   C.mutated[&VD] = Result;
   return Result;

@@ -111,6 +111,9 @@ struct ValueEvaluator::Cache {
   llvm::DenseMap<const VarDecl *, bool> mutated;
   // Per function body: the assignments of its integer variables (ReachingWrites.h).
   llvm::DenseMap<const Stmt *, std::unique_ptr<BodyWrites>> bodyWrites;
+  // Per lambda (its closure class): its calls in the function that defines
+  // it, when they are all its calls (ValueEvaluatorLambdas.cpp).
+  llvm::DenseMap<const CXXRecordDecl *, std::optional<std::vector<const CallExpr *>>> lambdaCalls;
   // Values that do not depend on a context: variables read without guards,
   // bindings or picks.
   // Read without a frame, and in frame 0 of a context with no guards.
@@ -147,6 +150,9 @@ private:
   // exponential when a cut-off stops its values from being cached).
   static constexpr unsigned MaxDepth = 200;
   static constexpr unsigned MaxVarDepth = 24;
+  /// The most calls of a lambda whose arguments are a parameter's set (the
+  /// launch analysis's set bound).
+  static constexpr unsigned MaxLambdaCalls = 8;
   static constexpr unsigned MaxSteps = 20000;
 
   ASTContext &Ctx;
@@ -269,6 +275,12 @@ private:
   llvm::DenseMap<const VarDecl *, ReachingWrite> ReadVia;
   const Expr *boundArgument(const ParmVarDecl &P) const;
   IVal evalSubscript(const ArraySubscriptExpr *E);
+  /// A parameter of a lambda defined and called in the current frame's
+  /// function: the arguments of its calls there (ValueEvaluatorLambdas.cpp);
+  /// nullopt when P is not such a lambda's.
+  std::optional<IVal> evalLambdaParameter(const ParmVarDecl &P, QualType UseType, bool WrittenAfter);
+  const std::optional<std::vector<const CallExpr *>> &lambdaCallsIn(const FunctionDecl &Enclosing,
+                                                                   const CXXRecordDecl &Closure);
   /// The braced initializer (its semantic form) of a constant array whose
   /// elements cannot change, or null (ValueEvaluatorContext.cpp).
   const InitListExpr *stableArrayElements(const VarDecl &Array);
@@ -311,6 +323,7 @@ private:
   std::string spellingOf(const Expr *E) const;
   void addMacroNotes(const Expr *E, IVal &V) const;
   bool isMutated(const VarDecl &VD);
+  bool mutatedBeyondReferenceCaptures(const VarDecl &VD, const Stmt &Body, ExprMutationAnalyzer &Analyzer);
   bool hasStableValue(const VarDecl &VD);
 
   IVal evalIntNode(const Expr *E);

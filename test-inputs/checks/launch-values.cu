@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 #include <utility>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 54 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 57 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -316,4 +316,40 @@ void enumSwitch(float *p, Precision precision) {
     break;
   }
   work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 736 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 768 threads per SM}} [cuda-occupancy-report]
+}
+
+// A lambda the function holds in a variable and only calls: its parameters
+// take the calls' arguments, one variant per call (both parameters from the
+// same call); a lambda handed on can be called elsewhere: unknown.
+void lambdaCalled(float *p) {
+  auto launch = [&](int blocks, int threads) {
+    work<<<blocks, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 800 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 864 threads per SM}} [cuda-occupancy-report]
+  };
+  launch(216, 800);
+  launch(432, 864);
+}
+template <class Launch> void callTwice(Launch launch) {
+  launch(896);
+  launch(896);
+}
+void lambdaHandedOn(float *p) {
+  auto launch = [&](int threads) {
+    work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block threads, dynamic shared memory 0)}} [cuda-occupancy-report]
+  };
+  callTwice(launch);
+}
+// A lambda reading its function's parameter: the function's callers give it.
+static void lambdaCaptures(float *p, int threads) {
+  auto launch = [&](int blocks) {
+    work<<<blocks, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 928 threads per SM}} [cuda-occupancy-report]
+  };
+  launch(216);
+}
+void callLambdaCaptures(float *p) { lambdaCaptures(p, 928); }
+// A lambda that modifies what it captures by reference: not followed.
+void lambdaModifies(float *p) {
+  int threads = 960;
+  auto grow = [&] { threads *= 2; };
+  grow();
+  work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block threads, dynamic shared memory 0)}} [cuda-occupancy-report]
 }

@@ -469,6 +469,27 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
   ASSERT_EQ(Member.size(), 1u);
   EXPECT_EQ(Member[0]["unknown"]["block"],
             "'shape.threads' is a data member (values are not followed through members)");
+  // A lambda held in a variable and only called: one variant per call, the
+  // grid and the block of each from the same call.
+  std::vector<json> Lambda = entriesAt(lineContaining(Input, "void lambdaCalled(") + 2);
+  ASSERT_EQ(Lambda.size(), 2u) << J["launches"].dump(1);
+  std::set<std::pair<std::string, std::string>> Pairs;
+  for (const json &L : Lambda) {
+    Pairs.insert({L["grid"].get<std::string>(), L["block"].get<std::string>()});
+    EXPECT_EQ(L["values"]["complete"], true) << L.dump();
+  }
+  EXPECT_EQ(Pairs, (std::set<std::pair<std::string, std::string>>{{"216", "800"}, {"432", "864"}}));
+  // Handed on to a template: its calls are not all seen here.
+  std::vector<json> Handed = entriesAt(lineContaining(Input, "void lambdaHandedOn(") + 2);
+  ASSERT_EQ(Handed.size(), 1u);
+  EXPECT_EQ(Handed[0]["unknown"]["block"],
+            "parameter 'threads' of the lambda at launch-values.cu:" +
+                std::to_string(lineContaining(Input, "void lambdaHandedOn(") + 1) +
+                ": the lambda is not only called where it is defined (copied, passed on or converted)");
+  // A capture by reference the lambda only reads: the function's caller gives it.
+  std::vector<json> Captures = entriesAt(lineContaining(Input, "static void lambdaCaptures(") + 2);
+  ASSERT_EQ(Captures.size(), 1u);
+  EXPECT_EQ(Captures[0]["block"], "928");
 }
 
 } // namespace
