@@ -453,21 +453,21 @@ def recheck_cold(args):
         shutil.rmtree(plain, ignore_errors=True)
         configure(os.path.join(work, "project"), plain, nvcc)
     cache = os.path.join(work, "cache-cold-recheck")
+
+    def occlint_p(jobs, extra=""):
+        return (f"{shlex.quote(occlint)} --gpu {args.gpu} --jobs {jobs} --format json --quiet {extra}"
+                f"-p {shlex.quote(plain)} > /dev/null")
+
+    def each_line(jobs, script):  # one shell command per line of script, jobs at a time
+        return f"xargs -d '\\n' -P {jobs} -n 1 sh -c < {shlex.quote(script)}"
+
     runs = []
     for jobs in levels:
-        runs.append((jobs, "occlint -p, cold",
-                     f"{shlex.quote(occlint)} --gpu {args.gpu} --jobs {jobs} --format json --quiet "
-                     f"-p {shlex.quote(plain)} > /dev/null"))
-        runs.append((jobs, "clang -fsyntax-only",
-                     f"xargs -d '\\n' -P {jobs} -n 1 sh -c < "
-                     f"{shlex.quote(os.path.join(work, f'syntax-j{levels[0]}.txt'))}"))
+        runs.append((jobs, "occlint -p, cold", occlint_p(jobs)))
+        runs.append((jobs, "clang -fsyntax-only", each_line(jobs, os.path.join(work, f"syntax-j{levels[0]}.txt"))))
         if args.parts:
-            runs.append((jobs, "occlint -p --no-compile",
-                         f"{shlex.quote(occlint)} --gpu {args.gpu} --jobs {jobs} --format json --quiet --no-compile "
-                         f"-p {shlex.quote(plain)} > /dev/null"))
-            runs.append((jobs, "nvcc --cubin per unit",
-                         f"xargs -d '\\n' -P {jobs} -n 1 sh -c < "
-                         f"{shlex.quote(device_compile_script(plain, work, args.gpu))}"))
+            runs.append((jobs, "occlint -p --no-compile", occlint_p(jobs, "--no-compile ")))
+            runs.append((jobs, "nvcc --cubin per unit", each_line(jobs, device_compile_script(plain, work, args.gpu))))
     times = {}
     load_before = os.getloadavg()[0]
     for rep in range(args.recheck_cold):
