@@ -20,6 +20,17 @@ bool isFollowed(const VarDecl *VD) {
          VD->getType()->isIntegralOrEnumerationType();
 }
 
+/// A local object whose integer members are followed (ReachingWrites.h):
+/// not static, not a parameter, not a reference, not volatile, of a class
+/// type that is not a union or a lambda's closure.
+bool isFollowedObject(const VarDecl *VD) {
+  if (!VD || !VD->isLocalVarDecl() || VD->isStaticLocal() || VD->getType()->isReferenceType() ||
+      VD->getType().isVolatileQualified())
+    return false;
+  const auto *Class = VD->getType()->getAsCXXRecordDecl();
+  return Class && !Class->isUnion() && !Class->isLambda();
+}
+
 /// Whether Arg, an argument of Call, binds to a reference to a non-volatile
 /// const (the callee cannot write the variable through it).
 bool bindsToConstReference(const CallExpr &Call, const Stmt *Arg) {
@@ -72,41 +83,72 @@ public:
   bool VisitLambdaExpr(LambdaExpr *L) {
     for (const LambdaCapture &Capture : L->captures())
       if (Capture.capturesVariable())
-        if (const auto *VD = dyn_cast<VarDecl>(Capture.getCapturedVar()))
-          W.Vars[VD].tracked = false;
+        if (const auto *VD = dyn_cast<VarDecl>(Capture.getCapturedVar())) {
+          W.Vars[{VD, nullptr}].tracked = false;
+          W.WholeObjectsUsed.insert(VD);
+        }
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const auto *VD = dyn_cast<VarDecl>(E->getDecl());
-    if (!isFollowed(VD))
+    if (isFollowed(VD)) {
+      classifyUse(*E, W.Vars[{VD, nullptr}]);
       return true;
-    BodyWrites::VarWrites &Writes = W.Vars[VD];
-    // Up through parentheses and const-qualifying conversions of the lvalue.
-    const Stmt *Child = E;
-    const Stmt *Up = W.Parents.parentOf(E);
+    }
+    if (!isFollowedObject(VD))
+      return true;
+    const auto [Child, Up] = lvalueUse(*E);
+    if (const auto *Member = dyn_cast_or_null<MemberExpr>(Up); Member && !Member->isArrow()) {
+      const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+      if (Field && !Field->isBitField() && Field->getType()->isIntegralOrEnumerationType() &&
+          !Field->getType().isVolatileQualified() && !Field->isMutable()) {
+        classifyUse(*Member, W.Vars[{VD, Field}]);
+        return true;
+      }
+    }
+    // A copy (`kernel<<<grid, block>>>` copies the dim3) reads every member.
+    if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Up);
+        Copy && Copy->getConstructor()->isCopyConstructor() && Copy->getNumArgs() >= 1 && Copy->getArg(0) == Child)
+      return true;
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(Up); Call && bindsToConstReference(*Call, Child))
+      return true;
+    W.WholeObjectsUsed.insert(VD); // a method, its address, a modifiable reference, a whole assignment
+    return true;
+  }
+
+private:
+  /// The lvalue E and its first parent above parentheses and
+  /// const-qualifying conversions.
+  std::pair<const Stmt *, const Stmt *> lvalueUse(const Expr &E) const {
+    const Stmt *Child = &E;
+    const Stmt *Up = W.Parents.parentOf(&E);
     while (Up && (isa<ParenExpr>(Up) ||
                   (isa<ImplicitCastExpr>(Up) && cast<ImplicitCastExpr>(Up)->getCastKind() == CK_NoOp))) {
       Child = Up;
       Up = W.Parents.parentOf(Up);
     }
+    return {Child, Up};
+  }
+  /// A use of a followed place (`v`, `obj.m`): a read, an assignment of it,
+  /// or anything else, which stops it being followed.
+  void classifyUse(const Expr &Lvalue, BodyWrites::VarWrites &Writes) {
+    const auto [Child, Up] = lvalueUse(Lvalue);
     if (const auto *Cast = dyn_cast_or_null<CastExpr>(Up))
       if (Cast->getCastKind() == CK_LValueToRValue || Cast->getCastKind() == CK_ToVoid)
-        return true; // a read
+        return; // a read
     if (Up && isa<UnaryExprOrTypeTraitExpr>(Up))
-      return true; // sizeof(v): not evaluated
+      return; // sizeof(v): not evaluated
     if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(Up))
       if (Assign->getOpcode() == BO_Assign && Assign->getLHS() == Child) {
         Writes.assignments.push_back(Assign);
-        return true;
+        return;
       }
     if (const auto *Call = dyn_cast_or_null<CallExpr>(Up))
       if (bindsToConstReference(*Call, Child))
-        return true;
+        return;
     Writes.tracked = false; // address taken, ++, +=, a modifiable reference, ...
-    return true;
   }
 
-private:
   BodyWrites &W;
 };
 
@@ -115,14 +157,26 @@ BodyWrites::BodyWrites(const Stmt &Body, const StatementParents &Parents, const 
   BodyWritesCollector(*this).TraverseStmt(const_cast<Stmt *>(&Body));
 }
 
-const BodyWrites::VarWrites *BodyWrites::writesOf(const VarDecl &V) const {
-  auto It = Vars.find(&V);
-  return It == Vars.end() ? nullptr : &It->second;
+const BodyWrites::VarWrites *BodyWrites::writesOf(WrittenPlace V) const {
+  static const VarWrites NotFollowed{/*tracked=*/false, {}}, NeverNamed{/*tracked=*/true, {}};
+  if (V.field && WholeObjectsUsed.count(V.var))
+    return &NotFollowed;
+  auto It = Vars.find({V.var, V.field});
+  if (It != Vars.end())
+    return &It->second;
+  // A member of a followed object the body never names keeps its initial
+  // value (the object's uses were all seen).
+  return V.field && isFollowedObject(V.var) ? &NeverNamed : nullptr;
 }
 
-bool BodyWrites::assigned(const VarDecl &V) const {
+bool BodyWrites::assigned(WrittenPlace V) const {
   const VarWrites *Writes = writesOf(V);
   return Writes && !Writes->assignments.empty();
+}
+
+bool BodyWrites::tracked(WrittenPlace V) const {
+  const VarWrites *Writes = writesOf(V);
+  return !Untrackable && Writes && Writes->tracked;
 }
 
 bool BodyWrites::isWithin(const Stmt *Inner, const Stmt *Outer, const StatementParents &Parents) {
@@ -235,7 +289,7 @@ std::vector<const BinaryOperator *> BodyWrites::chainWrites(const IfStmt &First,
   return Arms;
 }
 
-std::vector<const BinaryOperator *> BodyWrites::armWrites(const VarDecl &V, const IfStmt &If) const {
+std::vector<const BinaryOperator *> BodyWrites::armWrites(WrittenPlace V, const IfStmt &If) const {
   const VarWrites *Writes = writesOf(V);
   return Writes ? chainWrites(If, *Writes) : std::vector<const BinaryOperator *>{};
 }
@@ -309,12 +363,12 @@ bool BodyWrites::namesEveryEnumerator(const SwitchStmt &Switch, const std::vecto
   return true;
 }
 
-std::vector<CaseWrite> BodyWrites::caseWrites(const VarDecl &V, const SwitchStmt &Switch) const {
+std::vector<CaseWrite> BodyWrites::caseWrites(WrittenPlace V, const SwitchStmt &Switch) const {
   const VarWrites *Writes = writesOf(V);
   return Writes ? switchWrites(Switch, *Writes) : std::vector<CaseWrite>{};
 }
 
-ReachingWrite BodyWrites::reachingWrite(const VarDecl &V, const Stmt &Position) const {
+ReachingWrite BodyWrites::reachingWrite(WrittenPlace V, const Stmt &Position) const {
   const VarWrites *Writes = writesOf(V);
   if (Untrackable || !Writes || !Writes->tracked)
     return {};

@@ -1,5 +1,7 @@
-// Which write of a local integer variable or parameter a read of it sees,
-// for the variables a function only reads and assigns:
+// Which write of a local integer variable or parameter (or of an integer
+// member of a local object: `b.x` of a `dim3 b;`, `cfg.threads` of a local
+// struct) a read of it sees, for the places a function only reads and
+// assigns:
 //
 //   void launch(int n, int block_size) {
 //     block_size = largestPowerOfTwoLessOrEqual(block_size); // reads the argument
@@ -14,7 +16,12 @@
 //   (or binds it to a reference to const) or is the left side of `v = e`;
 //   not when its address is taken, it is bound to a modifiable reference,
 //   incremented, compound-assigned, captured by a lambda, or the function
-//   has a goto or a case label below a nested statement of its switch;
+//   has a goto or a case label below a nested statement of its switch. A
+//   member of a local object is tracked when every use of the object names
+//   one of its integer members (`b.x`, read or assigned as above), copies it
+//   or binds it to a reference to const: an object whose address is taken,
+//   that is assigned or modified as a whole, bound to a modifiable
+//   reference, captured, or whose methods are called, has none tracked;
 // - from the read, the statements before it are looked at, in its block and
 //   then in each block above, nearest first: the first that writes the
 //   variable decides. An assignment statement `v = e;` is what the read sees;
@@ -45,6 +52,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <memory>
 #include <vector>
@@ -74,6 +82,14 @@ struct CaseWrite {
   const BinaryOperator *assignment = nullptr;
 };
 
+/// What a write writes: a variable, or one member of a local object
+/// (`field` set).
+struct WrittenPlace {
+  const VarDecl *var = nullptr;
+  const FieldDecl *field = nullptr;
+  WrittenPlace(const VarDecl &Var, const FieldDecl *Field = nullptr) : var(&Var), field(Field) {}
+};
+
 /// Whether two reads see the same write.
 inline bool sameWrite(const ReachingWrite &A, const ReachingWrite &B) {
   return A.kind == B.kind && A.kind != ReachingWrite::Kind::NotKnown && A.assignment == B.assignment &&
@@ -86,19 +102,21 @@ public:
   BodyWrites(const Stmt &Body, const StatementParents &Parents, const SourceManager &SM);
 
   /// Whether the body assigns V (`v = e`) anywhere.
-  bool assigned(const VarDecl &V) const;
+  bool assigned(WrittenPlace V) const;
+  /// Whether every use of V is one the rule follows (see above).
+  bool tracked(WrittenPlace V) const;
   /// Which write a read of V sees at Position: a DeclRefExpr to V inside
   /// the body, or a statement of the body (the value V has just before it
   /// runs: the if of a Conditional write).
-  ReachingWrite reachingWrite(const VarDecl &V, const Stmt &Position) const;
+  ReachingWrite reachingWrite(WrittenPlace V, const Stmt &Position) const;
   /// The assignment of V in each arm of the if-else chain that starts at
   /// If, in order (the final else's last); empty when the chain is not one
   /// whose every arm assigns V once and whose conditions do not.
-  std::vector<const BinaryOperator *> armWrites(const VarDecl &V, const IfStmt &If) const;
+  std::vector<const BinaryOperator *> armWrites(WrittenPlace V, const IfStmt &If) const;
   /// The label groups of Switch and the assignment of V each leads to; empty
   /// when the switch is not one that assigns V once in every group and has
   /// a default label or one for every enumerator of its enumeration.
-  std::vector<CaseWrite> caseWrites(const VarDecl &V, const SwitchStmt &Switch) const;
+  std::vector<CaseWrite> caseWrites(WrittenPlace V, const SwitchStmt &Switch) const;
 
 private:
   struct VarWrites {
@@ -111,7 +129,10 @@ private:
   const StatementParents &Parents;
   const SourceManager &SM;
   bool Untrackable = false; // a goto, or a case label below a nested statement
-  llvm::DenseMap<const VarDecl *, VarWrites> Vars;
+  using PlaceKey = std::pair<const VarDecl *, const FieldDecl *>;
+  llvm::DenseMap<PlaceKey, VarWrites> Vars;
+  // Local objects used other than through their integer members.
+  llvm::DenseSet<const VarDecl *> WholeObjectsUsed;
 
   // Per block: each statement's place (built on first use).
   struct BlockIndex {
@@ -119,7 +140,7 @@ private:
   };
   mutable llvm::DenseMap<const CompoundStmt *, std::unique_ptr<BlockIndex>> Blocks;
 
-  const VarWrites *writesOf(const VarDecl &V) const;
+  const VarWrites *writesOf(WrittenPlace V) const;
   const BlockIndex &indexOf(const CompoundStmt &Block) const;
   /// The child of C that holds S (S itself when it is one), or null.
   const Stmt *childHolding(const Stmt *C, const Stmt *S) const;

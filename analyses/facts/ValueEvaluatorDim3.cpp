@@ -20,8 +20,10 @@ std::string describeDim3(const IDim3 &D) {
   return "dim3(" + describe(D.c[0]) + ", " + describe(D.c[1]) + ", " + describe(D.c[2]) + ")";
 }
 
-/// The index (0, 1, 2) of a field named x, y or z of a dim3-like record (one
-/// with integer fields x, y and z).
+} // namespace
+
+namespace value_evaluator_detail {
+
 std::optional<unsigned> componentIndex(const FieldDecl &F) {
   const RecordDecl *RD = F.getParent();
   if (!RD || !F.getType()->isIntegralOrEnumerationType())
@@ -42,7 +44,6 @@ std::optional<unsigned> componentIndex(const FieldDecl &F) {
   return std::nullopt;
 }
 
-/// The fields x, y, z of a dim3-like record, or none.
 std::optional<std::array<const FieldDecl *, 3>> dim3Fields(const RecordDecl *RD) {
   if (!RD)
     return std::nullopt;
@@ -55,7 +56,7 @@ std::optional<std::array<const FieldDecl *, 3>> dim3Fields(const RecordDecl *RD)
   return Out;
 }
 
-} // namespace
+} // namespace value_evaluator_detail
 
 // b.x of a dim3 value.
 IVal ValueEvaluatorImpl::evalMember(const MemberExpr *E) {
@@ -72,13 +73,39 @@ IVal ValueEvaluatorImpl::evalMember(const MemberExpr *E) {
         return *Queried;
   std::optional<unsigned> Index = componentIndex(*F);
   if (!Index || !dim3Fields(F->getParent())) {
-    // A struct's member (`cfg.threads`, a class's `threads_`): what writes
-    // it can be anywhere the object goes, so its value is not followed.
+    // A local object's member, followed through its writes; any other
+    // struct's member (`cfg->threads`, a class's `threads_`): what writes it
+    // can be anywhere the object goes, so its value is not followed.
+    if (std::optional<IVal> Local = evalLocalMember(*E))
+      return *Local;
     recordReason("'" + spellingOf(E) + "' is a data member (values are not followed through members)");
     return unknownOf(T);
   }
   IDim3 D = evalDim3(E->getBase());
   return castTo(D.c[*Index], T);
+}
+
+std::optional<IDim3> ValueEvaluatorImpl::evalDim3Members(const DeclRefExpr &Use, const VarDecl &VD) {
+  const auto Fields = dim3Fields(VD.getType()->getAsRecordDecl());
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  if (!Fields || !Body || !VD.isLocalVarDecl() || VD.isStaticLocal() || VD.getType()->isReferenceType())
+    return std::nullopt;
+  const BodyWrites &Writes = writesIn(*Body);
+  for (const FieldDecl *F : *Fields)
+    if (!Writes.tracked({VD, F}))
+      return std::nullopt;
+  IDim3 Out;
+  for (unsigned I = 0; I < 3; ++I) {
+    std::optional<IVal> V = evalAfterWrites({VD, (*Fields)[I]}, Use, (*Fields)[I]->getType());
+    if (!V) {
+      recordReason("'" + VD.getName().str() + "." + (*Fields)[I]->getName().str() +
+                   "' is set in a loop, a nested block or under a condition not followed");
+      V = unknownOf((*Fields)[I]->getType());
+    }
+    Out.c[I] = std::move(*V);
+  }
+  return Out;
 }
 
 IDim3 ValueEvaluatorImpl::unknownDim3(const std::string &Spelling) const {
@@ -269,6 +296,11 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
   const VarDecl *Def = VD;
   const Expr *Init = VD->getAnyInitializer(Def);
   IDim3 Out;
+  // A local dim3 assigned member by member (`dim3 b; b.x = 96;`): each
+  // component read through its writes.
+  if (Init && !hasStableValue(*VD))
+    if (std::optional<IDim3> Members = evalDim3Members(*E, *VD))
+      return Spell(std::move(*Members));
   if (!Init || !Def || !hasStableValue(*VD)) {
     recordReason("'" + VD->getName().str() + (Init ? "' is modified after its definition"
                                                    : "' is declared without an initializer and set later"));

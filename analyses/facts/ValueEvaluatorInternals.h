@@ -75,6 +75,11 @@ IVal hullOf(const IVal &A, const IVal &B);
 /// Sorts Members, drops repeats, and gives the exact range from the first
 /// to the last; Members must not be empty (ValueEvaluatorIntegers.cpp).
 IVal membersHull(std::vector<i128> &Members);
+/// The index (0, 1, 2) of a field named x, y or z of a dim3-like record (one
+/// with integer fields x, y and z) (ValueEvaluatorDim3.cpp).
+std::optional<unsigned> componentIndex(const FieldDecl &F);
+/// The fields x, y, z of a dim3-like record, or none (ValueEvaluatorDim3.cpp).
+std::optional<std::array<const FieldDecl *, 3>> dim3Fields(const RecordDecl *RD);
 /// The public form of an internal value (ValueEvaluator.cpp).
 EvaluatedValue toPublic(const IVal &V);
 /// toPublic(V).describe() (ValueEvaluator.cpp).
@@ -83,6 +88,8 @@ std::string describe(const IVal &V);
 } // namespace value_evaluator_detail
 
 using value_evaluator_detail::appendUnique;
+using value_evaluator_detail::componentIndex;
+using value_evaluator_detail::dim3Fields;
 using value_evaluator_detail::describe;
 using value_evaluator_detail::Huge;
 using value_evaluator_detail::hullOf;
@@ -254,17 +261,27 @@ private:
   /// the variable's incoming value when no write comes before
   /// (ReachingWrites.h); nullopt when the variable is not assigned or the
   /// rule cannot tell (ValueEvaluatorWrites.cpp).
-  std::optional<IVal> evalAfterWrites(const VarDecl &VD, const Stmt &Position, QualType UseType);
+  std::optional<IVal> evalAfterWrites(WrittenPlace Place, const Stmt &Position, QualType UseType);
+  /// The value a place starts with: the variable's (its argument, its
+  /// initializer), or the member's in the object's initializer.
+  IVal evalIncoming(WrittenPlace Place, const ReachingWrite &Reaching, QualType UseType);
+  /// A member of a local object as its definition sets it: the element of a
+  /// braced initializer, the dim3 constructor's argument, the default member
+  /// initializer under an implicit constructor (ValueEvaluatorMembers.cpp).
+  IVal evalMemberInitial(const VarDecl &Object, const FieldDecl &Field, QualType UseType);
+  /// `obj.m` of a local object whose members the function only reads and
+  /// assigns (ReachingWrites.h); nullopt when it is not one.
+  std::optional<IVal> evalLocalMember(const MemberExpr &E);
   /// evalAfterWrites for a read an if-else chain's arms reach
   /// (ReachingWrite::Kind::Branches).
-  std::optional<IVal> evalArmWrites(const VarDecl &VD, const ReachingWrite &Reaching, const BodyWrites &Writes,
+  std::optional<IVal> evalArmWrites(WrittenPlace Place, const ReachingWrite &Reaching, const BodyWrites &Writes,
                                     QualType UseType);
   /// The same for a switch's label groups (ReachingWrite::Kind::Cases).
-  std::optional<IVal> evalCaseWrites(const VarDecl &VD, const ReachingWrite &Reaching, const BodyWrites &Writes,
+  std::optional<IVal> evalCaseWrites(WrittenPlace Place, const ReachingWrite &Reaching, const BodyWrites &Writes,
                                      QualType UseType);
   /// One value of the writes that can reach the read (Possible), keyed by
   /// the statement that holds them when a variant picks one.
-  std::optional<IVal> joinWrites(const VarDecl &VD, const ReachingWrite &Reaching,
+  std::optional<IVal> joinWrites(WrittenPlace Place, const ReachingWrite &Reaching,
                                  const std::vector<const BinaryOperator *> &Possible,
                                  const std::vector<ValueDerivation> &Steps, const Stmt *Key, QualType UseType);
   /// The writes of a function body, built on first use and kept.
@@ -344,6 +361,9 @@ private:
   std::optional<IDim3> evalConstruct(const CXXConstructExpr *E);
   std::optional<IDim3> evalInitList(const InitListExpr *E);
   std::optional<IDim3> evalDim3Var(const DeclRefExpr *E, const std::string &Spelling);
+  /// A local dim3 whose members are followed one by one (ReachingWrites.h),
+  /// read at Use; nullopt when VD is not one (ValueEvaluatorDim3.cpp).
+  std::optional<IDim3> evalDim3Members(const DeclRefExpr &Use, const VarDecl &VD);
   std::optional<IDim3> foldDim3(const Expr *E) const;
   IDim3 unknownDim3(const std::string &Spelling) const;
 };

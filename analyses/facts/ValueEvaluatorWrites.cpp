@@ -38,7 +38,22 @@ private:
   std::optional<ReachingWrite> Saved;
 };
 
+std::string nameOf(WrittenPlace Place) {
+  return Place.var->getName().str() + (Place.field ? "." + Place.field->getName().str() : "");
+}
+
+QualType typeOf(WrittenPlace Place) { return Place.field ? Place.field->getType() : Place.var->getType(); }
+
 } // namespace
+
+IVal ValueEvaluatorImpl::evalIncoming(WrittenPlace Place, const ReachingWrite &Reaching, QualType UseType) {
+  if (Place.field)
+    return evalMemberInitial(*Place.var, *Place.field, UseType);
+  const VarDecl &VD = *Place.var;
+  ReadingVia Scope(ReadVia, VD, Reaching);
+  return isa<ParmVarDecl>(VD) ? evalParam(cast<ParmVarDecl>(VD), UseType, /*WrittenAfter=*/true)
+                              : evalVar(VD, UseType, /*Incoming=*/true);
+}
 
 const BodyWrites &ValueEvaluatorImpl::writesIn(const Stmt &Body) {
   std::unique_ptr<BodyWrites> &Writes = C.bodyWrites[&Body];
@@ -51,31 +66,30 @@ const BodyWrites &ValueEvaluatorImpl::writesIn(const Stmt &Body) {
   return *Writes;
 }
 
-std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(const VarDecl &VD, const Stmt &Position, QualType UseType) {
-  if (!VD.getType()->isIntegralOrEnumerationType() || VD.getType()->isReferenceType() ||
-      VD.getType().isVolatileQualified() || !(isa<ParmVarDecl>(VD) || (VD.isLocalVarDecl() && !VD.isStaticLocal())))
+std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(WrittenPlace Place, const Stmt &Position, QualType UseType) {
+  const VarDecl &VD = *Place.var;
+  if (!Place.field &&
+      (!VD.getType()->isIntegralOrEnumerationType() || VD.getType()->isReferenceType() ||
+       VD.getType().isVolatileQualified() || !(isa<ParmVarDecl>(VD) || (VD.isLocalVarDecl() && !VD.isStaticLocal()))))
     return std::nullopt;
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
   const Stmt *Body = FD ? FD->getBody() : nullptr;
   if (!Body)
     return std::nullopt;
   const BodyWrites &Writes = writesIn(*Body);
-  if (!Writes.assigned(VD))
+  if (!Place.field && !Writes.assigned(VD))
     return std::nullopt; // never assigned: read as before
-  const ReachingWrite Reaching = Writes.reachingWrite(VD, Position);
-  const std::string Name = VD.getName().str();
+  const ReachingWrite Reaching = Writes.reachingWrite(Place, Position);
+  const std::string Name = nameOf(Place);
   switch (Reaching.kind) {
   case ReachingWrite::Kind::NotKnown:
     return std::nullopt;
-  case ReachingWrite::Kind::Incoming: {
-    ReadingVia Scope(ReadVia, VD, Reaching);
-    return isa<ParmVarDecl>(VD) ? evalParam(cast<ParmVarDecl>(VD), UseType, /*WrittenAfter=*/true)
-                                : evalVar(VD, UseType, /*Incoming=*/true);
-  }
+  case ReachingWrite::Kind::Incoming:
+    return evalIncoming(Place, Reaching, UseType);
   case ReachingWrite::Kind::Branches:
-    return evalArmWrites(VD, Reaching, Writes, UseType);
+    return evalArmWrites(Place, Reaching, Writes, UseType);
   case ReachingWrite::Kind::Cases:
-    return evalCaseWrites(VD, Reaching, Writes, UseType);
+    return evalCaseWrites(Place, Reaching, Writes, UseType);
   case ReachingWrite::Kind::Assignment:
   case ReachingWrite::Kind::Conditional:
     break;
@@ -98,17 +112,18 @@ std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(const VarDecl &VD, const
     Taken = Condition.lo != 0;
     if (!Taken) {
       // The value that reaches the if.
-      Value = evalAfterWrites(VD, *Clamp, VD.getType());
+      Value = evalAfterWrites(Place, *Clamp, typeOf(Place));
       if (!Value)
-        Value = isa<ParmVarDecl>(VD) ? evalParam(cast<ParmVarDecl>(VD), VD.getType())
-                                     : evalVar(VD, VD.getType());
+        Value = Place.field                ? unknownOf(typeOf(Place), Name)
+                : isa<ParmVarDecl>(VD) ? evalParam(cast<ParmVarDecl>(VD), VD.getType())
+                                       : evalVar(VD, VD.getType());
       Value->derivation = mergeDerivations(
           Value->derivation, {{SM.getExpansionLoc(Clamp->getBeginLoc()),
                                "'" + Name + "' keeps " + describe(*Value) + " here (the condition does not hold)"}});
     }
   }
   if (Taken) {
-    IVal Assigned = castTo(evalInt(Assignment->getRHS()), VD.getType());
+    IVal Assigned = castTo(evalInt(Assignment->getRHS()), typeOf(Place));
     Assigned.derivation = mergeDerivations({{SM.getExpansionLoc(Assignment->getBeginLoc()),
                                              "'" + Name + "' is set here to " + describe(Assigned)}},
                                            Assigned.derivation);
@@ -117,6 +132,8 @@ std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(const VarDecl &VD, const
   ActiveWrites.erase(Assignment);
   if (!Value->exact())
     Value->spelling = Name;
+  if (Place.field)
+    return castTo(std::move(*Value), UseType);
   ReadingVia Scope(ReadVia, VD, Reaching);
   return castTo(refineByGuards(VD, std::move(*Value)), UseType);
 }
@@ -124,9 +141,9 @@ std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(const VarDecl &VD, const
 // `if (n < 1024) threads = 128; else if (n < 8192) threads = 256; else
 // threads = 512;`: the conditions are decided in turn, and the arms that can
 // run are joined (joinWrites).
-std::optional<IVal> ValueEvaluatorImpl::evalArmWrites(const VarDecl &VD, const ReachingWrite &Reaching,
+std::optional<IVal> ValueEvaluatorImpl::evalArmWrites(WrittenPlace Place, const ReachingWrite &Reaching,
                                                       const BodyWrites &Writes, QualType UseType) {
-  const std::vector<const BinaryOperator *> Arms = Writes.armWrites(VD, *Reaching.condition);
+  const std::vector<const BinaryOperator *> Arms = Writes.armWrites(Place, *Reaching.condition);
   std::vector<const BinaryOperator *> Possible;
   std::vector<ValueDerivation> Steps;
   const IfStmt *If = Reaching.condition;
@@ -143,17 +160,17 @@ std::optional<IVal> ValueEvaluatorImpl::evalArmWrites(const VarDecl &VD, const R
   }
   if (!If)
     Possible.push_back(Arms.back()); // no condition held: the final else
-  return joinWrites(VD, Reaching, Possible, Steps, Reaching.condition, UseType);
+  return joinWrites(Place, Reaching, Possible, Steps, Reaching.condition, UseType);
 }
 
 // `switch (kind) { case Small: threads = 128; break; default: threads = 256; }`:
 // the label group the selector's value takes when it is known, else every
 // group whose labels the selector's range holds, and the default's (a switch
 // with no default names every enumerator: BodyWrites::caseWrites).
-std::optional<IVal> ValueEvaluatorImpl::evalCaseWrites(const VarDecl &VD, const ReachingWrite &Reaching,
+std::optional<IVal> ValueEvaluatorImpl::evalCaseWrites(WrittenPlace Place, const ReachingWrite &Reaching,
                                                        const BodyWrites &Writes, QualType UseType) {
   const SwitchStmt &Switch = *Reaching.selector;
-  const std::vector<CaseWrite> Groups = Writes.caseWrites(VD, Switch);
+  const std::vector<CaseWrite> Groups = Writes.caseWrites(Place, Switch);
   const IVal Selector = evalInt(Switch.getCond());
   std::vector<const BinaryOperator *> Possible;
   const BinaryOperator *Default = nullptr, *Matched = nullptr;
@@ -180,16 +197,16 @@ std::optional<IVal> ValueEvaluatorImpl::evalCaseWrites(const VarDecl &VD, const 
   if (Selector.exact()) {
     if (!Matched && !Default) {
       // Every enumerator has a label and none is this value (a cast).
-      recordReason("'" + VD.getName().str() + "' is set by no label of the switch at " +
+      recordReason("'" + nameOf(Place) + "' is set by no label of the switch at " +
                    where(Switch.getBeginLoc()) + " for the value " + describe(Selector));
-      return unknownOf(UseType, VD.getName().str());
+      return unknownOf(UseType, nameOf(Place));
     }
     Possible = {Matched ? Matched : Default};
     Steps = Selector.derivation;
   } else if (Default) {
     Add(Default);
   }
-  return joinWrites(VD, Reaching, Possible, Steps, &Switch, UseType);
+  return joinWrites(Place, Reaching, Possible, Steps, &Switch, UseType);
 }
 
 // The value of a read that one of several assignments reaches (the arms of
@@ -197,11 +214,12 @@ std::optional<IVal> ValueEvaluatorImpl::evalCaseWrites(const VarDecl &VD, const 
 // them; or, when each gives a known value, a set a variant picks from, keyed
 // by the statement so that every read after it takes the same one; else the
 // hull, and the reason.
-std::optional<IVal> ValueEvaluatorImpl::joinWrites(const VarDecl &VD, const ReachingWrite &Reaching,
+std::optional<IVal> ValueEvaluatorImpl::joinWrites(WrittenPlace Place, const ReachingWrite &Reaching,
                                                    const std::vector<const BinaryOperator *> &Possible,
                                                    const std::vector<ValueDerivation> &Steps, const Stmt *Key,
                                                    QualType UseType) {
-  const std::string Name = VD.getName().str();
+  const VarDecl &VD = *Place.var;
+  const std::string Name = nameOf(Place);
   if (Possible.empty()) {
     recordReason("'" + Name + "' is set by none of the branches at " + where(Key->getBeginLoc()) + " here");
     return unknownOf(UseType, Name);
@@ -219,7 +237,7 @@ std::optional<IVal> ValueEvaluatorImpl::joinWrites(const VarDecl &VD, const Reac
       return unknownOf(UseType, Name);
     }
     Entered.push_back(Assignment);
-    IVal Assigned = castTo(evalInt(Assignment->getRHS()), VD.getType());
+    IVal Assigned = castTo(evalInt(Assignment->getRHS()), typeOf(Place));
     Assigned.derivation = mergeDerivations({{SM.getExpansionLoc(Assignment->getBeginLoc()),
                                              "'" + Name + "' is set here to " + describe(Assigned)}},
                                            mergeDerivations(Steps, Assigned.derivation));
@@ -253,6 +271,8 @@ std::optional<IVal> ValueEvaluatorImpl::joinWrites(const VarDecl &VD, const Reac
   }
   if (!Value.exact())
     Value.spelling = Name;
+  if (Place.field)
+    return castTo(std::move(Value), UseType);
   ReadingVia Scope(ReadVia, VD, Reaching);
   return castTo(refineByGuards(VD, std::move(Value)), UseType);
 }

@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 #include <utility>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 57 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 60 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -263,12 +263,34 @@ void dim3Helper(float *p) {
   work<<<216, blockOf(544)>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 3 blocks of 544 threads per SM}} [cuda-occupancy-report]
 }
 
-// A struct's member is not followed: unknown, and the reason says so (JSON).
+// The member of an object the function does not own is not followed:
+// unknown, and the reason says so (JSON).
 struct LaunchShape {
   int threads = 256;
+  int blocks = 216;
 };
-void memberValue(float *p) {
+void memberValue(float *p, const LaunchShape *shape) {
+  work<<<216, shape->threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block shape->threads, dynamic shared memory 0)}} [cuda-occupancy-report]
+}
+// Members of a local object, read through their writes: a dim3 set member by
+// member, a default member initializer, a braced initializer; an object whose
+// address is taken is not followed.
+void dim3Members(float *p) {
+  dim3 block;
+  block.x = 480;
+  work<<<216, block>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 4 blocks of 480 threads per SM}} [cuda-occupancy-report]
+}
+void structMembers(float *p) {
   LaunchShape shape;
+  shape.threads = 992;
+  work<<<shape.blocks, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 992 threads per SM}} [cuda-occupancy-report]
+  LaunchShape braced{288, 432};
+  work<<<braced.blocks, braced.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 7 blocks of 288 threads per SM}} [cuda-occupancy-report]
+}
+void fillShape(LaunchShape *shape);
+void escapedMembers(float *p) {
+  LaunchShape shape;
+  fillShape(&shape);
   work<<<216, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block shape.threads, dynamic shared memory 0)}} [cuda-occupancy-report]
 }
 

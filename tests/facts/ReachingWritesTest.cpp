@@ -17,6 +17,7 @@ using namespace clang::ast_matchers;
 using clang::tidy::occlint::BodyWrites;
 using clang::tidy::occlint::ReachingWrite;
 using clang::tidy::occlint::StatementParents;
+using clang::tidy::occlint::WrittenPlace;
 
 namespace {
 
@@ -35,22 +36,27 @@ public:
     if (!FD)
       return "no function";
     auto Reads = match(findAll(callExpr(callee(functionDecl(hasName("probe"))),
-                                        hasArgument(0, ignoringImpCasts(declRefExpr().bind("read"))))
+                                        hasArgument(0, ignoringImpCasts(expr(anyOf(declRefExpr(), memberExpr()))
+                                                                            .bind("read"))))
                                    .bind("call")),
                        *FD->getBody(), Ctx);
-    std::vector<const DeclRefExpr *> Found;
+    std::vector<const Expr *> Found;
     for (const BoundNodes &N : Reads)
-      Found.push_back(N.getNodeAs<DeclRefExpr>("read"));
+      Found.push_back(N.getNodeAs<Expr>("read"));
     const SourceManager &SM = Ctx.getSourceManager();
-    std::sort(Found.begin(), Found.end(), [&](const DeclRefExpr *A, const DeclRefExpr *B) {
+    std::sort(Found.begin(), Found.end(), [&](const Expr *A, const Expr *B) {
       return SM.getFileOffset(A->getBeginLoc()) < SM.getFileOffset(B->getBeginLoc());
     });
     if (Found.size() <= Index)
       return "no probe";
     StatementParents Parents(*FD->getBody());
     BodyWrites Writes(*FD->getBody(), Parents, SM);
-    const auto *V = cast<VarDecl>(Found[Index]->getDecl());
-    ReachingWrite R = Writes.reachingWrite(*V, *Found[Index]);
+    // `probe(v)` reads the variable; `probe(s.m)` the member m of s.
+    const auto *Member = dyn_cast<MemberExpr>(Found[Index]);
+    const auto *Ref = cast<DeclRefExpr>(Member ? Member->getBase()->IgnoreParenImpCasts() : Found[Index]);
+    const WrittenPlace V(*cast<VarDecl>(Ref->getDecl()),
+                         Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr);
+    ReachingWrite R = Writes.reachingWrite(V, *Found[Index]);
     switch (R.kind) {
     case ReachingWrite::Kind::NotKnown:
       return "not known";
@@ -61,10 +67,10 @@ public:
     case ReachingWrite::Kind::Conditional:
       return "if " + std::to_string(SM.getSpellingLineNumber(R.condition->getBeginLoc()) - 1);
     case ReachingWrite::Kind::Cases:
-      return std::to_string(Writes.caseWrites(*V, *R.selector).size()) + " groups at " +
+      return std::to_string(Writes.caseWrites(V, *R.selector).size()) + " groups at " +
              std::to_string(SM.getSpellingLineNumber(R.selector->getBeginLoc()) - 1);
     case ReachingWrite::Kind::Branches:
-      return std::to_string(Writes.armWrites(*V, *R.condition).size()) + " arms at " +
+      return std::to_string(Writes.armWrites(V, *R.condition).size()) + " arms at " +
              std::to_string(SM.getSpellingLineNumber(R.condition->getBeginLoc()) - 1);
     }
     return "?";
@@ -239,6 +245,43 @@ TEST(ReachingWritesTest, VariablesThatEscapeOrJumpsAreNotFollowed) {
   EXPECT_EQ(F.seen("jumps", 0), "not known");
   EXPECT_EQ(F.seen("caseLabel", 0), "not known");
   EXPECT_EQ(F.seen("caseWithoutWrite", 0), "incoming");
+}
+
+// The integer members of a local object are places of their own: each read
+// through its writes while every use of the object names a member, copies it
+// or binds it to a reference to const.
+TEST(ReachingWritesTest, MembersOfALocalObject) {
+  FUNCTION(F, "struct S { int a = 1; int b = 2; };\n" // 1
+              "void copy(S);\n"                        // 2
+              "void f(int c) {\n"                      // 3
+              "  S s;\n"                                // 4
+              "  probe(s.a);\n"                         // 5: incoming
+              "  s.a = 64;\n"                           // 6
+              "  probe(s.a);\n"                         // 7: line 6
+              "  probe(s.b);\n"                         // 8: incoming (a write of a is not one of b)
+              "  if (c) s.b = 8;\n"                     // 9
+              "  copy(s);\n"                            // 10: a copy reads the members
+              "  probe(s.b);\n"                         // 11: the clamp of line 9
+              "}\n"
+              "void g(S *out) {\n"                      // 13
+              "  S t;\n"                                // 14
+              "  t.a = 4;\n"                            // 15
+              "  out = &t;\n"                           // 16: its address: not followed
+              "  probe(t.a);\n"                         // 17
+              "}\n"
+              "void h() {\n"                            // 19
+              "  S u;\n"                                // 20
+              "  u.a += 4;\n"                           // 21: a compound assignment of a
+              "  probe(u.a);\n"                         // 22: not known
+              "  probe(u.b);\n"                         // 23: b is still followed
+              "}\n");
+  EXPECT_EQ(F.seen("f", 0), "incoming");
+  EXPECT_EQ(F.seen("f", 1), "line 6");
+  EXPECT_EQ(F.seen("f", 2), "incoming");
+  EXPECT_EQ(F.seen("f", 3), "if 9");
+  EXPECT_EQ(F.seen("g", 0), "not known");
+  EXPECT_EQ(F.seen("h", 0), "not known");
+  EXPECT_EQ(F.seen("h", 1), "incoming");
 }
 
 } // namespace

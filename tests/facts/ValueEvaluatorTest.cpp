@@ -964,18 +964,28 @@ TEST(ValueEvaluatorDim3Test, ComponentsFromVariablesAndMembers) {
   expectExact(probeValue(S), 128);
 }
 
-TEST(ValueEvaluatorDim3Test, MutatedOrParameterDim3IsUnknown) {
+TEST(ValueEvaluatorDim3Test, AssignedMembersAreReadThroughTheirWritesOtherModifiedOrParameterDim3IsUnknown) {
   PARSE(S, "void h(dim3 block) {\n"
            "  dim3 b(16);\n"
            "  b.x = 256;\n"
            "  kernel<<<1, b>>>();\n"
            "  kernel<<<1, block>>>();\n"
+           "  dim3 c(16);\n"
+           "  c.x += 256;\n"
+           "  kernel<<<1, c>>>();\n"
            "}\n");
+  // b.x is the assignment's; b.y and b.z the constructor's defaults.
   EvaluatedDim3 B = launchDim3(S, 1, 0);
-  expectUnknown(B.xyz[0], "b.x");
-  expectUnknown(B.xyz[1], "b.y");
-  EXPECT_TRUE(B.product().isUnknown());
-  EXPECT_TRUE(B.derivation().empty()) << allSteps(B.derivation());
+  ASSERT_TRUE(B.xyz[0].isExact());
+  EXPECT_EQ(B.xyz[0].exactValue(), 256);
+  ASSERT_TRUE(B.xyz[1].isExact());
+  EXPECT_EQ(B.xyz[1].exactValue(), 1);
+  EXPECT_NE(allSteps(B.derivation()).find("'b.x' is set here to 256"), std::string::npos)
+      << allSteps(B.derivation());
+  // A compound assignment is not followed.
+  EvaluatedDim3 C = launchDim3(S, 1, 2);
+  expectUnknown(C.xyz[0], "c.x");
+  EXPECT_TRUE(C.product().isUnknown());
   EvaluatedDim3 P = launchDim3(S, 1, 1);
   expectUnknown(P.xyz[0], "block.x");
   expectUnknown(P.product(), "block.x * block.y * block.z");

@@ -465,10 +465,21 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
     EXPECT_EQ(L["values"]["blockSweep"], "threads") << L.dump();
   }
   // A struct's member: unknown, and why.
-  std::vector<json> Member = entriesAt(lineContaining(Input, "work<<<216, shape.threads>>>(p);"));
+  std::vector<json> Member = entriesAt(lineContaining(Input, "work<<<216, shape->threads>>>(p);"));
   ASSERT_EQ(Member.size(), 1u);
   EXPECT_EQ(Member[0]["unknown"]["block"],
-            "'shape.threads' is a data member (values are not followed through members)");
+            "'shape->threads' is a data member (values are not followed through members)");
+  // A local object's member is followed through its writes; once its
+  // address is taken, no longer, and the reason says why.
+  std::vector<json> Escaped = entriesAt(lineContaining(Input, "void escapedMembers(") + 3);
+  ASSERT_EQ(Escaped.size(), 1u);
+  EXPECT_EQ(Escaped[0]["unknown"]["block"],
+            "'shape.threads' is a member of 'shape', which is used in a way not followed (its address taken, a "
+            "method called, passed by modifiable reference, assigned or modified as a whole)");
+  std::vector<json> Braced = entriesAt(lineContaining(Input, "LaunchShape braced{288, 432};") + 1);
+  ASSERT_EQ(Braced.size(), 1u);
+  EXPECT_EQ(Braced[0]["grid"], "432");
+  EXPECT_EQ(Braced[0]["block"], "288");
   // A lambda held in a variable and only called: one variant per call, the
   // grid and the block of each from the same call.
   std::vector<json> Lambda = entriesAt(lineContaining(Input, "void lambdaCalled(") + 2);
