@@ -20,17 +20,6 @@ bool isFollowed(const VarDecl *VD) {
          VD->getType()->isIntegralOrEnumerationType();
 }
 
-/// A local object whose integer members are followed (ReachingWrites.h):
-/// not static, not a parameter, not a reference, not volatile, of a class
-/// type that is not a union or a lambda's closure.
-bool isFollowedObject(const VarDecl *VD) {
-  if (!VD || !VD->isLocalVarDecl() || VD->isStaticLocal() || VD->getType()->isReferenceType() ||
-      VD->getType().isVolatileQualified())
-    return false;
-  const auto *Class = VD->getType()->getAsCXXRecordDecl();
-  return Class && !Class->isUnion() && !Class->isLambda();
-}
-
 /// Whether Arg, an argument of Call, binds to a reference to a non-volatile
 /// const (the callee cannot write the variable through it).
 bool bindsToConstReference(const CallExpr &Call, const Stmt *Arg) {
@@ -55,6 +44,14 @@ const Stmt *statementExpression(const Stmt *S) {
 }
 
 } // namespace
+
+bool isFollowedObject(const VarDecl *VD) {
+  if (!VD || !VD->isLocalVarDecl() || VD->isStaticLocal() || VD->getType()->isReferenceType() ||
+      VD->getType().isVolatileQualified())
+    return false;
+  const auto *Class = VD->getType()->getAsCXXRecordDecl();
+  return Class && !Class->isUnion() && !Class->isLambda();
+}
 
 class BodyWritesCollector : public RecursiveASTVisitor<BodyWritesCollector> {
 public:

@@ -90,6 +90,11 @@ struct WrittenPlace {
   WrittenPlace(const VarDecl &Var, const FieldDecl *Field = nullptr) : var(&Var), field(Field) {}
 };
 
+/// A local object whose integer members are followed as places of their
+/// own: not static, not a parameter, not a reference, not volatile, of a
+/// class type that is not a union or a lambda's closure.
+bool isFollowedObject(const VarDecl *VD);
+
 /// Whether two reads see the same write.
 inline bool sameWrite(const ReachingWrite &A, const ReachingWrite &B) {
   return A.kind == B.kind && A.kind != ReachingWrite::Kind::NotKnown && A.assignment == B.assignment &&

@@ -15,9 +15,9 @@
 // decided by clang's ExprMutationAnalyzer over the enclosing function body).
 // dim3 values: dim3(x, y, z), an integer converted to dim3, a dim3 variable
 // with one reaching definition, constexpr dim3, a helper of one return
-// statement returning a dim3, and x/y/z members assigned
-// once (`dim3 b; b.x = 256;` counts as unknown unless a single definition is
-// proven).
+// statement returning a dim3, and a local dim3 assigned member by member
+// (`dim3 b; b.x = 256;`: each member read through its writes, as the
+// integer members of any local object are; ReachingWrites.h).
 //
 // Every value carries its derivation: the declarations and definitions it was
 // read from, each a (location, text) pair the checks turn into notes

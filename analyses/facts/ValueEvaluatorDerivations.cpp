@@ -144,8 +144,27 @@ void ValueEvaluatorImpl::addMacroNotes(const Expr *E, IVal &V) const {
 
 namespace {
 
-/// The uses of one variable in a function body, lambda bodies included, and
-/// whether a lambda captures it by reference.
+/// The variables lambdas of a function body capture by reference, and the
+/// expressions of those captures written out (`[&threads]`: the capture,
+/// not a use).
+class ReferenceCaptures : public RecursiveASTVisitor<ReferenceCaptures> {
+public:
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (unsigned I = 0; I < L->capture_size(); ++I) {
+      const LambdaCapture &Capture = L->capture_begin()[I];
+      if (!Capture.capturesVariable() || Capture.getCaptureKind() != LCK_ByRef)
+        continue;
+      if (const auto *VD = dyn_cast<VarDecl>(Capture.getCapturedVar()))
+        Found.variables.insert(VD);
+      if (Capture.isExplicit())
+        Found.explicitCaptures.insert(L->capture_init_begin()[I]);
+    }
+    return true;
+  }
+  ValueEvaluator::Cache::CapturesByReference Found;
+};
+
+/// The uses of one variable in a function body, lambda bodies included.
 class VariableUses : public RecursiveASTVisitor<VariableUses> {
 public:
   explicit VariableUses(const VarDecl &VD) : VD(VD) {}
@@ -154,22 +173,8 @@ public:
       Uses.push_back(Ref);
     return true;
   }
-  bool VisitLambdaExpr(LambdaExpr *L) {
-    for (unsigned I = 0; I < L->capture_size(); ++I) {
-      const LambdaCapture &Capture = L->capture_begin()[I];
-      if (!Capture.capturesVariable() || Capture.getCapturedVar() != &VD ||
-          Capture.getCaptureKind() != LCK_ByRef)
-        continue;
-      CapturedByReference = true;
-      if (Capture.isExplicit())
-        ExplicitCaptures.push_back(L->capture_init_begin()[I]); // `[&threads]`: the capture, not a use
-    }
-    return true;
-  }
   const VarDecl &VD;
   std::vector<const DeclRefExpr *> Uses;
-  std::vector<const Expr *> ExplicitCaptures;
-  bool CapturedByReference = false;
 };
 
 } // namespace
@@ -177,19 +182,23 @@ public:
 // Clang's ExprMutationAnalyzer takes a capture by reference (`[&]`) for a
 // modification, whatever the lambda does with it. Such a variable is
 // modified only when one of its uses is, the lambda bodies' included: each
-// use is asked on its own.
+// use is asked on its own. The captures are collected once per body; only a
+// variable captured by reference has its uses walked.
 bool ValueEvaluatorImpl::mutatedBeyondReferenceCaptures(const VarDecl &VD, const Stmt &Body,
                                                         ExprMutationAnalyzer &Analyzer) {
+  std::optional<ValueEvaluator::Cache::CapturesByReference> &Captures = C.capturesByReference[&Body];
+  if (!Captures) {
+    ReferenceCaptures Walk;
+    Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+    Captures = std::move(Walk.Found);
+  }
+  if (!Captures->variables.count(&VD))
+    return true; // modified some other way
   VariableUses Walk(VD);
   Walk.TraverseStmt(const_cast<Stmt *>(&Body));
-  if (!Walk.CapturedByReference)
-    return true; // modified some other way
-  for (const DeclRefExpr *Use : Walk.Uses) {
-    if (std::find(Walk.ExplicitCaptures.begin(), Walk.ExplicitCaptures.end(), Use) != Walk.ExplicitCaptures.end())
-      continue;
-    if (Analyzer.isMutated(Use))
+  for (const DeclRefExpr *Use : Walk.Uses)
+    if (!Captures->explicitCaptures.count(Use) && Analyzer.isMutated(Use))
       return true;
-  }
   return false;
 }
 

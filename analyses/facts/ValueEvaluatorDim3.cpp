@@ -87,24 +87,15 @@ IVal ValueEvaluatorImpl::evalMember(const MemberExpr *E) {
 
 std::optional<IDim3> ValueEvaluatorImpl::evalDim3Members(const DeclRefExpr &Use, const VarDecl &VD) {
   const auto Fields = dim3Fields(VD.getType()->getAsRecordDecl());
-  const auto *Function = dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
-  const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Fields || !Body || !VD.isLocalVarDecl() || VD.isStaticLocal() || VD.getType()->isReferenceType())
+  const BodyWrites *Writes = memberWritesOf(VD);
+  if (!Fields || !Writes)
     return std::nullopt;
-  const BodyWrites &Writes = writesIn(*Body);
   for (const FieldDecl *F : *Fields)
-    if (!Writes.tracked({VD, F}))
-      return std::nullopt;
+    if (!Writes->tracked({VD, F}))
+      return std::nullopt; // the variable's own reason ("modified after its definition")
   IDim3 Out;
-  for (unsigned I = 0; I < 3; ++I) {
-    std::optional<IVal> V = evalAfterWrites({VD, (*Fields)[I]}, Use, (*Fields)[I]->getType());
-    if (!V) {
-      recordReason("'" + VD.getName().str() + "." + (*Fields)[I]->getName().str() +
-                   "' is set in a loop, a nested block or under a condition not followed");
-      V = unknownOf((*Fields)[I]->getType());
-    }
-    Out.c[I] = std::move(*V);
-  }
+  for (unsigned I = 0; I < 3; ++I)
+    Out.c[I] = *evalMemberPlace(VD, *(*Fields)[I], Use, (*Fields)[I]->getType());
   return Out;
 }
 

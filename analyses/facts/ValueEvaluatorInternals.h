@@ -15,9 +15,11 @@
 #include "facts/ValueEvaluator.h"
 #include "facts/ValueGuards.h"
 
+#include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -118,6 +120,15 @@ struct ValueEvaluator::Cache {
   llvm::DenseMap<const VarDecl *, bool> mutated;
   // Per function body: the assignments of its integer variables (ReachingWrites.h).
   llvm::DenseMap<const Stmt *, std::unique_ptr<BodyWrites>> bodyWrites;
+  // Per function body: what its lambdas capture by reference
+  // (ValueEvaluatorDerivations.cpp, mutatedBeyondReferenceCaptures).
+  struct CapturesByReference {
+    llvm::DenseSet<const VarDecl *> variables;
+    llvm::DenseSet<const Expr *> explicitCaptures;
+  };
+  llvm::DenseMap<const Stmt *, std::optional<CapturesByReference>> capturesByReference;
+  // Per range-for loop variable: its loop (ValueEvaluatorRangeFor.cpp).
+  llvm::DenseMap<const VarDecl *, const CXXForRangeStmt *> rangeForLoops;
   // Per lambda (its closure class): its calls in the function that defines
   // it, when they are all its calls (ValueEvaluatorLambdas.cpp).
   llvm::DenseMap<const CXXRecordDecl *, std::optional<std::vector<const CallExpr *>>> lambdaCalls;
@@ -265,6 +276,7 @@ private:
   /// The value a place starts with: the variable's (its argument, its
   /// initializer), or the member's in the object's initializer.
   IVal evalIncoming(WrittenPlace Place, const ReachingWrite &Reaching, QualType UseType);
+  IVal throughWrite(WrittenPlace Place, const ReachingWrite &Reaching, IVal Value, QualType UseType);
   /// A member of a local object as its definition sets it: the element of a
   /// braced initializer, the dim3 constructor's argument, the default member
   /// initializer under an implicit constructor (ValueEvaluatorMembers.cpp).
@@ -272,6 +284,14 @@ private:
   /// `obj.m` of a local object whose members the function only reads and
   /// assigns (ReachingWrites.h); nullopt when it is not one.
   std::optional<IVal> evalLocalMember(const MemberExpr &E);
+  /// The member Field of the local object Object read at Position: through
+  /// its writes, or unknown with the reason; nullopt when Object's members
+  /// are not followed at all (not a local object: isFollowedObject).
+  std::optional<IVal> evalMemberPlace(const VarDecl &Object, const FieldDecl &Field, const Stmt &Position,
+                                      QualType UseType);
+  /// The writes of the function that owns Object, when Object is a local
+  /// object whose members are followed; else null.
+  const BodyWrites *memberWritesOf(const VarDecl &Object);
   /// evalAfterWrites for a read an if-else chain's arms reach
   /// (ReachingWrite::Kind::Branches).
   std::optional<IVal> evalArmWrites(WrittenPlace Place, const ReachingWrite &Reaching, const BodyWrites &Writes,

@@ -68,28 +68,37 @@ IVal ValueEvaluatorImpl::evalMemberInitial(const VarDecl &Object, const FieldDec
   return castTo(std::move(Value), UseType);
 }
 
+const BodyWrites *ValueEvaluatorImpl::memberWritesOf(const VarDecl &Object) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Object.getParentFunctionOrMethod());
+  const Stmt *Body = Function ? Function->getBody() : nullptr;
+  return Body && isFollowedObject(&Object) ? &writesIn(*Body) : nullptr;
+}
+
+std::optional<IVal> ValueEvaluatorImpl::evalMemberPlace(const VarDecl &Object, const FieldDecl &Field,
+                                                        const Stmt &Position, QualType UseType) {
+  const BodyWrites *Writes = memberWritesOf(Object);
+  if (!Writes)
+    return std::nullopt;
+  const std::string Name = Object.getName().str() + "." + Field.getName().str();
+  if (!Writes->tracked({Object, &Field})) {
+    recordReason("'" + Name + "' is a member of '" + Object.getName().str() +
+                 "', which is used in a way not followed (its address taken, a method called, passed by "
+                 "modifiable reference, assigned or modified as a whole)");
+    return unknownOf(UseType, Name);
+  }
+  if (std::optional<IVal> Value = evalAfterWrites({Object, &Field}, Position, UseType))
+    return Value;
+  recordReason("'" + Name + "' is set in a loop, a nested block or under a condition not followed");
+  return unknownOf(UseType, Name);
+}
+
 std::optional<IVal> ValueEvaluatorImpl::evalLocalMember(const MemberExpr &E) {
   const auto *Ref = dyn_cast<DeclRefExpr>(E.getBase()->IgnoreParenImpCasts());
   const auto *Object = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   const auto *Field = dyn_cast<FieldDecl>(E.getMemberDecl());
-  if (E.isArrow() || !Object || !Field || !Object->isLocalVarDecl() || Object->isStaticLocal() ||
-      Object->getType()->isReferenceType())
+  if (E.isArrow() || !Object || !Field)
     return std::nullopt;
-  const auto *Function = dyn_cast_or_null<FunctionDecl>(Object->getParentFunctionOrMethod());
-  const Stmt *Body = Function ? Function->getBody() : nullptr;
-  if (!Body)
-    return std::nullopt;
-  const std::string Name = Object->getName().str() + "." + Field->getName().str();
-  if (!writesIn(*Body).tracked({*Object, Field})) {
-    recordReason("'" + Name + "' is a member of '" + Object->getName().str() +
-                 "', which is used in a way not followed (its address taken, a method called, passed by "
-                 "modifiable reference, assigned or modified as a whole)");
-    return unknownOf(E.getType(), Name);
-  }
-  if (std::optional<IVal> Value = evalAfterWrites({*Object, Field}, E, E.getType()))
-    return Value;
-  recordReason("'" + Name + "' is set in a loop, a nested block or under a condition not followed");
-  return unknownOf(E.getType(), Name);
+  return evalMemberPlace(*Object, *Field, E, E.getType());
 }
 
 } // namespace clang::tidy::occlint

@@ -52,7 +52,10 @@ std::optional<IVal> ValueEvaluatorImpl::evalRangeForElement(const VarDecl &VD, Q
     recordReason(Name + " is modified in the body of its range-for loop");
     return unknownOf(UseType, VD.getName().str());
   }
-  const CXXForRangeStmt *Loop = loopDeclaring(FD->getBody(), VD);
+  auto [Known, New] = C.rangeForLoops.try_emplace(&VD, nullptr);
+  if (New)
+    Known->second = loopDeclaring(FD->getBody(), VD); // a walk of the body, once per loop variable
+  const CXXForRangeStmt *Loop = Known->second;
   const Expr *Range = Loop && Loop->getRangeInit() ? Loop->getRangeInit()->IgnoreImplicit() : nullptr;
   if (const auto *List = dyn_cast_or_null<CXXStdInitializerListExpr>(Range))
     Range = List->getSubExpr()->IgnoreImplicit();

@@ -55,6 +55,19 @@ IVal ValueEvaluatorImpl::evalIncoming(WrittenPlace Place, const ReachingWrite &R
                               : evalVar(VD, UseType, /*Incoming=*/true);
 }
 
+// The value of a read through the write that reaches it: spelled by the
+// place when not exact, refined by the guards that the same write reaches
+// (a variable's; guards are not kept for members).
+IVal ValueEvaluatorImpl::throughWrite(WrittenPlace Place, const ReachingWrite &Reaching, IVal Value,
+                                      QualType UseType) {
+  if (!Value.exact())
+    Value.spelling = nameOf(Place);
+  if (Place.field)
+    return castTo(std::move(Value), UseType);
+  ReadingVia Scope(ReadVia, *Place.var, Reaching);
+  return castTo(refineByGuards(*Place.var, std::move(Value)), UseType);
+}
+
 const BodyWrites &ValueEvaluatorImpl::writesIn(const Stmt &Body) {
   std::unique_ptr<BodyWrites> &Writes = C.bodyWrites[&Body];
   if (!Writes) {
@@ -130,12 +143,7 @@ std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(WrittenPlace Place, cons
     Value = std::move(Assigned);
   }
   ActiveWrites.erase(Assignment);
-  if (!Value->exact())
-    Value->spelling = Name;
-  if (Place.field)
-    return castTo(std::move(*Value), UseType);
-  ReadingVia Scope(ReadVia, VD, Reaching);
-  return castTo(refineByGuards(VD, std::move(*Value)), UseType);
+  return throughWrite(Place, Reaching, std::move(*Value), UseType);
 }
 
 // `if (n < 1024) threads = 128; else if (n < 8192) threads = 256; else
@@ -218,7 +226,6 @@ std::optional<IVal> ValueEvaluatorImpl::joinWrites(WrittenPlace Place, const Rea
                                                    const std::vector<const BinaryOperator *> &Possible,
                                                    const std::vector<ValueDerivation> &Steps, const Stmt *Key,
                                                    QualType UseType) {
-  const VarDecl &VD = *Place.var;
   const std::string Name = nameOf(Place);
   if (Possible.empty()) {
     recordReason("'" + Name + "' is set by none of the branches at " + where(Key->getBeginLoc()) + " here");
@@ -255,7 +262,8 @@ std::optional<IVal> ValueEvaluatorImpl::joinWrites(WrittenPlace Place, const Rea
       Members.push_back(V.lo);
     IVal Hull = membersHull(Members);
     Hull.derivation = Steps;
-    Value = Members.size() == 1 ? Values.front() : pickMember(Key, Members, Hull, At, "'" + Name + "'", frameOf(VD));
+    Value = Members.size() == 1 ? Values.front()
+                                : pickMember(Key, Members, Hull, At, "'" + Name + "'", frameOf(*Place.var));
     if (Value.exact() && Members.size() > 1)
       for (const IVal &V : Values)
         if (V.lo == Value.lo) {
@@ -269,12 +277,7 @@ std::optional<IVal> ValueEvaluatorImpl::joinWrites(WrittenPlace Place, const Rea
     recordReason("'" + Name + "' is set in " + std::to_string(Possible.size()) + " branches at " + where(At) +
                  ", not all to values known here");
   }
-  if (!Value.exact())
-    Value.spelling = Name;
-  if (Place.field)
-    return castTo(std::move(Value), UseType);
-  ReadingVia Scope(ReadVia, VD, Reaching);
-  return castTo(refineByGuards(VD, std::move(Value)), UseType);
+  return throughWrite(Place, Reaching, std::move(Value), UseType);
 }
 
 } // namespace clang::tidy::occlint
