@@ -46,7 +46,8 @@ const Stmt *statementExpression(const Stmt *S) {
 } // namespace
 
 bool isFollowedObject(const VarDecl *VD) {
-  if (!VD || !VD->isLocalVarDecl() || VD->isStaticLocal() || VD->getType()->isReferenceType() ||
+  if (!VD || !(isa<ParmVarDecl>(VD) || VD->isLocalVarDecl()) || VD->isStaticLocal() ||
+      VD->getType()->isReferenceType() ||
       VD->getType().isVolatileQualified())
     return false;
   const auto *Class = VD->getType()->getAsCXXRecordDecl();

@@ -82,17 +82,17 @@ struct CaseWrite {
   const BinaryOperator *assignment = nullptr;
 };
 
-/// What a write writes: a variable, or one member of a local object
-/// (`field` set).
+/// What a write writes: a variable, or one member of a local object or a
+/// parameter passed by value (`field` set).
 struct WrittenPlace {
   const VarDecl *var = nullptr;
   const FieldDecl *field = nullptr;
   WrittenPlace(const VarDecl &Var, const FieldDecl *Field = nullptr) : var(&Var), field(Field) {}
 };
 
-/// A local object whose integer members are followed as places of their
-/// own: not static, not a parameter, not a reference, not volatile, of a
-/// class type that is not a union or a lambda's closure.
+/// An object whose integer members are followed as places of their own: a
+/// local (not static) or a parameter passed by value, not a reference, not
+/// volatile, of a class type that is not a union or a lambda's closure.
 bool isFollowedObject(const VarDecl *VD);
 
 /// Whether two reads see the same write.

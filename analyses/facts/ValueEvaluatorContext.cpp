@@ -247,11 +247,11 @@ ValueEvaluatorImpl::ParamBinding ValueEvaluatorImpl::bindParameter(const ParmVar
 }
 
 ValueDerivation ValueEvaluatorImpl::callStep(const ParmVarDecl &P, const ParamBinding &B, const std::string &Value,
-                                             bool ValueKnown) {
+                                             bool ValueKnown, const std::string &Read) {
   if (!ValueKnown)
     recordReason(B.of + ", called with a runtime value at " + where(B.argument->getBeginLoc()));
   return {SM.getExpansionLoc(B.argument->getBeginLoc()),
-          "'" + B.function + "' is called here with '" + P.getName().str() + "' = " + Value};
+          "'" + B.function + "' is called here with '" + (Read.empty() ? P.getName().str() : Read) + "' = " + Value};
 }
 
 void ValueEvaluatorImpl::openCallers(const ParmVarDecl &P, const ParamBinding &B) {

@@ -261,8 +261,10 @@ private:
   /// The step a bound parameter adds to its value's derivation, and the
   /// reason when the caller's argument is not known ("called with a runtime
   /// value at x.cu:40").
+  /// `Read`: what the value is of, when not the parameter itself
+  /// (`cfg.threads` of a parameter `cfg`).
   ValueDerivation callStep(const ParmVarDecl &P, const ParamBinding &B, const std::string &Value,
-                           bool ValueKnown);
+                           bool ValueKnown, const std::string &Read = {});
   /// An unbound parameter: its callers are the choice that could settle it.
   void openCallers(const ParmVarDecl &P, const ParamBinding &B);
   IVal evalParam(const ParmVarDecl &P, QualType UseType, bool WrittenAfter = false);
@@ -279,11 +281,25 @@ private:
   IVal throughWrite(WrittenPlace Place, const ReachingWrite &Reaching, IVal Value, QualType UseType);
   /// A member of a local object as its definition sets it: the element of a
   /// braced initializer, the dim3 constructor's argument, the default member
-  /// initializer under an implicit constructor (ValueEvaluatorMembers.cpp).
+  /// initializer under an implicit constructor; of a parameter, as its
+  /// caller's argument gives it (ValueEvaluatorMembers.cpp).
   IVal evalMemberInitial(const VarDecl &Object, const FieldDecl &Field, QualType UseType);
-  /// `obj.m` of a local object whose members the function only reads and
-  /// assigns (ReachingWrites.h); nullopt when it is not one.
+  /// The member Field (of Field's type) as the expression Init that creates
+  /// its object sets it (a braced list, a constructor call); nullopt, the
+  /// reason recorded, when Init does not set it in a way followed.
+  std::optional<IVal> evalMemberOfInitializer(const Expr *Init, const FieldDecl &Field, const std::string &Name);
+  /// `obj.m` of an object whose members are followed: a local object the
+  /// function only reads and assigns member by member (ReachingWrites.h), a
+  /// parameter (by value, or by reference to const) bound to its caller's
+  /// object, a const global with an initializer; nullopt when it is none.
   std::optional<IVal> evalLocalMember(const MemberExpr &E);
+  std::optional<IVal> evalObjectMember(const VarDecl &Object, const FieldDecl &Field, const Stmt &Position,
+                                       QualType UseType);
+  /// A member of a parameter: the same member of the argument its caller
+  /// passes (ValueEvaluatorMembers.cpp).
+  IVal evalParamMember(const ParmVarDecl &P, const FieldDecl &Field, QualType UseType, bool WrittenAfter);
+  /// The member Field of the object an argument names or creates.
+  IVal evalMemberOfArgument(const Expr &Arg, const FieldDecl &Field, QualType UseType);
   /// The member Field of the local object Object read at Position: through
   /// its writes, or unknown with the reason; nullopt when Object's members
   /// are not followed at all (not a local object: isFollowedObject).

@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 #include <utility>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 60 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 64 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 // Switch dispatch on the block size: exact inside a case; a fall-through from
 // another label gives both values; default proves nothing.
@@ -293,6 +293,32 @@ void escapedMembers(float *p) {
   fillShape(&shape);
   work<<<216, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block shape.threads, dynamic shared memory 0)}} [cuda-occupancy-report]
 }
+// A parameter's members are the caller's object's, read at each call: a
+// local object through its writes, a braced temporary, a const global; by
+// reference to const, or by value (the function's own writes followed). An
+// object the caller reaches through a pointer is not followed.
+static void launchShape(float *p, const LaunchShape &shape) {
+  work<<<shape.blocks, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 12 blocks of 160 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 9 blocks of 224 threads per SM}} [cuda-occupancy-report] expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 1024 threads per SM}} [cuda-occupancy-report]
+}
+constexpr LaunchShape kWideShape{1024, 104};
+void shapeCallers(float *p) {
+  LaunchShape shape;
+  shape.threads = 160;
+  launchShape(p, shape);
+  launchShape(p, LaunchShape{224, 352});
+  launchShape(p, kWideShape);
+}
+static void launchCopied(float *p, LaunchShape shape) {
+  shape.blocks = 432;
+  work<<<shape.blocks, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 740 threads per SM}} [cuda-occupancy-report] expect-warning {{block of 740 threads is not a multiple of the warp size (32)}} [cuda-launch-block-not-warp-multiple]
+}
+void copiedCaller(float *p) {
+  launchCopied(p, LaunchShape{740, 0}); // expect-note {{'launchCopied' is called here with 'shape.threads' = 740}}
+}
+static void launchPointed(float *p, const LaunchShape &shape) {
+  work<<<216, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block shape.threads, dynamic shared memory 0)}} [cuda-occupancy-report]
+}
+void pointedCaller(float *p, const LaunchShape *shape) { launchPointed(p, *shape); }
 
 // A switch that sets the block in every label group, with a default: one
 // variant per group the selector can take; decided by the caller's value:

@@ -815,6 +815,34 @@ TEST(ValueEvaluatorTest, ReadingALocalIsNotAMutation) {
   expectExact(probeValue(S), 256);
 }
 
+TEST(ValueEvaluatorTest, MembersOfAParameterAreTheCallersObjects) {
+  PARSE(S, "struct Shape { int threads = 256; int blocks = 216; };\n"
+           "constexpr Shape kShape{128, 64};\n"
+           "void byRef(const Shape &s) { probe(s.threads); }\n"
+           "void byValue(Shape s) { s.blocks = 7; probe(s.blocks); probe(s.threads); }\n"
+           "void local() { Shape a; a.threads = 96; byRef(a); }\n"
+           "void braced() { byValue(Shape{320, 1}); }\n"
+           "void global() { probe(kShape.threads); byRef(kShape); }\n"
+           "void pointer(const Shape *p) { byRef(*p); }\n");
+  // Without a caller the member is unknown and keeps its spelling.
+  expectUnknown(probeValue(S, 0), "s.threads");
+  // A local object, read at the call through its writes.
+  EvaluatedValue Local = probeValueCalledFrom(S, 0, "local");
+  expectExact(Local, 96);
+  EXPECT_STEP(S, Local.derivation, "'byRef' is called here with 's.threads' = 96", "byRef(a)");
+  EXPECT_STEP(S, Local.derivation, "'a.threads' is set here to 96", "a.threads = 96");
+  // A const global: its initializer.
+  expectExact(probeValueCalledFrom(S, 0, "global"), 128);
+  EvaluatedValue Direct = probeValue(S, 3);
+  expectExact(Direct, 128);
+  EXPECT_STEP(S, Direct.derivation, "'kShape.threads' is defined here as 128", "kShape{");
+  // An object reached through a pointer is not followed.
+  expectUnknown(probeValueCalledFrom(S, 0, "pointer"), "s.threads");
+  // By value: the function's own write, else the braced temporary's element.
+  expectExact(probeValueCalledFrom(S, 1, "braced"), 7);
+  expectExact(probeValueCalledFrom(S, 2, "braced"), 320);
+}
+
 TEST(ValueEvaluatorTest, NonConstGlobalIsUnknown) {
   PARSE(S, "int gThreads = 256;\n"
            "void h() { probe(gThreads); }\n");
