@@ -17,7 +17,9 @@
 // with one reaching definition, constexpr dim3, a helper of one return
 // statement returning a dim3, and a local dim3 assigned member by member
 // (`dim3 b; b.x = 256;`: each member read through its writes, as the
-// integer members of any local object are; ReachingWrites.h).
+// integer members of any local object are; ReachingWrites.h). A parameter's
+// members (by value or by reference to const) are those of the object its
+// caller passes, and a const global object's those of its initializer.
 //
 // Every value carries its derivation: the declarations and definitions it was
 // read from, each a (location, text) pair the checks turn into notes
