@@ -284,4 +284,23 @@ TEST(ReachingWritesTest, MembersOfALocalObject) {
   EXPECT_EQ(F.seen("h", 1), "incoming");
 }
 
+TEST(ReachingWritesTest, MembersOfAParameterPassedByValue) {
+  FUNCTION(F, "struct S { int a = 1; int b = 2; };\n" // 1
+              "void fill(S &);\n"                     // 2
+              "void f(S s) {\n"                       // 3
+              "  probe(s.a);\n"                        // 4: incoming (the caller's)
+              "  s.a = 64;\n"                          // 5
+              "  probe(s.a);\n"                        // 6: line 5
+              "  probe(s.b);\n"                        // 7: incoming
+              "}\n"
+              "void g(S s) {\n"                        // 9
+              "  fill(s);\n"                           // 10: a modifiable reference: not followed
+              "  probe(s.a);\n"                        // 11
+              "}\n");
+  EXPECT_EQ(F.seen("f", 0), "incoming");
+  EXPECT_EQ(F.seen("f", 1), "line 5");
+  EXPECT_EQ(F.seen("f", 2), "incoming");
+  EXPECT_EQ(F.seen("g", 0), "not known");
+}
+
 } // namespace
