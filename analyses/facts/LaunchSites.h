@@ -35,6 +35,12 @@ struct LaunchValueSet {
   bool complete = true;
   /// Why the set is not complete, when it is not.
   std::string incompleteBecause;
+  /// Every block the launch can get is among the variants, each exact: the
+  /// block is one value or a complete set. Unlike `complete`, a variant's
+  /// unknown grid or dynamic shared memory (or an unresolved kernel) does
+  /// not clear it; a path the variants miss (other files' calls, a bound
+  /// reached) does.
+  bool blockComplete = false;
   /// The calls that lead to this variant, the launch's own function's caller
   /// first; empty when the launch's function alone decides the values.
   std::vector<const CallExpr *> callChain;

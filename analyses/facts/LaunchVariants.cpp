@@ -135,6 +135,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     S.argumentValues = argumentValuesIn(S, Base, Values);
     bool Infeasible = false;
     evaluateIn(S, Base, Values, Infeasible, NeedsTarget);
+    S.values.blockComplete = S.values.complete && S.block.isExact();
     return Mark({S});
   }
   std::deque<Pending> Work;
@@ -155,6 +156,16 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     if (IncompleteBecause.empty())
       IncompleteBecause = std::move(Why);
   };
+  // Whether the variants hold every block the launch can get. A path they
+  // miss (a caller not followed, a bound reached) can give another block
+  // only when the block was still open where the path was left: a block
+  // exact in a context does not read what the missing callers or set
+  // members would bind (an unbound parameter or set is never exact).
+  bool EveryBlock = true;
+  auto PathLeft = [&](const LaunchSite &At, std::string Why) {
+    EveryBlock &= At.block.isExact();
+    Incomplete(std::move(Why));
+  };
   while (!Work.empty()) {
     Pending P = std::move(Work.front());
     Work.pop_front();
@@ -173,6 +184,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
             V = EvaluatedValue::unknown(V.spelling);
         First->dynamicSharedMem = EvaluatedValue::unknown(First->dynamicSharedMem.spelling);
         First->blockUnknownReason = "the conditions around the launch cannot all hold";
+        First->values.blockComplete = false;
         return Mark({*First});
       }
     }
@@ -202,15 +214,15 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
       // visible (other files' calls of Fn pass functions of their own).
       const bool Visible = Via || Calls.callersAllVisible(*Fn, &NotVisible);
       if (P.context.frames.size() > MaxCallDepth) {
-        Incomplete("the calls leading to the launch are nested deeper than " + std::to_string(MaxCallDepth));
+        PathLeft(S, "the calls leading to the launch are nested deeper than " + std::to_string(MaxCallDepth));
       } else if (Sites.empty()) {
-        Incomplete(functionName(Fn) + " is not called in this translation unit");
+        PathLeft(S, functionName(Fn) + " is not called in this translation unit");
       } else if (Used + Sites.size() > MaxPaths) {
-        Incomplete(functionName(Fn) + " is called from " + std::to_string(Sites.size()) +
+        PathLeft(S, functionName(Fn) + " is called from " + std::to_string(Sites.size()) +
                    " places; at most " + std::to_string(MaxPaths) + " paths to the launch are followed");
       } else {
         if (!Visible)
-          Incomplete(NotVisible);
+          PathLeft(S, NotVisible);
         for (const CallSite &C : Sites) {
           Pending Q = P;
           Q.context.frames.push_back({C.caller, C.call});
@@ -220,7 +232,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
         continue;
       }
     } else if (Used + Choice->count > MaxPaths) {
-      Incomplete("a value is one of " + std::to_string(Choice->count) + "; at most " +
+      PathLeft(S, "a value is one of " + std::to_string(Choice->count) + "; at most " +
                  std::to_string(MaxPaths) + " paths to the launch are followed");
     } else {
       for (unsigned I = 0; I < Choice->count; ++I) {
@@ -235,17 +247,22 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
   // One variant per distinct set of values, in the order found.
   std::vector<LaunchSite> Out;
   std::set<VariantKey> Seen;
-  bool AnyExactBlock = false;
+  bool AnyExactBlock = false, EveryBlockExact = true;
   for (const LaunchSite &S : Done) {
-    if (!S.block.isExact() || !S.dynamicSharedMem.isExact())
-      Incomplete(S.blockUnknownReason.empty() ? "a variant's values are not known" : S.blockUnknownReason);
+    if (!S.block.isExact())
+      Incomplete(S.blockUnknownReason.empty() ? "a variant's block is not known" : S.blockUnknownReason);
+    else if (!S.dynamicSharedMem.isExact())
+      Incomplete(S.dynamicSharedMemUnknownReason.empty() ? "a variant's dynamic shared memory is not known"
+                                                         : S.dynamicSharedMemUnknownReason);
     AnyExactBlock |= S.block.isExact();
+    EveryBlockExact &= S.block.isExact();
     if (Seen.insert(keyOf(S)).second)
       Out.push_back(S);
   }
   if (Out.size() > MaxVariants) {
     Incomplete("the launch takes " + std::to_string(Out.size()) + " sets of values; the first " +
                std::to_string(MaxVariants) + " are analysed");
+    EveryBlock = false; // the variants left out may have other blocks
     Out.resize(MaxVariants);
   }
   if (!AnyExactBlock || Out.empty()) {
@@ -255,6 +272,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     std::vector<const CallExpr *> Chain = Done.size() == 1 ? S.values.callChain : std::vector<const CallExpr *>{};
     S.values = LaunchValueSet{};
     S.values.complete = Complete && S.block.isExact();
+    S.values.blockComplete = EveryBlock && !Done.empty() && EveryBlockExact && S.block.isExact();
     S.values.incompleteBecause = IncompleteBecause;
     S.values.callChain = std::move(Chain);
     if (Done.empty() && Excluded > 0) {
@@ -271,6 +289,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     Out[I].values.variant = I;
     Out[I].values.variants = static_cast<unsigned>(Out.size());
     Out[I].values.complete = Complete;
+    Out[I].values.blockComplete = EveryBlock && EveryBlockExact;
     Out[I].values.incompleteBecause = IncompleteBecause;
   }
   return Mark(std::move(Out));

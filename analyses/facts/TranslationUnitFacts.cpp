@@ -406,6 +406,7 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) cons
     R.variant = L.site->values.variant;
     R.variants = L.site->values.variants;
     R.valuesComplete = L.site->values.complete;
+    R.blockComplete = L.site->values.blockComplete;
     R.incompleteBecause = L.site->values.incompleteBecause;
     if (const VarDecl *Array = L.site->values.blockSweep)
       R.blockSweep = Array->getName().str();

@@ -319,6 +319,11 @@ static void launchPointed(float *p, const LaunchShape &shape) {
   work<<<216, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block shape.threads, dynamic shared memory 0)}} [cuda-occupancy-report]
 }
 void pointedCaller(float *p, const LaunchShape *shape) { launchPointed(p, *shape); }
+// An exact block with a runtime amount of dynamic shared memory: the block is
+// one value (JSON values.blockComplete), the launch's values are not all known.
+void runtimeSharedMemory(float *p, unsigned bytes) {
+  work<<<216, 128, bytes>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block 128, dynamic shared memory bytes)}} [cuda-occupancy-report]
+}
 
 // A switch that sets the block in every label group, with a default: one
 // variant per group the selector can take; decided by the caller's value:

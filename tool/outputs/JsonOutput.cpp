@@ -193,6 +193,7 @@ Json valuesJson(const LaunchRecord &L) {
           {"of", L.variants},
           {"complete", L.valuesComplete},
           {"incompleteBecause", nullIfEmpty(L.incompleteBecause)},
+          {"blockComplete", L.blockComplete},
           {"blockSweep", nullIfEmpty(L.blockSweep)},
           {"gridSweep", nullIfEmpty(L.gridSweep)},
           {"via", std::move(Via)}};

@@ -358,6 +358,7 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
     Blocks.insert(L["block"].get<std::string>());
     EXPECT_EQ(L["values"]["of"], 2);
     EXPECT_EQ(L["values"]["complete"], true);
+    EXPECT_EQ(L["values"]["blockComplete"], true);
     EXPECT_TRUE(L["values"]["incompleteBecause"].is_null());
     ASSERT_EQ(L["values"]["via"].size(), 1u);
     EXPECT_EQ(L["values"]["via"][0]["line"],
@@ -370,6 +371,7 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
   ASSERT_EQ(External.size(), 1u);
   EXPECT_EQ(External[0]["block"], "160");
   EXPECT_EQ(External[0]["values"]["complete"], false);
+  EXPECT_EQ(External[0]["values"]["blockComplete"], false) << "other files' calls may give other blocks";
   EXPECT_EQ(External[0]["values"]["incompleteBecause"], "'launchExternal' can be called from other files");
   // static void launchRuntime(float *p, int threads) { work<<<216, threads>>>(p); }, called with a parameter
   // of a function nothing calls.
@@ -377,7 +379,18 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
   ASSERT_EQ(Runtime.size(), 1u);
   EXPECT_EQ(Runtime[0]["block"], "threads");
   EXPECT_EQ(Runtime[0]["values"]["complete"], false);
+  EXPECT_EQ(Runtime[0]["values"]["blockComplete"], false);
   EXPECT_EQ(Runtime[0]["unknown"]["block"], "parameter 'n' of 'callRuntime'");
+  // work<<<216, 128, bytes>>>(p) with a runtime `bytes`: the block is one
+  // value; the launch's values are not all known (no caller binds `bytes`),
+  // and no caller would give another block.
+  std::vector<json> Bytes = entriesAt(lineContaining(Input, "work<<<216, 128, bytes>>>(p);"));
+  ASSERT_EQ(Bytes.size(), 1u);
+  EXPECT_EQ(Bytes[0]["block"], "128");
+  EXPECT_EQ(Bytes[0]["values"]["complete"], false);
+  EXPECT_EQ(Bytes[0]["values"]["blockComplete"], true) << Bytes[0].dump();
+  EXPECT_EQ(Bytes[0]["values"]["incompleteBecause"], "'runtimeSharedMemory' is not called in this translation unit");
+  EXPECT_EQ(Bytes[0]["unknown"]["dynamicSharedMemory"], "parameter 'bytes' of 'runtimeSharedMemory'");
   // A sweep over an array: one entry per element, a complete set, each naming
   // the array as the block's sweep (and not the grid's: 216 is written).
   for (int Line : {lineContaining(Input, "work<<<216, bs>>>(p);"),
