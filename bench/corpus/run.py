@@ -223,8 +223,12 @@ def main():
             row['launches'] += len(j.get('launches', []))
             # Per (launch site, first target): the JSON lists launches x
             # targets x value variants. A site counts as exact when its block
-            # is one value or a complete set (every variant exact, the set
-            # complete); its occupancy likewise.
+            # is one value or a complete set (issue 15's rule: occlint's
+            # values.blockComplete, every variant's block exact and no path
+            # left that could give another; a variant's unknown grid or
+            # dynamic shared memory, or an unresolved kernel, does not
+            # matter). Its occupancy is known when every variant's is, in a
+            # complete set.
             sites = {}
             for l in j.get('launches', []):
                 key = (l.get('file'), l.get('line'), l.get('column'), l.get('kernel'))
@@ -235,8 +239,11 @@ def main():
                 vs = site['variants']
                 complete = all((v.get('values') or {}).get('complete', True) for v in vs)
                 row['launch_sites'] += 1
-                row['exact_block'] += complete and all(bool(v.get('shape') and v['shape'].get('threadsPerBlock'))
-                                                       for v in vs)
+                if all('blockComplete' in (v.get('values') or {}) for v in vs):
+                    row['exact_block'] += all(v['values']['blockComplete'] for v in vs)
+                else:  # an occlint before blockComplete: the block of a known shape
+                    row['exact_block'] += complete and all(bool(v.get('shape') and v['shape'].get('threadsPerBlock'))
+                                                           for v in vs)
                 row['exact_grid'] += complete and all(bool(v.get('shape') and v['shape'].get('gridBlocks'))
                                                       for v in vs)
                 row['occupancy_known'] += complete and all(v.get('occupancy') is not None for v in vs)
