@@ -288,6 +288,10 @@ private:
   /// its object sets it (a braced list, a constructor call); nullopt, the
   /// reason recorded, when Init does not set it in a way followed.
   std::optional<IVal> evalMemberOfInitializer(const Expr *Init, const FieldDecl &Field, const std::string &Name);
+  /// Field as a user-written constructor's member initializer sets it, when
+  /// exact without the constructor's arguments and its body leaves Field
+  /// alone; else nullopt (ValueEvaluatorMembers.cpp).
+  std::optional<IVal> evalConstructorInitializer(const CXXConstructExpr &Construct, const FieldDecl &Field);
   /// `obj.m` of an object whose members are followed: a local object the
   /// function only reads and assigns member by member (ReachingWrites.h), a
   /// parameter (by value, or by reference to const) bound to its caller's

@@ -85,6 +85,8 @@ std::optional<IVal> ValueEvaluatorImpl::evalMemberOfInitializer(const Expr *Init
       return std::nullopt;
     }
     Value = castTo(evalInt(Field.getInClassInitializer()), Field.getType());
+  } else if (std::optional<IVal> Initialized = Construct ? evalConstructorInitializer(*Construct, Field) : std::nullopt) {
+    Value = std::move(*Initialized);
   } else {
     recordReason("'" + Name + "' is set by a constructor of '" + Field.getParent()->getName().str() + "'");
     return std::nullopt;
@@ -92,6 +94,61 @@ std::optional<IVal> ValueEvaluatorImpl::evalMemberOfInitializer(const Expr *Init
   if (!Value.exact())
     Value.spelling = Name;
   return Value;
+}
+
+namespace {
+
+/// Whether a constructor's body leaves Field as its initializer set it: the
+/// body names no `this` but to read or write other members (a method call,
+/// `*this` handed on, or Field named at all could change it).
+bool bodyLeavesField(const Stmt &S, const FieldDecl &Field) {
+  if (const auto *Member = dyn_cast<MemberExpr>(&S);
+      Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+    return Member->getMemberDecl() != &Field;
+  if (isa<CXXThisExpr, CXXMemberCallExpr>(&S))
+    return false;
+  for (const Stmt *Child : S.children())
+    if (Child && !bodyLeavesField(*Child, Field))
+      return false;
+  return true;
+}
+
+} // namespace
+
+// A user-written constructor's member initializer (`Range(int b, int e) :
+// begin(b), end(e), tpb(N) {}`): its value when it reads only what the
+// evaluator knows without the constructor's arguments (constants, template
+// arguments; a constructor parameter stays unknown), and the body leaves
+// the member alone.
+std::optional<IVal> ValueEvaluatorImpl::evalConstructorInitializer(const CXXConstructExpr &Construct,
+                                                                  const FieldDecl &Field) {
+  const FunctionDecl *Definition = nullptr;
+  if (!Construct.getConstructor()->hasBody(Definition))
+    return std::nullopt;
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition);
+  if (!Ctor || Ctor->isDelegatingConstructor() ||
+      Ctor->getParent()->getCanonicalDecl() != Field.getParent()->getCanonicalDecl() ||
+      !Ctor->getBody() || !bodyLeavesField(*Ctor->getBody(), Field))
+    return std::nullopt;
+  for (const CXXCtorInitializer *Init : Ctor->inits()) {
+    if (Init->getMember() != &Field)
+      continue;
+    const Expr *E = Init->getInit()->IgnoreImplicit();
+    if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(E))
+      E = Default->getExpr();
+    if (const auto *List = dyn_cast<InitListExpr>(E); List && List->getNumInits() == 1)
+      E = List->getInit(0); // tpb{N}
+    if (const auto *Paren = dyn_cast<ParenListExpr>(E); Paren && Paren->getNumExprs() == 1)
+      E = Paren->getExpr(0);
+    IVal Value = castTo(evalInt(E), Field.getType());
+    if (!Value.exact())
+      return std::nullopt;
+    Value.derivation = mergeDerivations(Value.derivation, {{SM.getExpansionLoc(Init->getSourceLocation()),
+                                                            "'" + Field.getName().str() + "' is initialized here to " +
+                                                                describe(Value)}});
+    return Value;
+  }
+  return std::nullopt;
 }
 
 const BodyWrites *ValueEvaluatorImpl::memberWritesOf(const VarDecl &Object) {

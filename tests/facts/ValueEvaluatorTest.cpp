@@ -843,6 +843,37 @@ TEST(ValueEvaluatorTest, MembersOfAParameterAreTheCallersObjects) {
   expectExact(probeValueCalledFrom(S, 2, "braced"), 320);
 }
 
+TEST(ValueEvaluatorTest, MemberInitializersOfAWrittenConstructor) {
+  PARSE(S, "template <int N> struct Range {\n"
+           "  Range(int b, int e) : begin(b), end(e), tpb(N) {}\n"
+           "  int begin, end, tpb;\n"
+           "};\n"
+           "struct Logged { Logged(int t) : threads(t), blocks(64) { log(); } void log(); int threads, blocks; };\n"
+           "struct Reset { Reset() : threads(128) { threads = 256; } int threads; };\n"
+           "struct Braced { Braced() : threads{192} {} int threads; };\n"
+           "void h(int n) {\n"
+           "  Range<16> r(0, n);\n"
+           "  probe(r.tpb);\n"
+           "  probe(r.end);\n"
+           "  Logged l(96);\n"
+           "  probe(l.blocks);\n"
+           "  Reset z;\n"
+           "  probe(z.threads);\n"
+           "  Braced b;\n"
+           "  probe(b.threads);\n"
+           "}\n");
+  // A template argument in the member initializer.
+  EvaluatedValue Tpb = probeValue(S, 0);
+  expectExact(Tpb, 16);
+  EXPECT_STEP(S, Tpb.derivation, "'tpb' is initialized here to 16", "tpb(N)");
+  // A constructor parameter is not bound: unknown.
+  expectUnknown(probeValue(S, 1), "r.end");
+  // A body that calls a method, or writes the member, may change it.
+  expectUnknown(probeValue(S, 2), "l.blocks");
+  expectUnknown(probeValue(S, 3), "z.threads");
+  expectExact(probeValue(S, 4), 192);
+}
+
 TEST(ValueEvaluatorTest, NonConstGlobalIsUnknown) {
   PARSE(S, "int gThreads = 256;\n"
            "void h() { probe(gThreads); }\n");
