@@ -61,7 +61,7 @@ struct LaunchRecord {
   // Which variant of the launch's values this is (LaunchVariants.h).
   unsigned variant = 0, variants = 1;
   bool valuesComplete = true;
-  bool blockComplete = true;
+  bool blockComplete = false;
   std::string incompleteBecause;
   // The array a loop walks that this variant's block (grid) is taken from
   // ("" when none): each element is deliberate (LaunchSites.h).

@@ -271,8 +271,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     LaunchSite S = Done.size() == 1 ? std::move(Done.front()) : std::move(*First);
     std::vector<const CallExpr *> Chain = Done.size() == 1 ? S.values.callChain : std::vector<const CallExpr *>{};
     S.values = LaunchValueSet{};
-    S.values.complete = Complete && S.block.isExact();
-    S.values.blockComplete = EveryBlock && !Done.empty() && EveryBlockExact && S.block.isExact();
+    S.values.complete = Complete && S.block.isExact(); // blockComplete stays false: no variant has an exact block
     S.values.incompleteBecause = IncompleteBecause;
     S.values.callChain = std::move(Chain);
     if (Done.empty() && Excluded > 0) {

@@ -239,11 +239,7 @@ def main():
                 vs = site['variants']
                 complete = all((v.get('values') or {}).get('complete', True) for v in vs)
                 row['launch_sites'] += 1
-                if all('blockComplete' in (v.get('values') or {}) for v in vs):
-                    row['exact_block'] += all(v['values']['blockComplete'] for v in vs)
-                else:  # an occlint before blockComplete: the block of a known shape
-                    row['exact_block'] += complete and all(bool(v.get('shape') and v['shape'].get('threadsPerBlock'))
-                                                           for v in vs)
+                row['exact_block'] += all((v.get('values') or {}).get('blockComplete', False) for v in vs)
                 row['exact_grid'] += complete and all(bool(v.get('shape') and v['shape'].get('gridBlocks'))
                                                       for v in vs)
                 row['occupancy_known'] += complete and all(v.get('occupancy') is not None for v in vs)
