@@ -114,6 +114,16 @@ def measure(command, env=None, cwd=None):
     return seconds, proc.returncode, usage.ru_maxrss / 1024, peak[0] / 2**20
 
 
+def without_output(words):
+    """A compile command's words without its `-o FILE`."""
+    return [w for i, w in enumerate(words) if w != "-o" and (i == 0 or words[i - 1] != "-o")]
+
+
+def each_line(jobs, script):
+    """One shell command per line of script, jobs at a time."""
+    return f"xargs -d '\\n' -P {jobs} -n 1 sh -c < {shlex.quote(script)}"
+
+
 def run_quiet(command, **kw):
     subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
 
@@ -230,10 +240,9 @@ def main():
         script = os.path.join(work, f"syntax-{tag}.txt")
         with open(script, "w") as f:
             for e in entries:
-                words = e.get("arguments") or shlex.split(e["command"])
-                words = [w for i, w in enumerate(words) if w != "-o" and (i == 0 or words[i - 1] != "-o")]
+                words = without_output(e.get("arguments") or shlex.split(e["command"]))
                 f.write(f"cd {shlex.quote(e['directory'])} && {shlex.join(words)} -fsyntax-only\n")
-        row("clang -fsyntax-only", f"xargs -d '\\n' -P {jobs} -n 1 sh -c < {shlex.quote(script)}",
+        row("clang -fsyntax-only", each_line(jobs, script),
             note=f"{len(entries)} database entries")
 
     # The launcher's own cost on one unit.
@@ -242,11 +251,11 @@ def main():
     words = shlex.split(unit["command"]) if "command" in unit else unit["arguments"]
     out_dir = os.path.join(work, "micro")
     os.makedirs(out_dir, exist_ok=True)
-    words = [w for i, w in enumerate(words) if w != "-o" and (i == 0 or words[i - 1] != "-o")]
+    words = without_output(words)
     compile_cmd = shlex.join(words + ["-o", os.path.join(out_dir, "unit.o")])
     syntax_entry = next(e for e in entries if e["file"] == unit["file"])
     syntax_words = syntax_entry.get("arguments") or shlex.split(syntax_entry["command"])
-    syntax_words = [w for i, w in enumerate(syntax_words) if w != "-o" and (i == 0 or syntax_words[i - 1] != "-o")]
+    syntax_words = without_output(syntax_words)
     micro = {
         "plain compile": f"cd {shlex.quote(unit['directory'])} && {compile_cmd}",
         "occlint-wrap compile": f"cd {shlex.quote(unit['directory'])} && {shlex.quote(wrap)} {compile_cmd}",
@@ -357,7 +366,7 @@ def prepare_captured_build(args, occlint, work, jobs):
     with open(script, "w") as f:
         for e in json.load(open(os.path.join(compdb, "compile_commands.json"))):
             words = e.get("arguments") or shlex.split(e["command"])
-            words = [w for i, w in enumerate(words) if w != "-o" and (i == 0 or words[i - 1] != "-o")]
+            words = without_output(words)
             f.write(f"cd {shlex.quote(e['directory'])} && {shlex.join(words)} -fsyntax-only\n")
 
 
@@ -376,8 +385,7 @@ def recheck(args):
         rows = {
             "occlint -p, captured": f"{shlex.quote(occlint)} --gpu {args.gpu} --jobs {jobs} --format json --quiet "
                                     f"-p {shlex.quote(os.path.join(work, f'wrap-j{jobs}'))} > /dev/null",
-            "clang -fsyntax-only": f"xargs -d '\\n' -P {jobs} -n 1 sh -c < "
-                                   f"{shlex.quote(os.path.join(work, f'syntax-j{jobs}.txt'))}",
+            "clang -fsyntax-only": each_line(jobs, os.path.join(work, f"syntax-j{jobs}.txt")),
         }
         names = list(rows)
         for rep in range(args.recheck):
@@ -457,9 +465,6 @@ def recheck_cold(args):
     def occlint_p(jobs, extra=""):
         return (f"{shlex.quote(occlint)} --gpu {args.gpu} --jobs {jobs} --format json --quiet {extra}"
                 f"-p {shlex.quote(plain)} > /dev/null")
-
-    def each_line(jobs, script):  # one shell command per line of script, jobs at a time
-        return f"xargs -d '\\n' -P {jobs} -n 1 sh -c < {shlex.quote(script)}"
 
     runs = []
     for jobs in levels:

@@ -51,17 +51,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, 'corpus'))
-from build_scale import measure, run_quiet  # noqa: E402
+from build_scale import each_line, measure, run_quiet, without_output  # noqa: E402
 import pick_units  # noqa: E402
 
 
 # The GPU whose arch the project's first arch is, so that the build's
 # reports (captured for that arch) are the ones `occlint -p` reads.
 GPU_OF = {'sm_80': 'A100', 'sm_89': 'L4', 'sm_90': 'H100'}
-
-
-def without_output(words):
-    return [w for i, w in enumerate(words) if w != '-o' and (i == 0 or words[i - 1] != '-o')]
 
 
 def script_of(entries, build, prefix):
@@ -87,10 +83,6 @@ def write_build(entries, build, prefix):
     with open(script, 'w') as f:
         f.write('\n'.join(script_of(entries, build, prefix)) + '\n')
     return script
-
-
-def each_line(jobs, script):
-    return f"xargs -d '\\n' -P {jobs} -n 1 sh -c < {shlex.quote(script)}"
 
 
 def main():
