@@ -184,6 +184,10 @@ std::string OcclintCheck::occupancySummary(const LaunchOnTarget &L) {
                          .str();
   if (Estimate)
     Text += " (registers unknown)";
+  if (L.shape->dynamicSharedMemIsUpperBound)
+    Text += llvm::formatv(" (the same for any dynamic shared memory up to the {0} B the launch can be given)",
+                          L.shape->dynamicSharedMem)
+                .str();
   if (R.waves) {
     const int64_t Grid = *L.shape->gridBlocks;
     const char *Blocks = Grid == 1 ? "block" : "blocks";

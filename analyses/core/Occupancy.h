@@ -27,6 +27,11 @@ struct LaunchShape {
   /// cudaFuncAttributeMaxDynamicSharedMemorySize set for this kernel (opt-in).
   std::optional<int64_t> optinDynamicSharedMem;
   std::optional<int64_t> gridBlocks; // total blocks (x*y*z), for waves
+  /// The engine ignores it. Set by who computed the occupancy of a launch
+  /// whose amount is a runtime value: dynamicSharedMem is then the most the
+  /// launch can be given, and the occupancy the same at every amount up to it
+  /// (core/OccupancyUnknownSharedMemory.h).
+  bool dynamicSharedMemIsUpperBound = false;
   int threadsPerBlock() const { return blockX * blockY * blockZ; }
 };
 

@@ -56,7 +56,7 @@ struct LaunchRecord {
   bool cooperative = false;
   std::optional<::occlint::KernelResources> resources; // null when the kernel is not known
   bool registersKnown = false;
-  std::optional<::occlint::LaunchShape> shape;          // when block and shared memory are exact
+  std::optional<::occlint::LaunchShape> shape;          // as LaunchOnTarget's
   std::optional<::occlint::OccupancyResult> occupancy;  // with shape and resources
   // Which variant of the launch's values this is (LaunchVariants.h).
   unsigned variant = 0, variants = 1;

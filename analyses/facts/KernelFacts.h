@@ -36,7 +36,8 @@ struct KernelInfo {
 
   /// cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n)
   /// seen anywhere in the translation unit: the largest n (an upper bound
-  /// when n is a range).
+  /// when n is a range; INT64_MAX when it is not known). A call whose kernel
+  /// is not resolved here (a function pointer) counts for every kernel.
   std::optional<int64_t> dynamicSharedMemOptin;
   SourceLocation dynamicSharedMemOptinLoc;
 

@@ -284,9 +284,7 @@ std::optional<DynamicSharedMemOptin> recognizeOptin(const CallExpr &Call, ASTCon
   if (!isEnumerator(Call.getArg(1), "cudaFuncAttributeMaxDynamicSharedMemorySize"))
     return std::nullopt;
   DynamicSharedMemOptin Out;
-  Out.kernel = referencedKernel(Call.getArg(0));
-  if (!Out.kernel)
-    return std::nullopt;
+  Out.kernel = referencedKernel(Call.getArg(0)); // null for a function pointer: any kernel may be the one
   Out.bytes = Values.evaluateInteger(*Call.getArg(2));
   Out.loc = SM.getExpansionLoc(Call.getBeginLoc());
   return Out;

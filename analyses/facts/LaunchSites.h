@@ -93,6 +93,9 @@ std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDe
                                           ASTContext &Ctx, ValueEvaluator &Values);
 
 struct DynamicSharedMemOptin {
+  /// Null when the call names no kernel occlint can resolve (a function
+  /// pointer, a parameter of a wrapper): any kernel of the translation unit
+  /// may be the one that opts in.
   const FunctionDecl *kernel = nullptr;
   EvaluatedValue bytes;
   SourceLocation loc;

@@ -2,6 +2,7 @@
 
 #include "facts/CallSites.h"
 #include "facts/FactsRecords.h"
+#include "core/OccupancyUnknownSharedMemory.h"
 #include "core/ResourceCompiler.h"
 #include "facts/FunctionExtents.h"
 #include "facts/InstantiatedFunctionVisitor.h"
@@ -204,6 +205,19 @@ void TranslationUnitFacts::collect(ASTContext &Ctx, CallSiteIndex &Calls) {
       Kernel->dynamicSharedMemOptinLoc = Optin.loc;
     }
   }
+  // An opt-in for a kernel not resolved here (a function pointer, a wrapper's
+  // parameter) may be any kernel's: each kernel may have opted in to its
+  // value (any value, when it is not known).
+  for (const DynamicSharedMemOptin &Optin : Collector.Optins) {
+    if (Optin.kernel)
+      continue;
+    const int64_t Bytes = Optin.bytes.max ? *Optin.bytes.max : INT64_MAX;
+    for (const auto &Kernel : kernels)
+      if (!Kernel->dynamicSharedMemOptin || *Kernel->dynamicSharedMemOptin < Bytes) {
+        Kernel->dynamicSharedMemOptin = Bytes;
+        Kernel->dynamicSharedMemOptinLoc = Optin.loc;
+      }
+  }
 }
 
 // The names a kernel's entry may have in a ptxas report: its mangled name
@@ -324,23 +338,32 @@ void TranslationUnitFacts::predictOccupancy() {
       L.resources = Res;
       // (Blocks of absurd sizes are cuda-launch-invalid-config's business; the
       // engine's int arithmetic is kept away from them.)
-      const bool ShapeKnown = Site.block.isExact() && Site.block.product().exactValue() <= (1 << 24) &&
-                              Site.dynamicSharedMem.isExact();
-      if (Res && ShapeKnown) {
+      const bool BlockKnown = Site.block.isExact() && Site.block.product().exactValue() <= (1 << 24);
+      if (Res && BlockKnown) {
         const std::array<int64_t, 3> B = Site.block.exactValues();
         ::occlint::LaunchShape Shape;
         Shape.blockX = int(std::min<int64_t>(B[0], INT32_MAX));
         Shape.blockY = int(std::min<int64_t>(B[1], INT32_MAX));
         Shape.blockZ = int(std::min<int64_t>(B[2], INT32_MAX));
-        Shape.dynamicSharedMem = Site.dynamicSharedMem.exactValue();
         if (Kernel->dynamicSharedMemOptin)
           Shape.optinDynamicSharedMem = std::min<int64_t>(*Kernel->dynamicSharedMemOptin,
                                                           Gpu.arch.sharedMemPerBlockOptin);
         const EvaluatedValue Grid = Site.grid.product();
         if (Grid.isExact())
           Shape.gridBlocks = Grid.exactValue();
-        L.shape = Shape;
-        L.occupancy = ::occlint::computeOccupancy(Gpu, Res->model, Shape);
+        if (Site.dynamicSharedMem.isExact()) {
+          Shape.dynamicSharedMem = Site.dynamicSharedMem.exactValue();
+          L.shape = Shape;
+          L.occupancy = ::occlint::computeOccupancy(Gpu, Res->model, Shape);
+        } else if (auto Any = ::occlint::occupancyForAnyDynamicSharedMemory(Gpu, Res->model, Shape)) {
+          // A runtime amount that cannot change the blocks per SM. (The
+          // largest amount reads the kernel's opt-in from this translation
+          // unit's cudaFuncSetAttribute calls, as the launch checks do.)
+          Shape.dynamicSharedMem = Any->largestDynamicSharedMemory;
+          Shape.dynamicSharedMemIsUpperBound = true;
+          L.shape = Shape;
+          L.occupancy = std::move(Any->result);
+        }
       }
       launchesOnTargets.push_back(std::move(L));
     }

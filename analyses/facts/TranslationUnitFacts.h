@@ -41,9 +41,10 @@ struct LaunchOnTarget {
   const KernelInfo *kernel = nullptr;              // null when the kernel is not resolvable
   const ::occlint::TargetGpu *gpu = nullptr;
   const KernelResourceFacts *resources = nullptr;  // null when kernel is null
-  /// Filled when the block size and the dynamic shared memory are exact and
-  /// the kernel is known; with estimated resources (registers unknown, taken
-  /// as 0) the occupancy is an upper bound.
+  /// Filled when the block size is exact and the kernel is known, and the
+  /// dynamic shared memory is exact or a runtime amount that cannot change
+  /// the blocks per SM (shape->dynamicSharedMemIsUpperBound); with estimated
+  /// resources (registers unknown, taken as 0) the occupancy is an upper bound.
   std::optional<::occlint::LaunchShape> shape;
   std::optional<::occlint::OccupancyResult> occupancy;
   /// The findings the checks left out on this launch as moot

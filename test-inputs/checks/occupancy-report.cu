@@ -5,7 +5,7 @@
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report
 #include <cuda_runtime.h>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 7 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 8 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 template <int Threads>
 void launchTemplate(float *p) {
@@ -32,4 +32,13 @@ void launches(float *p, int n) {
   // launch-precedence-report.cu.)
   work<<<216, 2048>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): cannot launch: 2048 threads per block exceed the maximum of 1024 on sm_80}} [cuda-occupancy-report]
   work<<<1, n>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block n, dynamic shared memory 0)}} [cuda-occupancy-report]
+}
+
+// A runtime amount of dynamic shared memory: at most 48 KB ('work' does not
+// opt in), 49 KB with the reserve, which fits 3 times in the A100's 164 KB.
+void runtimeSharedMemory(float *p, size_t bytes) {
+  // 1024 threads: 2 blocks by warps whatever the amount.
+  work<<<216, 1024, bytes>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 2 blocks of 1024 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps (registers unknown) (the same for any dynamic shared memory up to the 49152 B the launch can be given); the grid of 216 blocks runs in 1.00 waves}} [cuda-occupancy-report]
+  // 512 threads: 4 blocks by warps at a small amount, 3 at 48 KB: unknown.
+  work<<<216, 512, bytes>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block 512, dynamic shared memory bytes)}} [cuda-occupancy-report]
 }

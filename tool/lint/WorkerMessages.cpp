@@ -36,6 +36,7 @@ template <typename X_, typename Io_> void kernelResourcesFields(X_ &X, Io_ Io) {
 template <typename X_, typename Io_> void shapeFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(blockX) OCCLINT_FIELD(blockY) OCCLINT_FIELD(blockZ) OCCLINT_FIELD(dynamicSharedMem)
   OCCLINT_FIELD(optinDynamicSharedMem) OCCLINT_FIELD(gridBlocks)
+  OCCLINT_FIELD(dynamicSharedMemIsUpperBound)
 }
 template <typename X_, typename Io_> void nextStepFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(resource) OCCLINT_FIELD(reduceBy) OCCLINT_FIELD(blocksPerSM) OCCLINT_FIELD(occupancy)

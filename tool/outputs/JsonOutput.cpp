@@ -27,7 +27,7 @@ using clang::tidy::occlint::TranslationUnitRecord;
 // 2: the launch and occupancy checks follow a precedence table, so a launch's
 // diagnostics no longer hold every finding: the moot ones are in the launch's
 // "suppressed".
-constexpr int JsonSchemaVersion = 2;
+constexpr int JsonSchemaVersion = 3;
 
 Json nullIfEmpty(const std::string &S) { return S.empty() ? Json(nullptr) : Json(S); }
 
@@ -170,7 +170,8 @@ Json shapeJson(const std::optional<::occlint::LaunchShape> &S) {
     return nullptr;
   return {{"block", {S->blockX, S->blockY, S->blockZ}},
           {"threadsPerBlock", S->threadsPerBlock()},
-          {"dynamicSharedMemoryBytes", S->dynamicSharedMem},
+          {"dynamicSharedMemoryBytes", S->dynamicSharedMemIsUpperBound ? Json(nullptr) : Json(S->dynamicSharedMem)},
+          {"dynamicSharedMemoryAtMostBytes", S->dynamicSharedMemIsUpperBound ? Json(S->dynamicSharedMem) : Json(nullptr)},
           {"optinDynamicSharedMemoryBytes", nullIfUnset(S->optinDynamicSharedMem)},
           {"gridBlocks", nullIfUnset(S->gridBlocks)}};
 }

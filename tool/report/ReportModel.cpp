@@ -289,7 +289,9 @@ private:
     Row.gpuDetail = L.gpu.arch.name + ", " + std::to_string(L.gpu.smCount) + " SMs";
     std::string Dynamic = L.dynamicSharedMem; // as evaluated: "4096", "[0, 1024]", "unknown"
     if (L.shape)
-      Dynamic = reportBytes(L.shape->dynamicSharedMem);
+      Dynamic = L.shape->dynamicSharedMemIsUpperBound
+                    ? Dynamic + " (≤ " + reportBytes(L.shape->dynamicSharedMem) + ")" // the spelling, then the bound
+                    : reportBytes(L.shape->dynamicSharedMem);
     else if (!Dynamic.empty() && Dynamic.size() < 18 &&
              std::all_of(Dynamic.begin(), Dynamic.end(), [](char C) { return C >= '0' && C <= '9'; }))
       Dynamic = reportBytes(std::stoll(Dynamic));
@@ -352,7 +354,8 @@ private:
         std::to_string(K.barriers) + "/" + std::to_string(K.launchBoundsMaxThreads.value_or(0)) + "/" +
         std::to_string(K.maxRegisters.value_or(0)) + "/" + std::to_string(S.blockX) + "x" + std::to_string(S.blockY) +
         "x" + std::to_string(S.blockZ) + "/" + std::to_string(S.dynamicSharedMem) + "/" +
-        std::to_string(S.optinDynamicSharedMem.value_or(-1)) + "/" + std::to_string(L.registersKnown);
+        std::to_string(S.optinDynamicSharedMem.value_or(-1)) + "/" + std::to_string(S.dynamicSharedMemIsUpperBound) + "/" +
+        std::to_string(L.registersKnown);
     auto [It, New] = StaircaseByKey.emplace(Key, int(Model.staircases.size()));
     if (New) {
       ReportStaircaseGroup G;
@@ -363,8 +366,8 @@ private:
       G.configuration =
           "block " + Row.block + ", " +
           (L.registersKnown ? std::to_string(K.registersPerThread) + " registers" : std::string("registers unknown")) +
-          ", " + reportBytes(K.staticSharedMem) + " static + " + reportBytes(S.dynamicSharedMem) +
-          " dynamic shared memory";
+          ", " + reportBytes(K.staticSharedMem) + " static + " + (S.dynamicSharedMemIsUpperBound ? "≤ " : "") +
+          reportBytes(S.dynamicSharedMem) + " dynamic shared memory";
       G.occupancy = Row.occupancy;
       if (Row.cannotLaunch)
         G.failure = L.occupancy->failureReason;

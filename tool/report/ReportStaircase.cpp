@@ -183,6 +183,13 @@ LaunchStaircases computeStaircases(const TargetGpu &Gpu, const KernelResources &
   Out.registers = registerStaircase(Gpu, Kernel, Shape, RegistersKnown, Launch);
   Out.blockSize = blockSizeStaircase(Gpu, Kernel, Shape, Launch);
   Out.sharedMemory = sharedMemoryStaircase(Gpu, Kernel, Shape, Launch);
+  if (Shape.dynamicSharedMemIsUpperBound) {
+    // A runtime amount: the curve holds, the launch's place on it is not
+    // known (the occupancy is the same anywhere up to the largest amount).
+    Out.sharedMemory.current.reset();
+    Out.sharedMemory.nextStep.reset();
+    Out.sharedMemory.nextStepText.clear();
+  }
   Out.blockSize.upperBound = Out.sharedMemory.upperBound = !RegistersKnown;
   return Out;
 }

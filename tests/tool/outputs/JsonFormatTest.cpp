@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -111,7 +112,7 @@ TEST(JsonFormat, HasTheTextOutputsDiagnosticsAndNotes) {
   EXPECT_EQ(Text.exitCode, 1);
   EXPECT_EQ(JsonExit, Text.exitCode);
 
-  EXPECT_EQ(J["version"], 2);
+  EXPECT_EQ(J["version"], 3);
   EXPECT_EQ(J["tool"]["name"], "occlint");
   EXPECT_EQ(J["fileCount"], 3);
   bool SawFix = false, SawNote = false;
@@ -138,8 +139,10 @@ occlint::TargetGpu resolveGpu(const std::string &Name) {
   return Gpu.value_or(occlint::TargetGpu{});
 }
 
-// The engine on the launch's own facts, as read back from the JSON.
-occlint::OccupancyResult recompute(const json &Launch) {
+// The engine on the launch's own facts, as read back from the JSON (a runtime
+// amount of dynamic shared memory at `RuntimeAmount` bytes, the largest by
+// default).
+occlint::OccupancyResult recompute(const json &Launch, std::optional<int64_t> RuntimeAmount = std::nullopt) {
   const json &Res = Launch["resources"], &Shape = Launch["shape"];
   occlint::KernelResources Kernel;
   Kernel.registersPerThread = Res["registersPerThread"].is_null() ? 0 : Res["registersPerThread"].get<int>();
@@ -155,7 +158,9 @@ occlint::OccupancyResult recompute(const json &Launch) {
   S.blockX = Shape["block"][0];
   S.blockY = Shape["block"][1];
   S.blockZ = Shape["block"][2];
-  S.dynamicSharedMem = Shape["dynamicSharedMemoryBytes"];
+  S.dynamicSharedMem = Shape["dynamicSharedMemoryBytes"].is_null()
+                           ? RuntimeAmount.value_or(Shape["dynamicSharedMemoryAtMostBytes"].get<int64_t>())
+                           : Shape["dynamicSharedMemoryBytes"].get<int64_t>();
   if (!Shape["optinDynamicSharedMemoryBytes"].is_null())
     S.optinDynamicSharedMem = Shape["optinDynamicSharedMemoryBytes"].get<int64_t>();
   if (!Shape["gridBlocks"].is_null())
@@ -167,7 +172,7 @@ TEST(JsonFormat, LaunchOccupancyIsTheEnginesAndTheRemarksOne) {
   // occupancy-report.cu's own arguments: every way of launching, on an A100.
   const json J = lintJson({checksInput("occupancy-report.cu")}, "--gpu=A100 --checks=-*,cuda-occupancy-report");
   ASSERT_GE(J["launches"].size(), 5u);
-  size_t WithOccupancy = 0;
+  size_t WithOccupancy = 0, RuntimeAmounts = 0;
   for (const json &L : J["launches"]) {
     EXPECT_EQ(L["gpu"]["arch"], "sm_80");
     if (L["occupancy"].is_null())
@@ -178,8 +183,17 @@ TEST(JsonFormat, LaunchOccupancyIsTheEnginesAndTheRemarksOne) {
     EXPECT_EQ(L["occupancy"]["activeWarpsPerSM"], Engine.activeWarpsPerSM);
     EXPECT_EQ(L["occupancy"]["maxWarpsPerSM"], Engine.maxWarpsPerSM);
     EXPECT_DOUBLE_EQ(L["occupancy"]["fraction"].get<double>(), Engine.occupancy);
+    if (L["shape"]["dynamicSharedMemoryBytes"].is_null()) {
+      // A runtime amount: the same blocks with none as with the largest.
+      ++RuntimeAmounts;
+      EXPECT_EQ(L["shape"]["dynamicSharedMemoryAtMostBytes"], 49152) << L.dump();
+      EXPECT_EQ(L["occupancy"]["blocksPerSM"], recompute(L, 0).blocksPerSM) << L.dump();
+    } else {
+      EXPECT_TRUE(L["shape"]["dynamicSharedMemoryAtMostBytes"].is_null()) << L.dump();
+    }
   }
   EXPECT_GE(WithOccupancy, 5u);
+  EXPECT_EQ(RuntimeAmounts, 1u); // runtimeSharedMemory's 1024-thread launch; not its 512-thread one
 
   // Each remark "... on <gpu> (...): at most B blocks of T threads per SM, A of M
   // warps (P% occupancy)" against the launch at its place with that block size.
@@ -270,7 +284,7 @@ TEST(JsonFormat, MootFindingsAreRecordedOnTheLaunch) {
                                                "  copy<<<4096, 32>>>(p);\n"  // 6: block cap
                                                "}\n");
   const json J = lintJson({Input}, "--gpu=H100");
-  EXPECT_EQ(J["version"], 2);
+  EXPECT_EQ(J["version"], 3);
   EXPECT_EQ(checksAt(J, 4), std::set<std::string>{"cuda-launch-tiny-grid"});
   EXPECT_EQ(launchAt(J, 4)["suppressed"],
             json::parse(R"json([{"check": "cuda-occupancy-block-cap", "suppressedBy": "cuda-launch-tiny-grid",

@@ -74,7 +74,7 @@ LintResult resultWithDiagnostics() {
 
 TEST(JsonOutput, HeaderFields) {
   const json J = written(resultWithDiagnostics());
-  EXPECT_EQ(J["version"], 2);
+  EXPECT_EQ(J["version"], 3);
   EXPECT_EQ(J["tool"]["name"], "occlint");
   EXPECT_EQ(J["tool"]["version"], OCCLINT_VERSION);
   EXPECT_EQ(J["fileCount"], 2);
