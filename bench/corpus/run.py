@@ -227,8 +227,11 @@ def main():
             # values.blockComplete, every variant's block exact and no path
             # left that could give another; a variant's unknown grid or
             # dynamic shared memory, or an unresolved kernel, does not
-            # matter). Its occupancy is known when every variant's is, in a
-            # complete set.
+            # matter). Its occupancy is known when every variant's is, the
+            # block set being complete: a variant's occupancy holds for
+            # every amount of dynamic shared memory its paths can give (an
+            # exact amount, or a runtime one that cannot change the blocks
+            # per SM: shape.dynamicSharedMemoryAtMostBytes).
             sites = {}
             for l in j.get('launches', []):
                 key = (l.get('file'), l.get('line'), l.get('column'), l.get('kernel'))
@@ -239,11 +242,14 @@ def main():
                 vs = site['variants']
                 complete = all((v.get('values') or {}).get('complete', True) for v in vs)
                 row['launch_sites'] += 1
-                row['exact_block'] += all((v.get('values') or {}).get('blockComplete', False) for v in vs)
+                block_complete = all((v.get('values') or {}).get('blockComplete', False) for v in vs)
+                row['exact_block'] += block_complete
                 row['exact_grid'] += complete and all(bool(v.get('shape') and v['shape'].get('gridBlocks'))
                                                       for v in vs)
-                row['occupancy_known'] += complete and all(v.get('occupancy') is not None for v in vs)
-                row['block_set_open'] += (not complete) and any(bool(v.get('shape')) for v in vs)
+                row['occupancy_known'] += block_complete and all(v.get('occupancy') is not None for v in vs)
+                # Blocks known in some variants, the set open (a helper other
+                # files may call): not counted as exact.
+                row['block_set_open'] += (not block_complete) and any(bool(v.get('shape')) for v in vs)
             if errors or notes:
                 row['errors'] += 1
                 row['degraded'] += bool(notes)
