@@ -9,7 +9,10 @@ the held-out projects (it refuses them) and without tuning on the counted
 units. It runs `occlint --no-compile` (the block does not need ptxas) on a
 stride sample of the unpicked units, first arch of the project, and groups
 the launch sites whose block is not exact (values.blockComplete) by their
-unknown reason, names and numbers replaced by placeholders.
+unknown reason, names and numbers replaced by placeholders. Then the sites
+whose block is exact but whose dynamic shared memory is a runtime amount, and
+those of them whose occupancy is known all the same, to be read against the
+code.
 
 Usage: dev_unknowns.py [--units N] [--work DIR] PROJECT
 The project's tree must have been extracted by run.py (DIR/src/PROJECT).
@@ -83,9 +86,12 @@ def main():
     exact = 0
     reasons = collections.Counter()
     examples = {}
+    runtime_amount = []  # exact block, a runtime dynamic shared memory: (site, variants)
     for site, variants in sites.items():
         if all((v.get('values') or {}).get('blockComplete') for v in variants):  # run.py's rule
             exact += 1
+            if any((v.get('shape') or {}).get('dynamicSharedMemoryBytes') is None for v in variants):
+                runtime_amount.append((site, variants))
             continue
         why = next(((v.get('unknown') or {}).get('block') for v in variants if (v.get('unknown') or {}).get('block')),
                    None) or next(((v.get('values') or {}).get('incompleteBecause') for v in variants
@@ -98,6 +104,18 @@ def main():
     for shape, count in reasons.most_common():
         (path, line, _), why = examples[shape]
         print(f'{count:5d}  {shape}\n       e.g. {os.path.relpath(path, root)}:{line}: {why[:240]}')
+    # The sites whose block is exact but whose dynamic shared memory is a
+    # runtime amount (or whose kernel is not known): how many get an
+    # occupancy all the same (no amount the launch can be given changes the
+    # blocks per SM), each listed to be read against the code.
+    known = [(site, vs) for site, vs in runtime_amount if all(v.get('occupancy') for v in vs)]
+    print(f'exact block without an exact launch shape: {len(runtime_amount)}; occupancy known all the same: '
+          f'{len(known)} (block, largest amount, blocks per SM, limiters):')
+    for (path, line, _), vs in known:
+        v = vs[0]
+        print(f"       {os.path.relpath(path, root)}:{line} {v.get('kernel')}: block {v['shape']['threadsPerBlock']}, "
+              f"dynamic {v.get('dynamicSharedMemory')} <= {v['shape'].get('dynamicSharedMemoryAtMostBytes')}, "
+              f"{v['occupancy']['blocksPerSM']} blocks, {', '.join(v['occupancy']['bindingLimiters'])}")
 
 
 if __name__ == '__main__':
