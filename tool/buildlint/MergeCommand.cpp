@@ -55,7 +55,7 @@ Json jsonOutput(const MergedLint &M, const std::string &BuildDirectory) {
   Json Skipped = Json::array();
   for (const SkippedUnit &S : M.skipped)
     Skipped.push_back({{"file", S.file}, {"why", S.why}});
-  return {{"version", 2},
+  return {{"version", JsonSchemaVersion},
           {"tool", {{"name", "occlint"}, {"version", OCCLINT_VERSION}}},
           {"merged",
            {{"buildDirectory", BuildDirectory}, {"units", M.units}, {"linted", M.linted}, {"skipped", Skipped}}},

@@ -1,6 +1,6 @@
 // --format=json: occlint's own schema, documented field by field in
-// docs/output-formats.md. Bump JsonSchemaVersion when a field changes meaning
-// or disappears (adding fields keeps the version).
+// docs/output-formats.md. Bump JsonSchemaVersion (OutputFormats.h) when a
+// field changes meaning or disappears (adding fields keeps the version).
 #include "outputs/OutputFormats.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -23,11 +23,6 @@ using Json = nlohmann::ordered_json;
 using clang::tidy::occlint::KernelRecord;
 using clang::tidy::occlint::LaunchRecord;
 using clang::tidy::occlint::TranslationUnitRecord;
-
-// 2: the launch and occupancy checks follow a precedence table, so a launch's
-// diagnostics no longer hold every finding: the moot ones are in the launch's
-// "suppressed".
-constexpr int JsonSchemaVersion = 3;
 
 Json nullIfEmpty(const std::string &S) { return S.empty() ? Json(nullptr) : Json(S); }
 

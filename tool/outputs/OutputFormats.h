@@ -9,6 +9,16 @@
 
 namespace occlint {
 
+/// The version of occlint's own JSON schema (docs/output-formats.md), for
+/// every command that writes it (a run's --format=json, `occlint merge`).
+/// Bumped when a field changes meaning or disappears (adding fields keeps it).
+/// 2: the launch and occupancy checks follow a precedence table, so a
+/// launch's diagnostics no longer hold every finding: the moot ones are in
+/// the launch's "suppressed". 3: a runtime amount of dynamic shared memory
+/// may have a shape whose dynamicSharedMemoryBytes is null (its
+/// dynamicSharedMemoryAtMostBytes the largest amount).
+inline constexpr int JsonSchemaVersion = 3;
+
 /// occlint's own JSON schema (a "version" field; diagnostics with notes and
 /// fixes; per-launch occupancy facts).
 void writeJsonOutput(const LintResult &Result, llvm::raw_ostream &OS);

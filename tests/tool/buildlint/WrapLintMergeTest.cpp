@@ -133,6 +133,7 @@ TEST(OcclintMerge, CombinesTheBuildsFindingsOnceFiltersThemAndSkipsStaleUnits) {
 
   const nlohmann::json Json = nlohmann::json::parse(Build.merge("--format json").output, nullptr, false);
   ASSERT_TRUE(Json.is_object());
+  EXPECT_EQ(Json["version"], 3); // a run's --format=json schema: its launches are written as a run's
   EXPECT_EQ(Json["merged"]["units"], 2);
   EXPECT_EQ(Json["merged"]["linted"], 2);
   EXPECT_EQ(Json["diagnostics"].size(), 2u);
