@@ -1,9 +1,13 @@
 // The A100's sm_80 limits written out by hand (CUDA C Programming Guide and
 // cuda_occupancy.h), so the engine's tests do not depend on data/gpus.json;
 // sm_90 (H100/H200) and sm_89 (RTX 4090, L40S) as their differences from it.
+// Also the kernel resources the engine's tests launch with.
 #pragma once
 
 #include "core/GpuDatabase.h"
+#include "core/Occupancy.h"
+
+#include <cstdint>
 
 namespace occlint::testing {
 
@@ -61,6 +65,16 @@ inline ArchLimits handBuiltSm89() {
   a.maxBarriersPerSM = 24;
   a.carveoutBytes = {0, 8192, 16384, 32768, 65536, 102400};
   return a;
+}
+
+/// A kernel of `regs` registers per thread, `staticSmem` bytes of static
+/// shared memory and `barriers` named barriers.
+inline KernelResources kernel(int regs, int64_t staticSmem = 0, int barriers = 1) {
+  KernelResources k;
+  k.registersPerThread = regs;
+  k.staticSharedMem = staticSmem;
+  k.barriers = barriers;
+  return k;
 }
 
 } // namespace occlint::testing

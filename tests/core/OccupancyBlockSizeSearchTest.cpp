@@ -18,12 +18,7 @@ TargetGpu h100() { return {occlint::testing::handBuiltSm90(), "H100 SXM", 132}; 
 TargetGpu a100() { return {occlint::testing::handBuiltSm80(), "A100", 108}; }
 TargetGpu l40s() { return {occlint::testing::handBuiltSm89(), "L40S", 142}; }
 
-KernelResources kernel(int regs, int64_t staticSmem = 0) {
-  KernelResources k;
-  k.registersPerThread = regs;
-  k.staticSharedMem = staticSmem;
-  return k;
-}
+using occlint::testing::kernel;
 
 BlockSizeSearchInputs limited(int blockSizeLimit) {
   BlockSizeSearchInputs in;

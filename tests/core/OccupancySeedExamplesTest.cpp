@@ -42,12 +42,7 @@ ArchLimits sm90() {
 TargetGpu a100(int sms = 108) { return {sm80(), "A100", sms}; }
 TargetGpu h200() { return {sm90(), "H200", 132}; }
 
-KernelResources kernel(int regs, int64_t staticSmem = 0) {
-  KernelResources k;
-  k.registersPerThread = regs;
-  k.staticSharedMem = staticSmem;
-  return k;
-}
+using occlint::testing::kernel;
 
 LaunchShape block(int threads, std::optional<int64_t> grid = std::nullopt) {
   LaunchShape l;

@@ -38,13 +38,7 @@ ArchLimits sm60() {
 
 TargetGpu gpu(ArchLimits a, int sms = 108) { return {a, a.name, sms}; }
 
-KernelResources kernel(int regs, int64_t staticSmem = 0, int barriers = 1) {
-  KernelResources k;
-  k.registersPerThread = regs;
-  k.staticSharedMem = staticSmem;
-  k.barriers = barriers;
-  return k;
-}
+using occlint::testing::kernel;
 
 LaunchShape shape(int x, int y = 1, int z = 1) {
   LaunchShape l;

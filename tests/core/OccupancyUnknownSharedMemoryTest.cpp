@@ -20,12 +20,7 @@ TargetGpu h100() {
   return {a, "H100", 132};
 }
 
-KernelResources kernel(int regs, int64_t staticSmem = 0) {
-  KernelResources k;
-  k.registersPerThread = regs;
-  k.staticSharedMem = staticSmem;
-  return k;
-}
+using occlint::testing::kernel;
 
 LaunchShape block(int threads, std::optional<int64_t> optin = std::nullopt) {
   LaunchShape l;
