@@ -202,6 +202,49 @@ bool ValueEvaluatorImpl::mutatedBeyondReferenceCaptures(const VarDecl &VD, const
   return false;
 }
 
+namespace {
+
+// An explicit cast to a reference or pointer whose target is not const:
+// const_cast, or a C-style, functional or reinterpret cast (static_cast
+// cannot drop const). Conservative: it need not drop const to count.
+class ConstDroppingCasts : public RecursiveASTVisitor<ConstDroppingCasts> {
+public:
+  bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
+    if (isa<CXXConstCastExpr>(E)) {
+      Found = true;
+    } else if (isa<CStyleCastExpr, CXXFunctionalCastExpr, CXXReinterpretCastExpr>(E)) {
+      const QualType To = E->getTypeAsWritten();
+      if ((To->isReferenceType() && !To.getNonReferenceType().isConstQualified()) ||
+          (To->isPointerType() && !To->getPointeeType().isConstQualified()))
+        Found = true;
+    }
+    return !Found;
+  }
+  bool Found = false;
+};
+
+// A const object that has no mutable member, of a type known here: it
+// cannot be modified through its name but by a cast that drops the const.
+bool constWithoutMutableMembers(const VarDecl &VD, const ASTContext &Ctx) {
+  const QualType T = VD.getType().getNonReferenceType();
+  if (T->isDependentType() || !T.isConstQualified())
+    return false;
+  const auto *RD = Ctx.getBaseElementType(T)->getAsCXXRecordDecl();
+  return !RD || (RD->hasDefinition() && !RD->hasMutableFields());
+}
+
+} // namespace
+
+bool ValueEvaluatorImpl::castsAwayConst(const Stmt &Body) {
+  auto [It, Inserted] = C.castsAwayConst.try_emplace(&Body, false);
+  if (Inserted) {
+    ConstDroppingCasts Walk;
+    Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+    It->second = Walk.Found;
+  }
+  return It->second;
+}
+
 bool ValueEvaluatorImpl::isMutated(const VarDecl &VD) {
   auto Known = C.mutated.find(&VD);
   if (Known != C.mutated.end())
@@ -209,7 +252,15 @@ bool ValueEvaluatorImpl::isMutated(const VarDecl &VD) {
   bool Result = true;
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
   const Stmt *Body = FD ? FD->getBody() : nullptr;
-  if (Body) {
+  // A reference to a const object (llama.cpp's `const mmq_args &args`) is
+  // answered without Clang's ExprMutationAnalyzer, which walks the body for
+  // every use of the variable: once per instantiation of a helper template,
+  // most of `occlint -p`'s time past the parse on such code. Through the
+  // name alone, only a cast can modify such an object; a body with one is
+  // asked as before.
+  if (Body && constWithoutMutableMembers(VD, Ctx) && !castsAwayConst(*Body)) {
+    Result = false;
+  } else if (Body) {
     auto &A = C.analyzers[Body];
     if (!A)
       A = std::make_unique<ExprMutationAnalyzer>(*Body, Ctx);

@@ -118,6 +118,9 @@ struct ValueEvaluator::Cache {
   // Per function body: the parents of its statements (ValueGuards.h).
   llvm::DenseMap<const Stmt *, std::unique_ptr<StatementParents>> parentMaps;
   llvm::DenseMap<const VarDecl *, bool> mutated;
+  // Per function body: whether it holds a cast that can drop const from an
+  // object (ValueEvaluatorDerivations.cpp, castsAwayConst).
+  llvm::DenseMap<const Stmt *, bool> castsAwayConst;
   // Per function body: the assignments of its integer variables (ReachingWrites.h).
   llvm::DenseMap<const Stmt *, std::unique_ptr<BodyWrites>> bodyWrites;
   // Per function body: what its lambdas capture by reference
@@ -380,6 +383,7 @@ private:
   std::string spellingOf(const Expr *E) const;
   void addMacroNotes(const Expr *E, IVal &V) const;
   bool isMutated(const VarDecl &VD);
+  bool castsAwayConst(const Stmt &Body);
   bool mutatedBeyondReferenceCaptures(const VarDecl &VD, const Stmt &Body, ExprMutationAnalyzer &Analyzer);
   bool hasStableValue(const VarDecl &VD);
 

@@ -319,6 +319,13 @@ static void launchPointed(float *p, const LaunchShape &shape) {
   work<<<216, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block shape.threads, dynamic shared memory 0)}} [cuda-occupancy-report]
 }
 void pointedCaller(float *p, const LaunchShape *shape) { launchPointed(p, *shape); }
+// By reference to const, but the function casts the const away and writes
+// the member: modified, so the caller's value is not followed.
+static void launchCastAway(float *p, const LaunchShape &shape) {
+  const_cast<LaunchShape &>(shape).threads += 32;
+  work<<<216, shape.threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block shape.threads, dynamic shared memory 0)}} [cuda-occupancy-report]
+}
+void castAwayCaller(float *p) { launchCastAway(p, LaunchShape{160, 0}); }
 // An exact block with a runtime amount of dynamic shared memory: the block is
 // one value (JSON values.blockComplete), the launch's values are not all known.
 void runtimeSharedMemory(float *p, unsigned bytes) {
