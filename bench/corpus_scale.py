@@ -17,8 +17,6 @@ commands at once; occlint and run-clang-tidy take -j J):
 - occlint-wrap build: the same behind the launcher, an empty occlint cache;
 - wrap --lint build: behind `occlint wrap --lint`, an empty cache (the
   note counts the units whose sidecar holds the lint's record);
-The occlint rows run occlint's default check set, given with --checks so
-that a project's own .clang-tidy cannot turn it off (CHECKS below).
 - occlint -p, captured: `occlint -p` on the wrapped build's database, right
   after it (the sidecars next to its objects; no compiler may start: the
   note counts the kernels whose registers came from the build);
@@ -27,6 +25,8 @@ that a project's own .clang-tidy cannot turn it off (CHECKS below).
 - run-clang-tidy: `run-clang-tidy-22 -load libOcclintTidyModule.so` on the
   `occlint compdb` database of the plain build;
 - clang -fsyntax-only: each entry of that database, J at a time.
+The occlint rows run occlint's default check set, given with --checks so
+that a project's own .clang-tidy cannot turn it off (CHECKS below).
 Wall time, the largest process's peak RSS and the summed peak RSS of the
 process tree (sampled every 0.2 s), as `build_scale.py` measures them
 (its `measure`). Objects and caches are removed before each build row. With
@@ -94,6 +94,19 @@ def write_build(entries, build, prefix):
     with open(script, 'w') as f:
         f.write('\n'.join(script_of(entries, build, prefix)) + '\n')
     return script
+
+
+def kernels_note(report):
+    """What an `occlint -p --format json` report says of its kernels'
+    registers: how many kernels, how many with registers, how many of those
+    from the build."""
+    try:
+        kernels = json.load(open(report)).get('kernels', [])
+    except (OSError, ValueError):
+        kernels = []
+    from_build = sum(1 for k in kernels if 'from the build' in k.get('resourceSource', ''))
+    known = sum(1 for k in kernels if k.get('registersKnown'))
+    return f'{len(kernels)} kernels, {known} with registers, {from_build} from the build'
 
 
 def linted(build, units):
@@ -195,13 +208,7 @@ def main():
                 captured = os.path.join(work, 'captured.json')
                 row(jobs, 'occlint -p, captured', f"{lint_p}{shlex.quote(builds['wrap'])} > {shlex.quote(captured)}",
                     cache_env('wrap'))
-                try:
-                    kernels = json.load(open(captured)).get('kernels', [])
-                except (OSError, ValueError):
-                    kernels = []
-                from_build = sum(1 for k in kernels if 'from the build' in k.get('resourceSource', ''))
-                known = sum(1 for k in kernels if k.get('registersKnown'))
-                rows[-1]['note'] = f'{len(kernels)} kernels, {known} with registers, {from_build} from the build'
+                rows[-1]['note'] = kernels_note(captured)
                 fresh(caches['cold'])
                 row(jobs, 'occlint -p, cold', f"{lint_p}{shlex.quote(builds['plain'])} > /dev/null", cache_env('cold'))
                 row(jobs, 'run-clang-tidy', f"run-clang-tidy-22 -p {shlex.quote(compdb)} -load {shlex.quote(plugin)} "
