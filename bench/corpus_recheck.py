@@ -34,9 +34,7 @@ def main():
     ap.add_argument('--occlint', default=os.path.join(ROOT, 'build', 'bin', 'occlint'))
     ap.add_argument('project')
     args = ap.parse_args()
-    project = next((p for p in pick_units.manifest()['projects'] if p['name'] == args.project), None)
-    if not project:
-        sys.exit(f'corpus_recheck.py: no project {args.project} in the corpus manifest')
+    project = pick_units.project_named(args.project, 'corpus_recheck.py')
     # The arch the build captured for, so that -p reads the build's reports.
     gpu = args.gpu or GPU_OF.get(project['archs'][0])
     if not gpu:

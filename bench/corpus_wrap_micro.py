@@ -54,9 +54,7 @@ def main():
     wrap = os.path.join(os.path.dirname(os.path.abspath(args.occlint)), 'occlint-wrap')
     if not os.path.exists(wrap):
         sys.exit(f'corpus_wrap_micro.py: missing {wrap}')
-    project = next((p for p in pick_units.manifest()['projects'] if p['name'] == args.project), None)
-    if not project:
-        sys.exit(f'corpus_wrap_micro.py: no project {args.project} in the corpus manifest')
+    project = pick_units.project_named(args.project, 'corpus_wrap_micro.py')
     arch = project['archs'][0]
     source_db = os.path.join(args.work, 'db', project['name'], arch, 'compile_commands.json')
     if not os.path.exists(source_db):

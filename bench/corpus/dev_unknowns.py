@@ -59,9 +59,7 @@ def main():
     ap.add_argument('--work', default=os.environ.get('OCCLINT_CORPUS_WORK', '/tmp/occlint-corpus'))
     ap.add_argument('project')
     args = ap.parse_args()
-    project = next((p for p in pick_units.manifest()['projects'] if p['name'] == args.project), None)
-    if not project:
-        sys.exit(f'dev_unknowns.py: no project {args.project!r} in manifest.json')
+    project = pick_units.project_named(args.project, 'dev_unknowns.py')
     if project['held_out']:
         sys.exit(f'dev_unknowns.py: {args.project} is held out: its code is not read while tuning')
     root = os.path.join(args.work, 'src', project['name'])

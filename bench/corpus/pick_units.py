@@ -35,6 +35,14 @@ def manifest():
         return json.load(f)
 
 
+def project_named(name, script):
+    """The manifest's project called NAME; else SCRIPT exits saying so."""
+    project = next((p for p in manifest()['projects'] if p['name'] == name), None)
+    if not project:
+        sys.exit(f'{script}: no project {name!r} in the corpus manifest')
+    return project
+
+
 def mirror(project):
     base = os.environ.get('OCCLINT_CORPUS_MIRRORS', '/work/.mirror')
     return os.path.join(base, project['repo'].replace('/', '+'), 'repo')
