@@ -67,7 +67,7 @@ static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes (not when th
                          cl::init(false), cl::cat(OcclintCategory));
 static cl::opt<bool> FixErrors("fix-errors", cl::desc("Apply the suggested fixes even when the code has compiler errors."),
                                cl::init(false), cl::cat(OcclintCategory));
-static cl::opt<bool> FixNotes("fix-notes", cl::desc("Also apply fixes attached to notes (with --fix/--fix-errors)."),
+static cl::opt<bool> FixNotes("fix-notes", cl::desc("Also apply fixes attached to notes; as in clang-tidy, implies --fix."),
                               cl::init(false), cl::cat(OcclintCategory));
 static cl::opt<std::string> ExportFixes("export-fixes",
                                         cl::desc("Write fixes as YAML for clang-apply-replacements."),
@@ -413,7 +413,8 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
 
   if (Format == "text") {
     // clang's layout on stdout; --fix/--fix-errors apply the fixes here.
-    const bool ApplyFixes = FixErrors || (Fix && !Result.compilerErrors());
+    // As clang-tidy: --fix-notes implies --fix.
+    const bool ApplyFixes = FixErrors || ((Fix || FixNotes) && !Result.compilerErrors());
     if (Fix && !FixErrors && Result.compilerErrors())
       llvm::errs() << "occlint: note: fixes not applied: the code has compiler errors (use --fix-errors to apply them anyway)\n";
     unsigned WarningsAsErrorsCount = 0;

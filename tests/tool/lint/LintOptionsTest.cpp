@@ -137,6 +137,25 @@ TEST(LintOptions, FixErrorsAppliesFixesDespiteCompilerErrors) {
   EXPECT_NE(readFile(File).find("k<<<(n + 127) / 128, 128>>>(p, n)"), std::string::npos) << readFile(File);
 }
 
+// clang-tidy's convention: --fix-notes "implicitly enables --fix" (issue 44
+// item 3). The same launch as above, without the compiler error.
+TEST(LintOptions, FixNotesAloneAppliesTheNotesFixes) {
+  ScratchDir Dir;
+  const fs::path File = Dir.path() / "launch.cu";
+  const std::string Source = "__global__ void k(float *p, int n) {\n"
+                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (i < n) p[i] = 0;\n"
+                             "}\n"
+                             "void run(float *p, int n) { k<<<(n + 99) / 100, 100>>>(p, n); }\n";
+  writeFile(File, Source);
+  const std::string Checks = "--checks=-*,cuda-launch-block-not-warp-multiple ";
+  CommandResult Listed = runOcclint(Checks + shellQuote(File.string()) + " -- -x cuda", true);
+  EXPECT_EQ(readFile(File), Source) << "without a fix option nothing is written";
+  CommandResult Notes = runOcclint(Checks + "--fix-notes " + shellQuote(File.string()) + " -- -x cuda", true);
+  EXPECT_EQ(Notes.exitCode, 0) << Notes.output;
+  EXPECT_NE(readFile(File).find("k<<<(n + 127) / 128, 128>>>(p, n)"), std::string::npos) << readFile(File);
+}
+
 TEST(LintOptions, BadFormatAndOutputCombinationsAreUsageErrors) {
   const std::string File = inputs({"launch-tiny-grid.cu"});
   CommandResult Format = runOcclint("--format=xml " + File + "-- -x cuda", true);
