@@ -8,10 +8,11 @@ namespace clang::tidy::occlint {
 
 LaunchFindingPrecedence::LaunchFindingPrecedence(const TranslationUnitFacts &Facts,
                                                  llvm::function_ref<bool(StringRef)> IsEnabled)
-    : InvalidConfigOn(IsEnabled(checknames::InvalidConfig)), TinyGridOn(IsEnabled(checknames::TinyGrid)) {
-  if (InvalidConfigOn)
-    for (const LaunchSite &Site : Facts.launches)
-      ShapeErrors[&Site] = !launchShapeErrors(Site, Facts.kernelFor(Site.kernel)).empty();
+    : TinyGridOn(IsEnabled(checknames::TinyGrid)) {
+  // Row 1 applies whether cuda-launch-invalid-config is enabled or not: a
+  // launch that cannot start has nothing else worth saying.
+  for (const LaunchSite &Site : Facts.launches)
+    ShapeErrors[&Site] = !launchShapeErrors(Site, Facts.kernelFor(Site.kernel)).empty();
   for (const LaunchOnTarget &L : Facts.launchesOnTargets)
     Targets[L.site].push_back(&L);
 }
@@ -35,7 +36,7 @@ MootVerdict LaunchFindingPrecedence::mootOnTarget(StringRef Check, const LaunchO
   namespace n = checknames;
   const bool LosesToInvalid = Check == n::TinyGrid || Check == n::BlockNotWarpMultiple || Check == n::BlockCap ||
                               Check == n::RegisterCliff || Check == n::TailWave || Check == n::OccupancyReport;
-  if (InvalidConfigOn && LosesToInvalid && invalid(L))
+  if (LosesToInvalid && invalid(L))
     return {n::InvalidConfig, "the launch cannot start on " + gpuLabel(*L.gpu)};
   // Each SM holds at most one block: what limits the blocks per SM, and how
   // whole the last wave of blocks is, cannot matter.
@@ -52,8 +53,6 @@ MootVerdict LaunchFindingPrecedence::mootOnTarget(StringRef Check, const LaunchO
 }
 
 MootVerdict LaunchFindingPrecedence::mootAtSite(StringRef Check, const LaunchSite &Site) const {
-  if (!InvalidConfigOn)
-    return {};
   if (auto Shape = ShapeErrors.find(&Site); Shape != ShapeErrors.end() && Shape->second)
     return {checknames::InvalidConfig, "the launch cannot start"};
   for (const LaunchOnTarget *L : targetsOf(Site))

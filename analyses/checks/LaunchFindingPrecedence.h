@@ -5,11 +5,12 @@
 // recorded on the launch as suppressed (LaunchOnTarget::suppressed, the JSON
 // output's "suppressed").
 //
-//   1. cuda-launch-invalid-config: a launch it reports as unable to start
-//      gets no other finding from cuda-launch-tiny-grid,
+//   1. cuda-launch-invalid-config: a launch it would report as unable to
+//      start gets no other finding from cuda-launch-tiny-grid,
 //      cuda-launch-block-not-warp-multiple, cuda-occupancy-block-cap,
 //      cuda-occupancy-register-cliff, cuda-launch-tail-wave or
-//      cuda-occupancy-report.
+//      cuda-occupancy-report, whether invalid-config is enabled or not (the
+//      launch cannot start either way).
 //   2. cuda-launch-tiny-grid: a grid of fewer blocks than the target has SMs
 //      (exact, or bounded above) puts at most one block on each SM, so the
 //      per-SM findings (block-cap, register-cliff, tail-wave) are moot, and
@@ -17,8 +18,8 @@
 //      warp slots they hold (no SM runs short of them).
 //   3. The per-SM findings.
 //
-// A row applies only while its winning check is enabled in the run: turning
-// it off brings the others back. cuda-occupancy-spills, a finding about a
+// Row 2 applies only while its winning check is enabled in the run: turning
+// tiny-grid off brings the per-SM findings back. cuda-occupancy-spills, a finding about a
 // kernel rather than a launch, is in no row.
 #pragma once
 
@@ -73,8 +74,8 @@ public:
 private:
   bool invalid(const LaunchOnTarget &L) const;
 
-  bool InvalidConfigOn, TinyGridOn;
-  std::map<const LaunchSite *, bool> ShapeErrors;                          // filled when InvalidConfigOn
+  bool TinyGridOn;
+  std::map<const LaunchSite *, bool> ShapeErrors;                          // invalid-config's shape errors per site
   std::map<const LaunchSite *, std::vector<const LaunchOnTarget *>> Targets; // each site's launches on targets
 };
 
