@@ -16,6 +16,7 @@
 #include <list>
 #include <poll.h>
 #include <regex>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -186,8 +187,14 @@ void analyseInChildren(const std::vector<std::string> &Files, const IsolationLim
 
   auto Finish = [&](Child &C) {
     int Status = 0;
-    while (::waitpid(C.pid, &Status, 0) < 0 && errno == EINTR) {
+    struct rusage Usage {};
+    while (::wait4(C.pid, &Status, 0, &Usage) < 0 && errno == EINTR) {
     }
+    // The child's peak resident memory, as the kernel accounted it: a child
+    // that finished between two polls above the limit is over it all the
+    // same (the limit no longer depends on when the polls fall).
+    if (MaxBytes && uint64_t(Usage.ru_maxrss) * 1024 > MaxBytes)
+      C.overMemory = true;
     IsolatedFile Out;
     Out.file = C.file;
     const bool Exited = WIFEXITED(Status) && WEXITSTATUS(Status) == 0 && !C.overMemory;
