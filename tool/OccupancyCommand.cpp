@@ -5,6 +5,7 @@
 #include "ExitCodes.h"
 #include "core/GpuDatabase.h"
 #include "core/Occupancy.h"
+#include "core/PipelineStaircase.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,7 +26,14 @@ static const char *const OccupancyHelp = R"(usage: occlint occupancy --gpu GPU -
   --barriers N         named barriers used (ptxas "used N barriers"; default 1)
   --launch-bounds MAX  __launch_bounds__ maximum threads per block
   --grid BLOCKS        total blocks in the grid, for waves
+  --stages N|A-B       an async-copy ring's depths: the blocks per SM at each
+                       depth (needs --smem-per-stage; --smem is then the shared
+                       memory outside the ring)
+  --smem-per-stage BYTES  the shared memory of one stage of the ring
   --format text|json   output format (default text)
+
+With --stages, a depth whose ring exceeds the 48 KB default per block is
+counted as opted in (docs/async-pipelines.md).
 )";
 
 static std::string percent(double Fraction) {
@@ -117,10 +125,65 @@ static void printText(std::ostream &OS, const TargetGpu &Gpu, const KernelResour
   }
 }
 
+// --stages: "4" or "1-6".
+static std::pair<int, int> parseStageRange(const ArgParser &Args) {
+  const std::string Text = *Args.value("stages");
+  int First = 0, Last = 0;
+  char Dash = 0, Extra = 0;
+  std::istringstream In(Text);
+  if (Text.find('-') == std::string::npos) {
+    if (!(In >> First) || In >> Extra)
+      Args.fail("--stages: '" + Text + "' is not a depth or a range of depths (e.g. 3, 1-6)");
+    Last = First;
+  } else if (!(In >> First >> Dash >> Last) || Dash != '-' || In >> Extra) {
+    Args.fail("--stages: '" + Text + "' is not a depth or a range of depths (e.g. 3, 1-6)");
+  }
+  if (First < 1 || Last < First || Last > 64)
+    Args.fail("--stages: '" + Text + "' must be within 1-64, the first depth not above the last");
+  return {First, Last};
+}
+
+static void printStaircase(std::ostream &OS, const TargetGpu &Gpu, const std::vector<PipelineDepthPoint> &Points,
+                           int64_t PerStage, int64_t Other) {
+  OS << "GPU            " << Gpu.productName << " (" << Gpu.arch.name << ", " << Gpu.smCount << " SMs)\n";
+  OS << "Ring           stages of " << PerStage << " B, " << Other << " B of shared memory outside it\n";
+  OS << "Stages  Shared memory  Blocks/SM  Occupancy  Limited by\n";
+  for (const PipelineDepthPoint &P : Points) {
+    char Line[160];
+    std::snprintf(Line, sizeof Line, "%-7d %-14lld ", P.stages, static_cast<long long>(P.sharedBytes));
+    OS << Line;
+    if (!P.fits) {
+      OS << "does not fit in one block\n";
+      continue;
+    }
+    std::snprintf(Line, sizeof Line, "%-10d %-10s ", P.blocksPerSM, percent(P.occupancy).c_str());
+    OS << Line << limiterNames(P.bindingLimiters) << "\n";
+  }
+}
+
+static nlohmann::json staircaseJson(const TargetGpu &Gpu, const std::vector<PipelineDepthPoint> &Points,
+                                    int64_t PerStage, int64_t Other) {
+  nlohmann::json J;
+  J["version"] = 1;
+  J["gpu"] = {{"name", Gpu.productName}, {"arch", Gpu.arch.name}, {"sms", Gpu.smCount}};
+  J["bytesPerStage"] = PerStage;
+  J["otherSharedMemory"] = Other;
+  J["pipelineDepths"] = nlohmann::json::array();
+  for (const PipelineDepthPoint &P : Points)
+    J["pipelineDepths"].push_back({{"stages", P.stages},
+                                   {"sharedMemory", P.sharedBytes},
+                                   {"fits", P.fits},
+                                   {"blocksPerSM", P.blocksPerSM},
+                                   {"occupancy", P.occupancy},
+                                   {"limitedBy", P.fits ? nlohmann::json(limiterNames(P.bindingLimiters))
+                                                        : nlohmann::json(nullptr)}});
+  return J;
+}
+
 int runOccupancyCommand(int Argc, const char **Argv) {
   ArgParser Args("occupancy",
                  {"gpu", "block", "regs", "smem", "dyn-smem", "optin-smem", "barriers", "launch-bounds", "grid",
-                  "format"},
+                  "stages", "smem-per-stage", "format"},
                  {"help"});
   Args.parse(Argc, Argv);
   if (Args.has("help")) {
@@ -162,6 +225,27 @@ int runOccupancyCommand(int Argc, const char **Argv) {
   const std::string Format = Args.value("format").value_or("text");
   if (Format != "text" && Format != "json")
     Args.fail("--format: '" + Format + "' is not one of text, json");
+
+  if (Args.has("stages") != Args.has("smem-per-stage"))
+    Args.fail("--stages and --smem-per-stage go together (see --help)");
+  if (Args.has("stages")) {
+    const auto [First, Last] = parseStageRange(Args);
+    const int64_t PerStage = *Args.integer("smem-per-stage", 1, int64_t(1) << 40, true);
+    std::vector<PipelineDepthPoint> Points = pipelineStaircase(*Gpu, Kernel, Launch, PerStage, Last);
+    bool AnyFits = false;
+    std::vector<PipelineDepthPoint> Shown;
+    for (const PipelineDepthPoint &P : Points)
+      if (P.stages >= First) {
+        Shown.push_back(P);
+        AnyFits |= P.fits;
+      }
+    if (Format == "json")
+      std::cout << staircaseJson(*Gpu, Shown, PerStage, Kernel.staticSharedMem).dump(2) << "\n";
+    else
+      printStaircase(std::cout, *Gpu, Shown, PerStage, Kernel.staticSharedMem);
+    // No depth of the range fits: the ring cannot launch (an error, as above).
+    return AnyFits ? ExitOk : ExitFindings;
+  }
 
   OccupancyResult Result = computeOccupancy(*Gpu, Kernel, Launch);
   if (Format == "json")

@@ -8,6 +8,8 @@
 #include "checks/DivergenceWarpSyncMaskCheck.h"
 #include "checks/InvalidConfigCheck.h"
 #include "checks/OccupancyReportCheck.h"
+#include "checks/PipelineBufferReuseCheck.h"
+#include "checks/PipelineEarlyReadCheck.h"
 #include "checks/RegisterCliffCheck.h"
 #include "checks/SpillsCheck.h"
 #include "checks/TailWaveCheck.h"
@@ -32,6 +34,8 @@ public:
     Factories.registerCheck<RegisterCliffCheck>("cuda-occupancy-register-cliff");
     Factories.registerCheck<OccupancyReportCheck>("cuda-occupancy-report");
     Factories.registerCheck<SpillsCheck>("cuda-occupancy-spills");
+    Factories.registerCheck<PipelineBufferReuseCheck>("cuda-pipeline-buffer-reuse");
+    Factories.registerCheck<PipelineEarlyReadCheck>("cuda-pipeline-early-read");
   }
 };
 

@@ -30,6 +30,43 @@ void OccupancyReportCheck::checkFacts(const TranslationUnitFacts &Facts, ASTCont
     }
     diag(L.site->loc, "predicted occupancy of '%0' %1", DiagnosticIDs::Remark) << Kernel << occupancySummary(L);
     noteResources(L);
+    notePipeline(L);
+  }
+  reportUnmodelledPipelines(Facts);
+}
+
+// The ring's depth and the staircase over it (facts/AsyncPipeline.h,
+// core/PipelineStaircase.h), on the launch's remark.
+void OccupancyReportCheck::notePipeline(const LaunchOnTarget &L) {
+  const std::optional<AsyncPipelineFacts> &P = L.kernel->pipeline;
+  if (!P || L.pipelineDepths.empty())
+    return;
+  std::string Forms;
+  for (AsyncCopyForm Form : P->forms)
+    Forms += (Forms.empty() ? "" : ", ") + std::string(asyncCopyFormName(Form));
+  diag(P->firstCopy,
+       "async-copy pipeline (%0): %1 stages of %2 bytes in %3; blocks per SM by stages on %4: %5",
+       DiagnosticIDs::Note)
+      << Forms << *P->stages << static_cast<unsigned>(P->bytesPerStage) << P->stagesFrom << gpuName(*L.gpu)
+      << ::occlint::describeStaircase(L.pipelineDepths);
+}
+
+// A kernel whose async copies are recognised but whose ring is not read (its
+// depth or stage size unknown, or a form not modelled): said once, never
+// guessed.
+void OccupancyReportCheck::reportUnmodelledPipelines(const TranslationUnitFacts &Facts) {
+  for (const auto &Kernel : Facts.kernels) {
+    const std::optional<AsyncPipelineFacts> &P = Kernel->pipeline;
+    if (!P)
+      continue;
+    if (!P->notModelled.empty() || !P->stages || P->bytesPerStage <= 0) {
+      const std::string Why = !P->notModelled.empty() ? P->notModelled : P->stagesUnknown;
+      diag(P->firstCopy, "async copies of '%0' are not modelled: %1", DiagnosticIDs::Remark)
+          << Kernel->displayName << Why;
+    } else if (!P->hazardsNotModelled.empty()) {
+      diag(P->firstCopy, "async-copy hazards of '%0' are not checked: %1", DiagnosticIDs::Remark)
+          << Kernel->displayName << P->hazardsNotModelled;
+    }
   }
 }
 

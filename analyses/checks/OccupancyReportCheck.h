@@ -14,6 +14,9 @@ public:
 protected:
   void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
 
+private:
+  void notePipeline(const LaunchOnTarget &L);
+  void reportUnmodelledPipelines(const TranslationUnitFacts &Facts);
 };
 
 } // namespace clang::tidy::occlint

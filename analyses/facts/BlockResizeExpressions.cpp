@@ -3,6 +3,7 @@
 // (what they communicate, and the callees' bodies), built-in variables,
 // variables a grid-stride loop would carry from one element to the next.
 #include "facts/BlockResizeKernelScan.h"
+#include "facts/SharedMemoryVariables.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -119,7 +120,7 @@ bool KernelScan::visitDeclRef(const DeclRefExpr &Ref) {
   if (const llvm::StringRef Builtin = builtinVariableName(D); !Builtin.empty())
     return fail("reads " + Builtin.str() + " other than in the index blockIdx.x * blockDim.x + threadIdx.x");
   if (const auto *VD = dyn_cast<VarDecl>(D)) {
-    if (VD->hasAttr<CUDASharedAttr>())
+    if (isSharedMemoryVariable(*VD))
       return fail("uses __shared__ memory ('" + VD->getNameAsString() + "')");
     if (StrideVars.count(VD))
       return fail("uses the grid's thread count ('" + VD->getNameAsString() + "') other than as a grid-stride step");
@@ -135,7 +136,7 @@ bool KernelScan::visitDeclRef(const DeclRefExpr &Ref) {
 
 bool KernelScan::visitAccess(const Expr *Base, const Expr *Index, const Expr &Whole, const Scope &Sc) {
   const VarDecl *VD = referencedVar(Base);
-  if (VD && VD->hasAttr<CUDASharedAttr>())
+  if (VD && isSharedMemoryVariable(*VD))
     return fail("uses __shared__ memory ('" + VD->getNameAsString() + "')");
   if (VD && !VD->hasGlobalStorage() && !isa<ParmVarDecl>(VD) && VD->getType()->isArrayType()) {
     // The thread's own array: an index from the thread's values may be out

@@ -2,6 +2,7 @@
 // on a kernel's body: its variables, its guards and its statements. The
 // expressions are in BlockResizeExpressions.cpp.
 #include "facts/BlockResizeKernelScan.h"
+#include "facts/SharedMemoryVariables.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -274,7 +275,7 @@ bool KernelScan::visitDecl(const Decl *D, const Scope &Sc) {
   const auto *VD = dyn_cast<VarDecl>(D);
   if (!VD)
     return true;
-  if (VD->hasAttr<CUDASharedAttr>())
+  if (isSharedMemoryVariable(*VD))
     return fail("uses __shared__ memory ('" + VD->getNameAsString() + "')");
   if (IndexVars.count(VD) || StrideVars.count(VD))
     return true; // their initialisers are the index and the step themselves

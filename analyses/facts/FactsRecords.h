@@ -12,6 +12,7 @@
 #pragma once
 
 #include "core/Occupancy.h"
+#include "core/PipelineStaircase.h"
 
 #include <optional>
 #include <string>
@@ -24,6 +25,16 @@ struct SourcePoint {
   unsigned line = 0, column = 0;
 };
 
+/// A kernel's async-copy pipeline (facts/AsyncPipeline.h), as plain values.
+struct PipelineRecord {
+  std::vector<std::string> forms;   // "cp.async", "cuda::pipeline", ...
+  std::optional<int> stages;        // S, when readable
+  int64_t bytesPerStage = 0;        // 0 when not readable
+  std::optional<int64_t> otherSharedBytes; // the block's static shared memory outside the ring
+  std::string stagesFrom, stagesUnknown, notModelled, producer;
+  std::string hazardsNotModelled; // why the hazard checks did not look ("" when they did)
+};
+
 struct KernelRecord {
   SourcePoint location;             // the kernel's definition
   std::string name;                 // "reduce<256>"
@@ -32,6 +43,7 @@ struct KernelRecord {
   bool registersKnown = false;      // false: estimated from the source
   std::string resourceSource;       // "ptxas, sm_90" or "estimate: ..."
   int64_t spillStores = 0, spillLoads = 0; // bytes (ptxas)
+  std::optional<PipelineRecord> pipeline;   // null when it makes no async copy
 };
 
 /// A finding a launch or occupancy check did not report on a launch because
@@ -71,6 +83,7 @@ struct LaunchRecord {
   // or when there is nothing to say).
   std::string gridUnknown, blockUnknown, dynamicSharedMemUnknown;
   std::vector<SuppressedFinding> suppressed;            // by check name
+  std::vector<::occlint::PipelineDepthPoint> pipelineDepths; // LaunchOnTarget's
 };
 
 struct TranslationUnitRecord {

@@ -1,4 +1,5 @@
 #include "facts/KernelFacts.h"
+#include "facts/SharedMemoryVariables.h"
 
 #include "facts/GridStrideLoops.h"
 
@@ -74,7 +75,7 @@ class SharedVariableSizes : public RecursiveASTVisitor<SharedVariableSizes> {
 public:
   explicit SharedVariableSizes(ASTContext &Ctx) : Ctx(Ctx) {}
   bool VisitVarDecl(VarDecl *VD) {
-    if (!VD->hasAttr<CUDASharedAttr>() || VD->hasExternalStorage())
+    if (!isSharedMemoryVariable(*VD) || VD->hasExternalStorage())
       return true;
     QualType T = VD->getType();
     if (T->isIncompleteType() || T->isDependentType() || !T->isConstantSizeType())
@@ -113,6 +114,9 @@ KernelInfo describeKernel(const FunctionDecl &FD, ASTContext &Ctx, ValueEvaluato
     Sizes.TraverseStmt(FD.getBody());
     Out.staticSharedMemEstimate = Sizes.Bytes;
     Out.gridStrideLoop = hasGridStrideLoop(FD.getBody(), Ctx);
+    Out.pipeline = describeAsyncPipeline(FD, Ctx, Values);
+    if (Out.pipeline)
+      Out.pipelineHazards = findPipelineHazards(FD, *Out.pipeline, Ctx, Values);
   }
   return Out;
 }

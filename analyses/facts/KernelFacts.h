@@ -4,6 +4,8 @@
 // estimate, used only when there is no ptxas report).
 #pragma once
 
+#include "facts/AsyncPipeline.h"
+#include "facts/AsyncPipelineHazards.h"
 #include "facts/ValueEvaluator.h"
 
 #include "clang/AST/Decl.h"
@@ -44,6 +46,12 @@ struct KernelInfo {
   /// The body has a grid-stride loop (facts/GridStrideLoops.h): its work is
   /// spread over whatever grid it gets.
   bool gridStrideLoop = false;
+
+  /// The async copies into shared memory its body (or a function it calls)
+  /// makes, and their ring (facts/AsyncPipeline.h); null when it makes none.
+  std::optional<AsyncPipelineFacts> pipeline;
+  /// Early reads and premature reuse in that ring (facts/AsyncPipelineHazards.h).
+  std::vector<PipelineHazard> pipelineHazards;
 };
 
 /// Reads the facts of a kernel definition (FD must be a __global__ function

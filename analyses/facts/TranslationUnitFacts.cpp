@@ -323,6 +323,14 @@ void TranslationUnitFacts::evaluatePerTarget(ASTContext &Ctx, CallSiteIndex &Cal
   launches = std::move(Out);
 }
 
+// The kernel's resources with the ring's stages taken out of its shared
+// memory: what every depth of the staircase adds its stages to.
+static ::occlint::KernelResources resourcesOutsideRing(::occlint::KernelResources Model,
+                                                       const AsyncPipelineFacts &Pipeline) {
+  Model.staticSharedMem = std::max<int64_t>(0, Model.staticSharedMem - int64_t(*Pipeline.stages) * Pipeline.bytesPerStage);
+  return Model;
+}
+
 void TranslationUnitFacts::predictOccupancy() {
   for (const LaunchSite &Site : launches) {
     const KernelInfo *Kernel = kernelFor(Site.kernel);
@@ -365,6 +373,9 @@ void TranslationUnitFacts::predictOccupancy() {
           L.occupancy = std::move(Any->result);
         }
       }
+      if (L.shape && Kernel->pipeline && Kernel->pipeline->stages && Kernel->pipeline->bytesPerStage > 0)
+        L.pipelineDepths = ::occlint::pipelineStaircase(Gpu, resourcesOutsideRing(Res->model, *Kernel->pipeline),
+                                                        *L.shape, Kernel->pipeline->bytesPerStage);
       launchesOnTargets.push_back(std::move(L));
     }
   }
@@ -403,6 +414,21 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) cons
         K.spillLoads = Res->report->spillLoads;
       }
     }
+    if (const std::optional<AsyncPipelineFacts> &P = Kernel->pipeline) {
+      PipelineRecord Pipeline;
+      for (AsyncCopyForm Form : P->forms)
+        Pipeline.forms.push_back(asyncCopyFormName(Form));
+      Pipeline.stages = P->stages;
+      Pipeline.bytesPerStage = P->bytesPerStage;
+      if (P->stages && P->bytesPerStage > 0)
+        Pipeline.otherSharedBytes = resourcesOutsideRing(K.resources, *P).staticSharedMem;
+      Pipeline.stagesFrom = P->stagesFrom;
+      Pipeline.stagesUnknown = P->stagesUnknown;
+      Pipeline.notModelled = P->notModelled;
+      Pipeline.producer = P->producer;
+      Pipeline.hazardsNotModelled = P->hazardsNotModelled;
+      K.pipeline = std::move(Pipeline);
+    }
     Record.kernels.push_back(std::move(K));
   }
   for (const LaunchOnTarget &L : launchesOnTargets) {
@@ -426,6 +452,7 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) cons
     }
     R.shape = L.shape;
     R.occupancy = L.occupancy;
+    R.pipelineDepths = L.pipelineDepths;
     R.variant = L.site->values.variant;
     R.variants = L.site->values.variants;
     R.valuesComplete = L.site->values.complete;

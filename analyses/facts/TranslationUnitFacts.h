@@ -14,6 +14,7 @@
 #include "facts/KernelFacts.h"
 #include "facts/LaunchSites.h"
 #include "core/Occupancy.h"
+#include "core/PipelineStaircase.h"
 #include "core/PtxasReport.h"
 
 #include "clang/AST/ASTContext.h"
@@ -52,6 +53,10 @@ struct LaunchOnTarget {
   /// write, as they run; it reaches the record sent at the end of the
   /// translation unit.
   mutable std::vector<SuppressedFinding> suppressed;
+  /// For a kernel with an async-copy ring of known depth and stage size
+  /// (KernelInfo::pipeline), the blocks per SM at each depth with this
+  /// launch's block and the kernel's registers (core/PipelineStaircase.h).
+  std::vector<::occlint::PipelineDepthPoint> pipelineDepths;
 };
 
 struct FactsOptions {

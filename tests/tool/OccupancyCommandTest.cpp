@@ -51,6 +51,35 @@ TEST(OccupancyCommand, CannotLaunchIsAFindingWithExitCode1) {
   EXPECT_NE(R.output.find("Cannot launch"), std::string::npos) << R.output;
 }
 
+// The staircase of an async-copy ring over its depth (core/PipelineStaircase.h;
+// the numbers are those of tests/core/PipelineStaircaseTest.cpp, plus 8 KB
+// outside the ring): 8 KB + S x 16 KB + 1 KB reserved on an A100.
+TEST(OccupancyCommand, StagesPrintTheStaircase) {
+  CommandResult R = occupancy("--gpu A100 --block 256 --regs 32 --smem 8K --stages 1-4 --smem-per-stage 16K");
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("stages of 16384 B, 8192 B of shared memory outside it"), std::string::npos) << R.output;
+  // With the reserve: 25600 B -> 6 blocks of 8 warps, 41984 -> 4, 58368 -> 2, 74752 -> 2.
+  EXPECT_NE(R.output.find("1       24576          6          75.0%      shared memory"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("2       40960          4          50.0%"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("4       73728          2          25.0%"), std::string::npos) << R.output;
+
+  CommandResult J = occupancy("--gpu A100 --block 256 --regs 32 --smem 8K --stages 3-4 --smem-per-stage 16K --format json", false);
+  ASSERT_EQ(J.exitCode, 0) << J.output;
+  nlohmann::json Out = nlohmann::json::parse(J.output);
+  ASSERT_EQ(Out["pipelineDepths"].size(), 2u) << J.output;
+  EXPECT_EQ(Out["pipelineDepths"][0]["stages"], 3);
+  EXPECT_EQ(Out["pipelineDepths"][0]["blocksPerSM"], 2);
+  EXPECT_EQ(Out["bytesPerStage"], 16384);
+}
+
+// No depth of the range fits in one block: a finding (exit 1), as a launch
+// that cannot start.
+TEST(OccupancyCommand, StagesThatNeverFitAreAFinding) {
+  CommandResult R = occupancy("--gpu A100 --block 256 --regs 32 --stages 1 --smem-per-stage 200K");
+  EXPECT_EQ(R.exitCode, 1) << R.output;
+  EXPECT_NE(R.output.find("does not fit in one block"), std::string::npos) << R.output;
+}
+
 struct BadInput {
   const char *args;
   const char *expectedText;
@@ -82,6 +111,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"--gpu H100 --block 256 --regs 32 --format xml", "--format: 'xml' is not one of"},
                       BadInput{"--gpu H100 --block 256 --regs 32 --bogus 1", "unknown option '--bogus'"},
                       BadInput{"--gpu sm_90:0 --block 256 --regs 32", "invalid SM count '0'"},
-                      BadInput{"--gpu H100 --block 256 --regs", "--regs needs a value"}));
+                      BadInput{"--gpu H100 --block 256 --regs", "--regs needs a value"},
+                      BadInput{"--gpu A100 --block 256 --regs 32 --stages 1-4", "--stages and --smem-per-stage go together"},
+                      BadInput{"--gpu A100 --block 256 --regs 32 --stages 4-2 --smem-per-stage 16K", "the first depth not above the last"},
+                      BadInput{"--gpu A100 --block 256 --regs 32 --stages two --smem-per-stage 16K", "is not a depth or a range"}));
 
 } // namespace

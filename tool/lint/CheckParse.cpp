@@ -7,6 +7,7 @@
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -17,6 +18,7 @@
 #include "clang/Tooling/Tooling.h"
 
 #include <cassert>
+#include <optional>
 #include <memory>
 
 namespace occlint {
@@ -29,6 +31,11 @@ using namespace clang;
 // preprocessor's recorder, and each finished run's findings.
 struct ParseRuns {
   OtherArchs *others = nullptr;
+  /// Where Clang's "N errors generated" goes: held back while the parse may be
+  /// run again (lint/SharedDeclarationOverlay.h); null: stderr.
+  llvm::raw_string_ostream *stats = nullptr;
+  std::string *heldText = nullptr;
+  const std::vector<RejectedSharedDeclaration> *rejected = nullptr;
   ArchTestRecorder *recorder = nullptr; // owned by the preprocessor; set with the consumer when there are other archs
   tidy::ClangTidyDiagnosticConsumer *diagnostics = nullptr;
   std::vector<std::vector<tidy::ClangTidyError>> finished;
@@ -83,6 +90,41 @@ private:
   ParseRuns &Runs;
 };
 
+// Hands every diagnostic to clang-tidy's consumer, and notes where Clang
+// rejected a `__shared__` declaration for its initializer.
+class RejectedSharedDeclarations final : public DiagnosticConsumer {
+public:
+  RejectedSharedDeclarations(DiagnosticConsumer &Target, std::vector<RejectedSharedDeclaration> &Found)
+      : Target(Target), Found(Found) {}
+
+  void BeginSourceFile(const LangOptions &LangOpts, const Preprocessor *PP) override {
+    Target.BeginSourceFile(LangOpts, PP);
+  }
+  void EndSourceFile() override { Target.EndSourceFile(); }
+  void finish() override { Target.finish(); }
+  bool IncludeInDiagnosticCounts() const override { return Target.IncludeInDiagnosticCounts(); }
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info); // the counts
+    if (Info.getID() == diag::err_shared_var_init && Info.hasSourceManager())
+      note(Info.getSourceManager(), Info.getLocation());
+    Target.HandleDiagnostic(Level, Info);
+  }
+
+private:
+  void note(const SourceManager &SM, SourceLocation Loc) {
+    const SourceLocation At = SM.getFileLoc(Loc);
+    const FileID File = SM.getFileID(At);
+    OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File);
+    if (!Entry)
+      return;
+    llvm::StringRef Path = Entry->getFileEntry().tryGetRealPathName();
+    Found.push_back({(Path.empty() ? Entry->getName() : Path).str(), SM.getFileOffset(At)});
+  }
+
+  DiagnosticConsumer &Target;
+  std::vector<RejectedSharedDeclaration> &Found;
+};
+
 class ChecksAction final : public ASTFrontendAction {
 public:
   ChecksAction(tidy::ClangTidyASTConsumerFactory &Factory, ParseRuns &Runs) : Factory(Factory), Runs(Runs) {}
@@ -91,6 +133,8 @@ public:
     // Read by the parser after this returns; the consumer then decides per
     // function.
     Compiler.getFrontendOpts().SkipFunctionBodies = true;
+    if (Runs.stats)
+      Compiler.setVerboseOutputStream(*Runs.stats);
     if (Runs.others && !Runs.others->archs.empty()) {
       std::vector<std::string> Archs = Runs.others->archs;
       Archs.insert(Archs.begin(), Runs.others->parseArch);
@@ -122,8 +166,21 @@ public:
     Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
     if (Quiet)
       Invocation->getDiagnosticOpts().ShowCarets = false;
-    return tooling::FrontendActionFactory::runInvocation(std::move(Invocation), Files, std::move(PCHContainerOps),
-                                                         Diagnostics);
+    const bool Parsed = tooling::FrontendActionFactory::runInvocation(std::move(Invocation), Files,
+                                                                      std::move(PCHContainerOps), Diagnostics);
+    // A parse that will be run again with its rejected __shared__
+    // declarations rewritten: ClangTool's "Error while processing" would
+    // speak of errors the user's code does not have.
+    const bool WillRunAgain = Runs.rejected && !Runs.rejected->empty();
+    if (Runs.stats && !WillRunAgain) {
+      // Not held after all: where it would have gone, before ClangTool's line.
+      Runs.stats->flush();
+      llvm::errs() << *Runs.heldText;
+      Runs.heldText->clear();
+    }
+    if (!Parsed && WillRunAgain)
+      return true;
+    return Parsed;
   }
 
 private:
@@ -136,7 +193,8 @@ private:
 
 std::vector<std::vector<tidy::ClangTidyError>>
 runChecksOnFile(tidy::ClangTidyContext &Context, const tooling::CompilationDatabase &Commands, const std::string &File,
-                IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool Quiet, OtherArchs *Others) {
+                IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool Quiet, OtherArchs *Others,
+                std::vector<RejectedSharedDeclaration> *Rejected, std::string *HeldStats) {
   tooling::ClangTool Tool(Commands, {File}, std::make_shared<PCHContainerOperations>(), BaseFS);
   // The configuration's ExtraArgsBefore (after the compiler) and ExtraArgs.
   Tool.appendArgumentsAdjuster([&Context](const tooling::CommandLineArguments &Args, StringRef Filename) {
@@ -158,9 +216,18 @@ runChecksOnFile(tidy::ClangTidyContext &Context, const tooling::CompilationDatab
   auto DiagOpts = std::make_unique<DiagnosticOptions>();
   DiagnosticsEngine Engine(DiagnosticIDs::create(), *DiagOpts, &Diagnostics, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
-  Tool.setDiagnosticConsumer(&Diagnostics);
+  std::vector<RejectedSharedDeclaration> Unused;
+  RejectedSharedDeclarations Recorder(Diagnostics, Rejected ? *Rejected : Unused);
+  Tool.setDiagnosticConsumer(&Recorder);
   ParseRuns Runs;
   Runs.others = Others;
+  std::optional<llvm::raw_string_ostream> Held;
+  if (HeldStats) {
+    Held.emplace(*HeldStats);
+    Runs.stats = &*Held;
+    Runs.heldText = HeldStats;
+  }
+  Runs.rejected = Rejected;
   Runs.diagnostics = &Diagnostics;
   ChecksActionFactory Factory(Context, std::move(BaseFS), Quiet, Runs);
   Tool.run(&Factory);

@@ -20,6 +20,8 @@
 // would be.
 #pragma once
 
+#include "lint/SharedDeclarationOverlay.h"
+
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
@@ -38,10 +40,15 @@ struct OtherArchs {
 };
 
 /// The findings of every run of the checks on the parse (the parse's own
-/// arch first, then each covered arch), one list per run.
+/// arch first, then each covered arch), one list per run. Given Rejected,
+/// it receives the `__shared__` declarations Clang rejected for their
+/// initializer (lint/SharedDeclarationOverlay.h), and such a parse does not
+/// count as failed; given HeldStats, Clang's "N errors generated" goes there
+/// instead of stderr.
 std::vector<std::vector<clang::tidy::ClangTidyError>>
 runChecksOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &Commands,
                 const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool Quiet,
-                OtherArchs *Others = nullptr);
+                OtherArchs *Others = nullptr, std::vector<RejectedSharedDeclaration> *Rejected = nullptr,
+                std::string *HeldStats = nullptr);
 
 } // namespace occlint

@@ -1,11 +1,13 @@
 #include "lint/LintRun.h"
 #include "lint/CheckParse.h"
+#include "lint/SharedDeclarationOverlay.h"
 #include "lint/SingleCommandDatabase.h"
 
 #include "core/ResultCache.h"
 #include "lint/IsolatedAnalysis.h"
 
 #include "clang-tidy/ClangTidy.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -32,6 +34,14 @@ public:
   std::vector<clang::tidy::occlint::TranslationUnitRecord> take() {
     std::lock_guard<std::mutex> Guard(Lock);
     return std::move(Records);
+  }
+  /// Forgets the records of a parse that is run again: those of MainFile
+  /// (one worker parses a file at a time) on Arch.
+  void forget(const std::string &MainFile, const std::string &Arch) {
+    std::lock_guard<std::mutex> Guard(Lock);
+    llvm::erase_if(Records, [&](const clang::tidy::occlint::TranslationUnitRecord &R) {
+      return R.arch == Arch && (R.mainFile == MainFile || llvm::sys::fs::equivalent(R.mainFile, MainFile));
+    });
   }
 
 private:
@@ -236,16 +246,36 @@ LintOutcome runLintJob(const LintJob &Job) {
 
   // Every parse of one file (one for all its archs, or one per arch), with
   // clang-tidy's engine.
-  auto AnalyseFile = [&Job](const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS) {
+  auto AnalyseFile = [&Job, &Sink](const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS) {
     FileFindings Found;
     auto Run = [&](const clang::tooling::CompilationDatabase &Commands, const std::string &Arch,
                    OtherArchs *Others) {
-      clang::tidy::ClangTidyContext Context(Job.makeOptionsProvider(), false, false, false);
       ExtentsOfOneParse Extents;
       std::vector<std::vector<clang::tidy::ClangTidyError>> Runs;
-      {
-        ExtentSinkInstallation Installed(Job.nvccAccepted ? &Extents : nullptr);
-        Runs = runChecksOnFile(Context, Commands, File, BaseFS, Job.quiet, Others);
+      // A parse in which Clang rejected a __shared__ object for its
+      // constructor runs again with those declarations rewritten
+      // (lint/SharedDeclarationOverlay.h); its findings replace the first's.
+      std::vector<RejectedSharedDeclaration> Rejected;
+      llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS = BaseFS;
+      for (bool FirstParse = true;; FirstParse = false) {
+        clang::tidy::ClangTidyContext Context(Job.makeOptionsProvider(), false, false, false);
+        Extents.Extents.reset();
+        std::string HeldStats; // Clang's "N errors generated" of a parse that may be run again
+        {
+          ExtentSinkInstallation Installed(Job.nvccAccepted ? &Extents : nullptr);
+          Runs = runChecksOnFile(Context, Commands, File, FS, Job.quiet, Others, FirstParse ? &Rejected : nullptr,
+                                 FirstParse ? &HeldStats : nullptr);
+        }
+        if (!FirstParse || Rejected.empty() ||
+            !(FS = overlayRejectedSharedDeclarations(Rejected, BaseFS))) {
+          llvm::errs() << HeldStats;
+          break;
+        }
+        Sink.forget(File, Arch);
+        if (Others) {
+          Others->covered.clear();
+          Others->whyNot.clear();
+        }
       }
       // The other archs' runs (a parse without errors) only add findings.
       for (size_t I = 1; I < Runs.size(); ++I)

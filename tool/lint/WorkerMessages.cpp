@@ -10,6 +10,7 @@
 using clang::tidy::ClangTidyError;
 using clang::tooling::DiagnosticMessage;
 using namespace clang::tidy::occlint;
+using ::occlint::PipelineDepthPoint;
 using json = nlohmann::json;
 
 namespace occlint {
@@ -67,6 +68,15 @@ template <typename X_, typename Io_> void launchFields(X_ &X, Io_ Io) {
 template <typename X_, typename Io_> void suppressedFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(check) OCCLINT_FIELD(suppressedBy) OCCLINT_FIELD(reason)
 }
+template <typename X_, typename Io_> void pipelineFields(X_ &X, Io_ Io) {
+  OCCLINT_FIELD(forms) OCCLINT_FIELD(stages) OCCLINT_FIELD(bytesPerStage) OCCLINT_FIELD(otherSharedBytes)
+  OCCLINT_FIELD(stagesFrom) OCCLINT_FIELD(stagesUnknown) OCCLINT_FIELD(notModelled) OCCLINT_FIELD(producer)
+  OCCLINT_FIELD(hazardsNotModelled)
+}
+template <typename X_, typename Io_> void depthFields(X_ &X, Io_ Io) {
+  OCCLINT_FIELD(stages) OCCLINT_FIELD(sharedBytes) OCCLINT_FIELD(fits) OCCLINT_FIELD(blocksPerSM)
+  OCCLINT_FIELD(occupancy) OCCLINT_FIELD(bindingLimiters)
+}
 template <typename X_, typename Io_> void unitFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(mainFile) OCCLINT_FIELD(arch) OCCLINT_FIELD(resourceSource)
 }
@@ -90,6 +100,8 @@ OCCLINT_FIELDS_OF(LaunchShape, shapeFields)
 OCCLINT_FIELDS_OF(NextStep, nextStepFields)
 OCCLINT_FIELDS_OF(SourcePoint, pointFields)
 OCCLINT_FIELDS_OF(SuppressedFinding, suppressedFields)
+OCCLINT_FIELDS_OF(PipelineRecord, pipelineFields)
+OCCLINT_FIELDS_OF(PipelineDepthPoint, depthFields)
 #undef OCCLINT_FIELDS_OF
 
 json toJson(const TargetGpu &G) { return {{"arch", G.arch.name}, {"productName", G.productName}, {"smCount", G.smCount}}; }
@@ -134,6 +146,8 @@ json toJson(const TranslationUnitRecord &U) {
     json KJ = write(K, [](auto &Y, auto Io) { kernelFields(Y, Io); });
     KJ["location"] = toJson(K.location);
     KJ["resources"] = toJson(K.resources);
+    if (K.pipeline) // only on pipelined kernels (and absent from older records)
+      KJ["pipeline"] = toJson(*K.pipeline);
     J["kernels"].push_back(std::move(KJ));
   }
   J["launches"] = json::array();
@@ -150,6 +164,9 @@ json toJson(const TranslationUnitRecord &U) {
     LJ["suppressed"] = json::array();
     for (const SuppressedFinding &S : L.suppressed)
       LJ["suppressed"].push_back(toJson(S));
+    if (!L.pipelineDepths.empty())
+      for (const PipelineDepthPoint &P : L.pipelineDepths)
+        LJ["pipelineDepths"].push_back(toJson(P));
     J["launches"].push_back(std::move(LJ));
   }
   return J;
@@ -163,6 +180,8 @@ void fromJson(const json &J, TranslationUnitRecord &U) {
     read(KJ, K, [](auto &Y, auto Io) { kernelFields(Y, Io); });
     fromJson(KJ.at("location"), K.location);
     fromJson(KJ.at("resources"), K.resources);
+    if (KJ.contains("pipeline"))
+      fromJson(KJ.at("pipeline"), K.pipeline.emplace());
   }
   for (const json &LJ : J.at("launches")) {
     LaunchRecord &L = U.launches.emplace_back();
@@ -176,6 +195,9 @@ void fromJson(const json &J, TranslationUnitRecord &U) {
       fromJson(P, L.callChain.emplace_back());
     for (const json &S : LJ.at("suppressed"))
       fromJson(S, L.suppressed.emplace_back());
+    if (LJ.contains("pipelineDepths"))
+      for (const json &P : LJ.at("pipelineDepths"))
+        fromJson(P, L.pipelineDepths.emplace_back());
   }
 }
 

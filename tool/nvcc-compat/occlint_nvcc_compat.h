@@ -38,6 +38,16 @@
 #include <functional> // costs ~0.2 s per parse: only where nvcc includes it
 #endif
 
+// --- 1b. __shared__ objects with a constructor -----------------------------
+// nvcc accepts `__shared__ cuda::barrier<cuda::thread_scope_block> bar;` (it
+// does not run the constructor); Clang rejects a __shared__ variable whose
+// constructor is not empty. When it does, occlint parses the file again with
+// that declaration's `__shared__` spelled `__occlsh__` (the same length, so
+// every column stays the user's): a local whose uses stay valid, annotated
+// so that the analyses count it as shared memory
+// (tool/lint/SharedDeclarationOverlay.h, facts/SharedMemoryVariables.h).
+#define __occlsh__ __attribute__((annotate("occlint.shared")))
+
 #if defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__) // the toolkit's headers (not source-only mode)
 
 // --- 2. Host-side min and max ---------------------------------------------

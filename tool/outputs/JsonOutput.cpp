@@ -216,7 +216,42 @@ Json suppressedJson(const std::vector<clang::tidy::occlint::SuppressedFinding> &
   return Out;
 }
 
+// The blocks per SM of an async-copy pipeline at each depth (docs/async-pipelines.md).
+Json pipelineDepthsJson(const std::vector<::occlint::PipelineDepthPoint> &Points) {
+  Json Out = Json::array();
+  for (const auto &P : Points)
+    Out.push_back({{"stages", P.stages},
+                   {"sharedMemory", P.sharedBytes},
+                   {"fits", P.fits},
+                   {"blocksPerSM", P.blocksPerSM},
+                   {"occupancy", P.occupancy},
+                   {"limitedBy", P.fits ? Json(::occlint::limiterNames(P.bindingLimiters)) : Json(nullptr)}});
+  return Out;
+}
+
+Json pipelineJson(const clang::tidy::occlint::PipelineRecord &P) {
+  return {{"forms", P.forms},
+          {"stages", P.stages ? Json(*P.stages) : Json(nullptr)},
+          {"bytesPerStage", P.bytesPerStage > 0 ? Json(P.bytesPerStage) : Json(nullptr)},
+          {"otherSharedBytes", P.otherSharedBytes ? Json(*P.otherSharedBytes) : Json(nullptr)},
+          {"stagesFrom", nullIfEmpty(P.stagesFrom)},
+          {"stagesUnknown", nullIfEmpty(P.stagesUnknown)},
+          {"notModelled", nullIfEmpty(P.notModelled)},
+          {"producer", P.producer},
+          {"hazardsNotModelled", nullIfEmpty(P.hazardsNotModelled)}};
+}
+
+Json launchFieldsJson(const TranslationUnitRecord &Unit, const LaunchRecord &L);
+
 Json launchJson(const TranslationUnitRecord &Unit, const LaunchRecord &L) {
+  Json Out = launchFieldsJson(Unit, L);
+  // Only on launches of pipelined kernels: other launches' JSON is unchanged.
+  if (!L.pipelineDepths.empty())
+    Out["pipelineDepths"] = pipelineDepthsJson(L.pipelineDepths);
+  return Out;
+}
+
+Json launchFieldsJson(const TranslationUnitRecord &Unit, const LaunchRecord &L) {
   const KernelRecord *Kernel = kernelNamed(Unit, L.mangledName);
   return {{"file", nullIfEmpty(absoluteFile(L.location.file))},
           {"line", L.location.line},
@@ -252,6 +287,8 @@ Json kernelJson(const TranslationUnitRecord &Unit, const KernelRecord &K) {
   const Json Resources = resourcesJson(K.resources, K.registersKnown, &K);
   for (const auto &[Key, Value] : Resources.items())
     Out[Key] = Value;
+  if (K.pipeline)
+    Out["pipeline"] = pipelineJson(*K.pipeline);
   return Out;
 }
 

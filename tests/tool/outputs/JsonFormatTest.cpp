@@ -299,13 +299,55 @@ TEST(JsonFormat, MootFindingsAreRecordedOnTheLaunch) {
   // trip): the same document.
   EXPECT_EQ(lintJson({Input}, "--gpu=H100", nullptr, "OCCLINT_IN_PROCESS=1 "), J);
 
-  // Turning a winner off brings the findings it made moot back.
+  // Turning tiny-grid off brings the findings it made moot back.
   const json NoTinyGrid = lintJson({Input}, "--gpu=H100 --checks=-cuda-launch-tiny-grid");
   EXPECT_EQ(checksAt(NoTinyGrid, 4), std::set<std::string>{"cuda-occupancy-block-cap"});
   EXPECT_EQ(launchAt(NoTinyGrid, 4)["suppressed"], json::array());
+  // A launch that cannot start stays silent with invalid-config off too
+  // (issue 44): its tiny grid is still moot, and recorded so.
   const json NoInvalid = lintJson({Input}, "--gpu=H100 --checks=-cuda-launch-invalid-config");
-  EXPECT_EQ(checksAt(NoInvalid, 5), std::set<std::string>{"cuda-launch-tiny-grid"});
-  EXPECT_EQ(launchAt(NoInvalid, 5)["suppressed"], json::array());
+  EXPECT_EQ(checksAt(NoInvalid, 5), std::set<std::string>{});
+  EXPECT_EQ(launchAt(NoInvalid, 5)["suppressed"], launchAt(J, 5)["suppressed"]);
+}
+
+// A pipelined kernel's ring (kernels[].pipeline) and, on its launches, the
+// blocks per SM at each depth (pipelineDepths); other kernels and launches
+// have neither field. The same document from the isolated child (the
+// WorkerMessages round trip) and in occlint's own process.
+TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
+  const std::string Input = checksInput("pipeline-occupancy-report.cu");
+  const json J = lintJson({Input}, "--gpu=A100 --checks=-*,cuda-occupancy-report");
+  std::map<std::string, json> Kernels;
+  for (const json &K : J["kernels"])
+    Kernels[K["name"].get<std::string>()] = K;
+  ASSERT_EQ(Kernels.size(), 3u) << J.dump(1);
+  const json &Double = Kernels["doubleBuffered"]["pipeline"];
+  EXPECT_EQ(Double["forms"], json::array({"cp.async"}));
+  EXPECT_EQ(Double["stages"], 2);
+  EXPECT_EQ(Double["bytesPerStage"], 16384);
+  EXPECT_EQ(Double["otherSharedBytes"], 0);
+  EXPECT_EQ(Double["producer"], "all threads");
+  EXPECT_TRUE(Double["hazardsNotModelled"].is_null()) << Double;
+  const json &Three = Kernels["threeStages"]["pipeline"];
+  EXPECT_EQ(Three["forms"], json::array({"__pipeline_memcpy_async"}));
+  EXPECT_EQ(Three["stages"], 3);
+  EXPECT_EQ(Three["bytesPerStage"], 4096);
+  const json &One = Kernels["oneBuffer"]["pipeline"];
+  EXPECT_TRUE(One["stages"].is_null()) << One;
+  EXPECT_EQ(One["stagesUnknown"], "the copies into 'tile' do not index a stage dimension");
+  for (const json &L : J["launches"]) {
+    if (L["kernel"] == "doubleBuffered") {
+      ASSERT_GE(L["pipelineDepths"].size(), 4u) << L.dump(1);
+      EXPECT_EQ(L["pipelineDepths"][0]["blocksPerSM"], 8);
+      EXPECT_EQ(L["pipelineDepths"][1]["blocksPerSM"], 4);
+      EXPECT_EQ(L["pipelineDepths"][1]["sharedMemory"], 32768);
+      EXPECT_EQ(L["pipelineDepths"][1]["limitedBy"], "shared memory");
+      EXPECT_FALSE(L["pipelineDepths"].back()["fits"].get<bool>());
+    } else if (L["kernel"] == "oneBuffer") {
+      EXPECT_FALSE(L.contains("pipelineDepths")) << L.dump(1);
+    }
+  }
+  EXPECT_EQ(lintJson({Input}, "--gpu=A100 --checks=-*,cuda-occupancy-report", nullptr, "OCCLINT_IN_PROCESS=1 "), J);
 }
 
 std::set<std::string> entries(const fs::path &Dir) {

@@ -1,0 +1,26 @@
+#include "checks/PipelineBufferReuseCheck.h"
+
+namespace clang::tidy::occlint {
+
+PipelineBufferReuseCheck::PipelineBufferReuseCheck(StringRef Name, ClangTidyContext *Context)
+    : OcclintCheck(Name, Context) {}
+
+void PipelineBufferReuseCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) { OcclintCheck::storeOptions(Opts); }
+
+// The hazards come from the kernel's facts (facts/AsyncPipelineHazards.h):
+// the ring run in its steady state.
+void PipelineBufferReuseCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const auto &Kernel : Facts.kernels)
+    for (const PipelineHazard &H : Kernel->pipelineHazards) {
+      if (H.kind != PipelineHazard::BufferReuse)
+        continue;
+      diag(H.at, "async copy refills '%0' stage %1 while other threads may still be reading it (line %2): %3")
+          << H.buffer->getName() << static_cast<int>(H.stage) << SM.getExpansionLineNumber(H.other) << H.why;
+      diag(H.other, "a read of '%0' stage %1 in '%2'", DiagnosticIDs::Note)
+          << H.buffer->getName() << static_cast<int>(H.stage) << Kernel->displayName;
+      diag(H.at, "fix: %0", DiagnosticIDs::Note) << H.fix;
+    }
+}
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,46 @@
+// One statement read as an asynchronous-copy operation: a copy into shared
+// memory, a commit of the copies so far into a batch, a wait for batches, a
+// producer/consumer step of a cuda::pipeline, a cuda::barrier arrival or wait,
+// or a block-wide barrier (__syncthreads, a thread_block's sync). The
+// vocabulary is facts/AsyncPipeline.h's; this file only recognises it, one
+// call or asm statement at a time, for the pipeline facts and the hazard
+// analysis alike.
+#pragma once
+
+#include "facts/ValueEvaluator.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <optional>
+#include <vector>
+
+namespace clang::tidy::occlint {
+
+enum class AsyncCopyForm { Primitives, CudaPipeline, CudaBarrier, CooperativeGroups, PtxCpAsync, Bulk };
+
+enum class AsyncEventKind { Copy, Commit, Wait, Acquire, Release, Arrive, BarrierWait, BlockBarrier };
+
+struct AsyncOperation {
+  AsyncEventKind kind = AsyncEventKind::Copy;
+  AsyncCopyForm form = AsyncCopyForm::Primitives;
+  /// Wait: how many of the most recent batches may still be in flight after
+  /// it (wait_prior<N>, wait_group N; 0 for a wait that drains all); null when
+  /// N is not a constant.
+  std::optional<int64_t> pending;
+  const Expr *destination = nullptr; // Copy: the shared address written
+  const Expr *size = nullptr;        // Copy: the bytes, when an argument says
+  std::optional<int64_t> bytes;      // Copy: the bytes, when exact
+};
+
+/// The operations S is (arrive_and_wait is two; most statements none).
+std::vector<AsyncOperation> recogniseAsyncOperations(const Stmt &S, ValueEvaluator &Values);
+
+/// "__pipeline_memcpy_async", "cuda::pipeline", ...
+const char *asyncCopyFormName(AsyncCopyForm Form);
+
+/// The outermost namespace D is declared in ("cuda", "cooperative_groups"),
+/// inline (ABI) namespaces looked through; "" at global scope.
+llvm::StringRef outermostNamespace(const Decl *D);
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,306 @@
+#include "facts/AsyncPipeline.h"
+#include "facts/CudaBuiltinVariables.h"
+#include "facts/SharedMemoryVariables.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Regex.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+std::optional<int64_t> exactOf(const Expr *E, ValueEvaluator &Values) {
+  if (!E)
+    return std::nullopt;
+  EvaluatedValue V = Values.evaluateInteger(*E);
+  if (!V.isExact())
+    return std::nullopt;
+  return V.exactValue();
+}
+
+CopyDestination destinationOf(const Expr *E, int Depth) {
+  CopyDestination Out;
+  const Expr *FirstIndex = nullptr;
+  while (E && Depth < 8) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref)) {
+      E = U->getSubExpr();
+      continue;
+    }
+    if (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+      FirstIndex = S->getIdx(); // the last one met is the one next to the variable
+      E = S->getBase();
+      continue;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
+      const bool LeftIsPointer = B->getLHS()->getType()->isPointerType() || B->getLHS()->getType()->isArrayType();
+      E = LeftIsPointer ? B->getLHS() : B->getRHS();
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      // __cvta_generic_to_shared(p) and the like: the address they convert.
+      if (Call->getNumArgs() == 1 && Call->getArg(0)->getType()->isPointerType()) {
+        E = Call->getArg(0);
+        continue;
+      }
+      return Out;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!VD)
+        return Out;
+      if (isSharedMemoryVariable(*VD)) {
+        Out.buffer = VD;
+        Out.firstIndex = FirstIndex;
+        return Out;
+      }
+      // A local pointer (or an integer address) set once from a shared address.
+      if (VD->isLocalVarDecl() && VD->getInit() && !FirstIndex) {
+        E = VD->getInit();
+        ++Depth;
+        continue;
+      }
+      return Out;
+    }
+    return Out;
+  }
+  return Out;
+}
+
+bool mentionsThreadIndex(const Stmt *S, int Depth = 0) {
+  if (!S || Depth > 3)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (std::optional<BuiltinComponent> B = builtinMember(E); B && B->variable == "threadIdx")
+      return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && VD->isLocalVarDecl() && VD->getInit())
+      if (mentionsThreadIndex(VD->getInit(), Depth + 1))
+        return true;
+  for (const Stmt *Child : S->children())
+    if (mentionsThreadIndex(Child, Depth))
+      return true;
+  return false;
+}
+
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  Collector(ASTContext &Ctx, ValueEvaluator &Values) : Ctx(Ctx), Values(Values) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  void walkFunction(const FunctionDecl &FD, int Depth) {
+    if (!FD.hasBody() || Depth > 4 || !Walked.insert(&FD).second)
+      return;
+    TraverseStmt(FD.getBody());
+    // The user's device functions it calls, after the body.
+    std::vector<const FunctionDecl *> Callees = std::move(Pending);
+    Pending.clear();
+    for (const FunctionDecl *Callee : Callees)
+      walkFunction(*Callee, Depth + 1);
+  }
+
+  bool TraverseIfStmt(IfStmt *If, DataRecursionQueue * = nullptr) {
+    if (!If)
+      return true;
+    TraverseStmt(If->getCond());
+    const bool ThreadCondition = mentionsThreadIndex(If->getCond());
+    if (ThreadCondition)
+      Conditions.push_back(If->getBeginLoc());
+    TraverseStmt(If->getThen());
+    TraverseStmt(If->getElse());
+    if (ThreadCondition)
+      Conditions.pop_back();
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    // cuda::pipeline_shared_state<scope, N>: the ring's depth by construction.
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(VD->getType()->getAsCXXRecordDecl());
+    if (Spec && Spec->getIdentifier() && Spec->getName() == "pipeline_shared_state" &&
+        outermostNamespace(Spec) == "cuda")
+      for (const TemplateArgument &A : Spec->getTemplateArgs().asArray().drop_front())
+        if (A.getKind() == TemplateArgument::Integral)
+          SharedStateStages = A.getAsIntegral().getExtValue();
+    return true;
+  }
+
+  bool VisitStmt(Stmt *S) {
+    std::vector<AsyncOperation> Operations = recogniseAsyncOperations(*S, Values);
+    for (const AsyncOperation &O : Operations) {
+      if (O.kind == AsyncEventKind::BlockBarrier)
+        continue;
+      if (O.kind == AsyncEventKind::Copy && O.form != AsyncCopyForm::Bulk) {
+        addCopy(O, S->getBeginLoc());
+        continue;
+      }
+      AsyncCopyEvent &E = add(O.kind, O.form, S->getBeginLoc());
+      E.pending = O.pending;
+      if (O.form == AsyncCopyForm::Bulk)
+        BulkSeen = true;
+    }
+    if (Operations.empty())
+      if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isa<CXXMemberCallExpr>(Call))
+        if (const FunctionDecl *FD = Call->getDirectCallee();
+            FD && outermostNamespace(FD) != "cuda" && outermostNamespace(FD) != "cooperative_groups")
+          followCallee(FD);
+    return true;
+  }
+
+  std::vector<AsyncCopyEvent> Events;
+  std::vector<AsyncCopyForm> Forms;
+  std::optional<int64_t> SharedStateStages;
+  std::vector<SourceLocation> ConditionalCopies;
+  bool BulkSeen = false;
+
+private:
+  AsyncCopyEvent &add(AsyncEventKind Kind, AsyncCopyForm Form, SourceLocation Loc) {
+    if (std::find(Forms.begin(), Forms.end(), Form) == Forms.end())
+      Forms.push_back(Form);
+    AsyncCopyEvent E;
+    E.kind = Kind;
+    E.form = Form;
+    E.loc = Loc;
+    Events.push_back(E);
+    return Events.back();
+  }
+
+  void addCopy(const AsyncOperation &O, SourceLocation Loc) {
+    AsyncCopyEvent &E = add(AsyncEventKind::Copy, O.form, Loc);
+    if (!Conditions.empty())
+      ConditionalCopies.push_back(Conditions.back());
+    const CopyDestination D = copyDestinationOf(O.destination);
+    E.buffer = D.buffer;
+    if (D.buffer && D.firstIndex) {
+      E.constantStage = exactOf(D.firstIndex, Values);
+      E.runtimeStage = !E.constantStage;
+    }
+    E.bytes = O.bytes;
+  }
+
+  void followCallee(const FunctionDecl *FD) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    const FunctionDecl *Definition = FD->getDefinition();
+    if (!Definition || SM.isInSystemHeader(SM.getExpansionLoc(Definition->getLocation())))
+      return;
+    Pending.push_back(Definition);
+  }
+
+  ASTContext &Ctx;
+  ValueEvaluator &Values;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Walked;
+  std::vector<const FunctionDecl *> Pending;
+  std::vector<SourceLocation> Conditions;
+};
+
+std::string bytesText(int64_t Bytes) { return std::to_string(Bytes) + " B"; }
+
+// The ring from the copies' destinations (see the header).
+void readRing(const Collector &C, ASTContext &Ctx, AsyncPipelineFacts &Out) {
+  struct Uses {
+    std::set<int64_t> constants;
+    bool runtime = false;
+  };
+  std::map<const VarDecl *, Uses> ByBuffer;
+  std::vector<const VarDecl *> Order;
+  bool Unreadable = false;
+  for (const AsyncCopyEvent &E : C.Events) {
+    if (E.kind != AsyncEventKind::Copy || E.form == AsyncCopyForm::Bulk)
+      continue;
+    if (!E.buffer) {
+      Unreadable = true;
+      continue;
+    }
+    if (!ByBuffer.count(E.buffer))
+      Order.push_back(E.buffer);
+    Uses &U = ByBuffer[E.buffer];
+    if (E.constantStage)
+      U.constants.insert(*E.constantStage);
+    U.runtime |= E.runtimeStage;
+  }
+  std::optional<int64_t> Stages;
+  int64_t Bytes = 0;
+  std::string From;
+  std::string Why;
+  for (const VarDecl *V : Order) {
+    const Uses &U = ByBuffer[V];
+    const auto *Outer = Ctx.getAsConstantArrayType(V->getType());
+    const bool Ring = Outer && Outer->getElementType()->isArrayType() && (U.runtime || U.constants.size() > 1);
+    if (!Ring) {
+      Why = "the copies into '" + V->getNameAsString() + "' do not index a stage dimension";
+      continue;
+    }
+    const int64_t S = Outer->getSize().getSExtValue();
+    const int64_t Size = Ctx.getTypeSizeInChars(V->getType()).getQuantity();
+    if (Stages && *Stages != S) {
+      Why = "the ring variables disagree on the number of stages (" + std::to_string(*Stages) + " and " +
+            std::to_string(S) + ")";
+      Stages.reset();
+      break;
+    }
+    Stages = S;
+    Bytes += S > 0 ? Size / S : 0;
+    Out.ringVariables.push_back(V);
+    From += (From.empty() ? "'" : ", '") + V->getNameAsString() + "'";
+  }
+  if (Stages && Why.empty() && !Unreadable) {
+    Out.stages = int(*Stages);
+    Out.bytesPerStage = Bytes;
+    Out.stagesFrom = From + " (" + std::to_string(*Stages) + " x " + bytesText(Bytes) + ")";
+    return;
+  }
+  if (Unreadable && Why.empty())
+    Why = "a copy's destination is not a __shared__ variable read here (dynamic shared memory at a computed offset)";
+  Out.ringVariables.clear();
+  if (C.SharedStateStages) {
+    Out.stagesFrom = "cuda::pipeline_shared_state<..., " + std::to_string(*C.SharedStateStages) + ">";
+    Out.stagesUnknown = "the bytes of a stage are not readable: " + Why;
+    Out.stages = int(*C.SharedStateStages);
+    return;
+  }
+  Out.stagesUnknown = Why;
+}
+
+} // namespace
+
+CopyDestination copyDestinationOf(const Expr *Address) { return destinationOf(Address, 0); }
+
+std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kernel, ASTContext &Ctx,
+                                                        ValueEvaluator &Values) {
+  Collector C(Ctx, Values);
+  C.walkFunction(Kernel, 0);
+  auto FirstCopy = std::find_if(C.Events.begin(), C.Events.end(),
+                                [](const AsyncCopyEvent &E) { return E.kind == AsyncEventKind::Copy; });
+  if (FirstCopy == C.Events.end())
+    return std::nullopt;
+  AsyncPipelineFacts Out;
+  Out.forms = C.Forms;
+  Out.firstCopy = FirstCopy->loc;
+  if (C.BulkSeen)
+    Out.notModelled = "bulk (TMA) copies are recognised but their stages and hazards are not modelled";
+  readRing(C, Ctx, Out);
+  if (C.ConditionalCopies.empty()) {
+    Out.producer = "all threads";
+  } else {
+    const SourceManager &SM = Ctx.getSourceManager();
+    Out.producer = "threads under a condition on the thread index (line " +
+                   std::to_string(SM.getExpansionLineNumber(C.ConditionalCopies.front())) + ")";
+  }
+  Out.events = std::move(C.Events);
+  return Out;
+}
+
+} // namespace clang::tidy::occlint

@@ -1,0 +1,525 @@
+#include "facts/AsyncPipelineHazards.h"
+#include "facts/KernelLocals.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+#include <set>
+
+namespace clang::tidy::occlint {
+
+namespace {
+
+// Thrown (as a value, caught in findPipelineHazards) where the model stops:
+// the reason goes into hazardsNotModelled.
+struct NotModelled {
+  std::string why;
+};
+
+// A place in the ring, and who addresses it: the text of the address past
+// the stage index ("" for a whole stage).
+struct Region {
+  const VarDecl *buffer = nullptr;
+  int64_t stage = 0;
+  std::string within;
+};
+
+struct Batch {
+  std::vector<std::pair<Region, SourceLocation>> copies;
+};
+
+struct LastCopy {
+  size_t batch = 0;
+  SourceLocation loc;
+  std::string within;
+  bool group = false;   // a whole group's copy: other threads wrote parts of it
+  bool visible = false; // a block barrier came after its completion
+};
+
+struct ReadSinceBarrier {
+  SourceLocation loc;
+  std::string within;
+};
+
+class Simulation {
+public:
+  Simulation(const AsyncPipelineFacts &Pipeline, ASTContext &Ctx, ValueEvaluator &Values)
+      : Ring(Pipeline.ringVariables.begin(), Pipeline.ringVariables.end()), Stages(*Pipeline.stages), Ctx(Ctx),
+        Values(Values), Locals(Values) {}
+
+  void run(const Stmt *Body) { exec(Body); }
+  std::vector<PipelineHazard> Hazards;
+
+private:
+  // --- Statements -----------------------------------------------------------
+  bool holdsAsyncOrBarrier(const Stmt *S) {
+    if (!S)
+      return false;
+    if (auto It = HoldsCache.find(S); It != HoldsCache.end())
+      return It->second;
+    bool Holds = !recogniseAsyncOperations(*S, Values).empty();
+    for (const Stmt *Child : S->children())
+      if (!Holds && holdsAsyncOrBarrier(Child))
+        Holds = true;
+    HoldsCache[S] = Holds;
+    return Holds;
+  }
+
+  void exec(const Stmt *S) {
+    if (!S)
+      return;
+    if (++Steps > StepLimit)
+      throw NotModelled{"the body is too large to run in the pipeline model"};
+    if (const auto *C = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *Child : C->body())
+        exec(Child);
+      return;
+    }
+    if (const auto *D = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *Dcl : D->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(Dcl); VD && VD->getInit()) {
+          scan(VD->getInit());
+          if (VD->getType()->isIntegerType())
+            Locals.assign(VD, Locals.eval(VD->getInit()), VD->getInit());
+          else
+            alias(VD, VD->getInit());
+        }
+      return;
+    }
+    if (const auto *F = dyn_cast<ForStmt>(S)) {
+      exec(F->getInit());
+      loop(F->getCond(), F->getBody(), F->getInc());
+      return;
+    }
+    if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      loop(W->getCond(), W->getBody(), nullptr);
+      return;
+    }
+    if (const auto *Do = dyn_cast<DoStmt>(S)) {
+      exec(Do->getBody());
+      loop(Do->getCond(), Do->getBody(), nullptr);
+      return;
+    }
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      exec(If->getInit());
+      scan(If->getCond());
+      std::optional<int64_t> Cond = Locals.eval(If->getCond());
+      if (Cond) {
+        exec(*Cond ? If->getThen() : If->getElse());
+        return;
+      }
+      const bool Then = holdsAsyncOrBarrier(If->getThen()), Else = holdsAsyncOrBarrier(If->getElse());
+      if (Locals.dependsOnThread(If->getCond())) {
+        if (Then || Else)
+          throw NotModelled{"an async operation or a barrier depends on the thread (a warp-specialised pipeline)"};
+        exec(If->getThen()); // reads under a thread's condition are still reads
+        exec(If->getElse());
+        return;
+      }
+      // Not known and the same for every thread: the steady state takes the
+      // guard of a copy (`k + 1 < tiles`), and leaves the body of an early exit.
+      if (Else)
+        throw NotModelled{"an async operation or a barrier is under a condition that is not known"};
+      if (Then && holdsWaitCommitOrBarrier(If->getThen()))
+        throw NotModelled{"a wait, commit or barrier is under a condition that is not known"};
+      if (isa<ReturnStmt>(If->getThen()) || isa<BreakStmt>(If->getThen()) || isa<ContinueStmt>(If->getThen()))
+        return;
+      exec(If->getThen());
+      return;
+    }
+    if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) ||
+        isa<SwitchStmt>(S)) {
+      if (holdsAsyncOrBarrier(S))
+        throw NotModelled{"control flow the pipeline model does not follow"};
+      if (LoopDepth > 0 && !isa<ReturnStmt>(S))
+        throw NotModelled{"a jump inside the pipelined loop"};
+      return;
+    }
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      operate(*Asm, recogniseAsyncOperations(*Asm, Values));
+      return;
+    }
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      statementExpr(E);
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      exec(Child);
+  }
+
+  bool holdsWaitCommitOrBarrier(const Stmt *S) {
+    if (!S)
+      return false;
+    for (const AsyncOperation &O : recogniseAsyncOperations(*S, Values))
+      if (O.kind != AsyncEventKind::Copy)
+        return true;
+    for (const Stmt *Child : S->children())
+      if (holdsWaitCommitOrBarrier(Child))
+        return true;
+    return false;
+  }
+
+  void loop(const Expr *Cond, const Stmt *Body, const Expr *Inc) {
+    if (!holdsAsyncOrBarrier(Body)) {
+      // A compute loop: its reads, once (its counter unknown).
+      scan(Cond);
+      Locals.forgetAssignedIn(Body);
+      Locals.forgetAssignedIn(Inc);
+      exec(Body);
+      Locals.forgetAssignedIn(Body);
+      Locals.forgetAssignedIn(Inc);
+      return;
+    }
+    ++LoopDepth;
+    const int SteadyTrips = 2 * Stages + 3;
+    for (int Trip = 0;; ++Trip) {
+      scan(Cond);
+      std::optional<int64_t> Known = Cond ? Locals.eval(Cond) : std::optional<int64_t>(1);
+      if (Known && !*Known)
+        break;
+      if (!Known && Trip >= SteadyTrips)
+        break;
+      if (Trip >= 64)
+        throw NotModelled{"a loop with async operations runs more than 64 known trips"};
+      exec(Body);
+      if (Inc) {
+        scan(Inc);
+        Locals.assignments(Inc);
+      }
+    }
+    --LoopDepth;
+  }
+
+  // An expression statement: its async operations (a call at its top), its
+  // reads of the ring, then its assignments.
+  void statementExpr(const Expr *E) {
+    std::vector<AsyncOperation> Ops = recogniseAsyncOperations(*E->IgnoreParenImpCasts(), Values);
+    if (!Ops.empty()) {
+      // The copy's own destination is not a read.
+      operate(*E, Ops);
+      return;
+    }
+    if (holdsAsyncOrBarrier(E))
+      throw NotModelled{"an async operation nested in an expression"};
+    scan(E);
+    Locals.assignments(E);
+  }
+
+  // --- The ring -------------------------------------------------------------
+  // A pointer local set from a ring address: its uses are that region's.
+  void alias(const VarDecl *VD, const Expr *Init) {
+    if (std::optional<Region> R = regionOf(Init))
+      Aliases[VD] = *R;
+    else
+      Aliases.erase(VD);
+  }
+
+  // The region an address or an lvalue names: the ring variable, its stage,
+  // and the text past the stage index.
+  std::optional<Region> regionOf(const Expr *E) {
+    std::vector<const Expr *> Indices; // outermost first
+    std::string Offsets;
+    for (int Depth = 0; E && Depth < 16; ++Depth) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+        E = Cast->getSubExpr();
+        continue;
+      }
+      if (const auto *U = dyn_cast<UnaryOperator>(E); U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref)) {
+        E = U->getSubExpr();
+        continue;
+      }
+      if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
+        E = M->getBase(); // a member of an element: the element's place
+        continue;
+      }
+      if (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+        Indices.insert(Indices.begin(), S->getIdx());
+        E = S->getBase();
+        continue;
+      }
+      if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
+        const bool LeftIsPointer = B->getLHS()->getType()->isPointerType() || B->getLHS()->getType()->isArrayType();
+        Offsets += "+" + text(LeftIsPointer ? B->getRHS() : B->getLHS());
+        E = LeftIsPointer ? B->getLHS() : B->getRHS();
+        continue;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getNumArgs() == 1 &&
+                                                     Call->getArg(0)->getType()->isPointerType()) {
+        E = Call->getArg(0); // __cvta_generic_to_shared(p) and the like
+        continue;
+      }
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+        const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+        if (!VD)
+          return std::nullopt;
+        if (auto It = Aliases.find(VD); It != Aliases.end()) {
+          Region R = It->second;
+          for (const Expr *I : Indices)
+            R.within += "[" + text(I) + "]";
+          R.within += Offsets;
+          return R;
+        }
+        if (!Ring.count(VD))
+          return std::nullopt;
+        if (Indices.empty())
+          return std::nullopt; // the whole ring: not one stage
+        std::optional<int64_t> Stage = Locals.eval(Indices.front());
+        if (!Stage)
+          throw NotModelled{"the stage index '" + text(Indices.front()) + "' is not known in the pipeline model"};
+        Region R;
+        R.buffer = VD;
+        R.stage = ((*Stage % Stages) + Stages) % Stages;
+        for (size_t I = 1; I < Indices.size(); ++I)
+          R.within += "[" + text(Indices[I]) + "]";
+        R.within += Offsets;
+        return R;
+      }
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  std::string text(const Expr *E) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    CharSourceRange Range = CharSourceRange::getTokenRange(SM.getExpansionRange(E->getSourceRange()).getAsRange());
+    return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+  }
+
+  // Every read of the ring in E: the outermost subscript (or the alias) that
+  // names a region; an address handed to a call reads the whole stage.
+  void scan(const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
+        if (std::optional<Region> R = regionOf(Sub)) {
+          read(*R, E->getBeginLoc());
+          for (const Stmt *Child : S->children())
+            scanIndices(Child);
+          return;
+        }
+      }
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+        if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && Aliases.count(VD)) {
+          Region R = Aliases[VD];
+          R.within += "*";
+          read(R, E->getBeginLoc());
+          return;
+        }
+      if (const auto *Call = dyn_cast<CallExpr>(E)) {
+        for (const Expr *Arg : Call->arguments())
+          if (Arg->getType()->isPointerType())
+            if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Arg->IgnoreParenImpCasts()))
+              if (std::optional<Region> R = regionOf(Sub); R && Sub->getType()->isArrayType()) {
+                R->within += "*";
+                read(*R, Arg->getBeginLoc());
+              }
+      }
+    }
+    for (const Stmt *Child : S->children())
+      scan(Child);
+  }
+
+  // The indices of a subscript can read the ring too (rarely).
+  void scanIndices(const Stmt *S) {
+    if (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(S)) {
+      scan(Sub->getIdx());
+      scanIndices(Sub->getBase());
+    }
+  }
+
+  void read(const Region &R, SourceLocation Loc) {
+    const auto Key = std::make_pair(R.buffer, R.stage);
+    if (auto It = Last.find(Key); It != Last.end()) {
+      const LastCopy &C = It->second;
+      const bool Complete = C.batch < CompleteBatches;
+      const bool Others = C.group || C.within != R.within;
+      if (!Complete) {
+        PipelineHazard H;
+        H.kind = PipelineHazard::EarlyRead;
+        H.buffer = R.buffer;
+        H.stage = R.stage;
+        H.at = Loc;
+        H.other = C.loc;
+        H.wait = LastWait;
+        if (C.batch >= Committed) {
+          H.why = "its batch is not committed";
+          H.fix = "commit the copies, then wait for them before the read";
+        } else if (LastWait.isInvalid()) {
+          H.why = "no wait covers its batch";
+          H.fix = "a wait with " + std::to_string(Committed - C.batch - 1) + " pending (or fewer) before the read";
+        } else {
+          H.why = "the last wait leaves the " + std::to_string(Committed - CompleteBatches) +
+                  " most recent batches in flight, and the copy is in one of them";
+          H.fix = "wait with " + std::to_string(Committed - C.batch - 1) + " pending instead of " +
+                  std::to_string(Committed - CompleteBatches);
+        }
+        report(std::move(H));
+      } else if (Others && !C.visible) {
+        PipelineHazard H;
+        H.kind = PipelineHazard::EarlyRead;
+        H.buffer = R.buffer;
+        H.stage = R.stage;
+        H.at = Loc;
+        H.other = C.loc;
+        H.wait = LastWait;
+        H.why = "other threads made the copy and no block barrier follows the wait that completes it";
+        H.fix = "a __syncthreads() (or the group's sync) between the wait and the read";
+        report(std::move(H));
+      }
+    }
+    Reads[Key].push_back({Loc, R.within});
+  }
+
+  void operate(const Stmt &S, const std::vector<AsyncOperation> &Ops) {
+    for (const AsyncOperation &O : Ops) {
+      switch (O.kind) {
+      case AsyncEventKind::Copy: {
+        if (O.form == AsyncCopyForm::Bulk || O.form == AsyncCopyForm::CudaBarrier)
+          throw NotModelled{std::string("the ") + asyncCopyFormName(O.form) + " form's completion is not modelled"};
+        std::optional<Region> R = O.destination ? regionOf(O.destination) : std::nullopt;
+        if (!R)
+          throw NotModelled{"a copy's destination is not a stage of the ring"};
+        copy(*R, S.getBeginLoc(), O.form == AsyncCopyForm::CooperativeGroups || groupCopy(S));
+        if (O.form == AsyncCopyForm::CooperativeGroups)
+          commit(); // each cooperative-groups copy is a batch of its own
+        break;
+      }
+      case AsyncEventKind::Commit:
+        commit();
+        break;
+      case AsyncEventKind::Wait:
+        if (!O.pending)
+          throw NotModelled{"a wait's number of pending batches is not a constant"};
+        if (O.form == AsyncCopyForm::CudaPipeline && isa<CXXMemberCallExpr>(S))
+          throw NotModelled{"cuda::pipeline's consumer_wait (the oldest stage) is not modelled"};
+        if (O.form == AsyncCopyForm::PtxCpAsync && *O.pending == 0 && !Open.copies.empty())
+          commit(); // cp.async.wait_all commits first
+        wait(*O.pending, S.getBeginLoc());
+        if (O.form == AsyncCopyForm::CooperativeGroups)
+          barrier(); // cg::wait / wait_prior synchronise the group
+        break;
+      case AsyncEventKind::BlockBarrier:
+        barrier();
+        break;
+      case AsyncEventKind::Acquire:
+      case AsyncEventKind::Release:
+        throw NotModelled{"cuda::pipeline's producer_acquire / consumer_release are not modelled"};
+      case AsyncEventKind::Arrive:
+      case AsyncEventKind::BarrierWait:
+        throw NotModelled{"cuda::barrier completions are not modelled"};
+      }
+    }
+  }
+
+  // cuda::memcpy_async(group, ...): the group's copy.
+  static bool groupCopy(const Stmt &S) {
+    const auto *Call = dyn_cast<CallExpr>(&S);
+    return Call && Call->getNumArgs() >= 5;
+  }
+
+  void copy(const Region &R, SourceLocation Loc, bool Group) {
+    const auto Key = std::make_pair(R.buffer, R.stage);
+    for (const ReadSinceBarrier &Read : Reads[Key])
+      if (Group || Read.within != R.within) {
+        PipelineHazard H;
+        H.kind = PipelineHazard::BufferReuse;
+        H.buffer = R.buffer;
+        H.stage = R.stage;
+        H.at = Loc;
+        H.other = Read.loc;
+        H.why = "other threads read the stage after the last block barrier";
+        H.fix = "a __syncthreads() after the last read of the stage, before the copy that refills it";
+        report(std::move(H));
+        break;
+      }
+    Open.copies.push_back({R, Loc});
+    LastCopy C;
+    C.batch = Committed; // the open batch's index once committed
+    C.loc = Loc;
+    C.within = R.within;
+    C.group = Group;
+    Last[Key] = C;
+  }
+
+  void commit() {
+    ++Committed;
+    Open = Batch();
+  }
+
+  void wait(int64_t Pending, SourceLocation Loc) {
+    const size_t Complete = Pending >= int64_t(Committed) ? 0 : Committed - size_t(Pending);
+    CompleteBatches = std::max(CompleteBatches, Complete);
+    LastWait = Loc;
+  }
+
+  void barrier() {
+    for (auto &[Key, C] : Last)
+      if (C.batch < CompleteBatches)
+        C.visible = true;
+    Reads.clear();
+  }
+
+  void report(PipelineHazard H) {
+    // One finding per read (copy): its first occurrence in the run.
+    const auto Key = std::make_tuple(int(H.kind), H.at.getRawEncoding(), 0u);
+    if (Reported.insert(Key).second)
+      Hazards.push_back(std::move(H));
+  }
+
+  std::set<const VarDecl *> Ring;
+  const int Stages;
+  ASTContext &Ctx;
+  ValueEvaluator &Values;
+  KernelLocals Locals;
+  std::map<const VarDecl *, Region> Aliases;
+  std::map<std::pair<const VarDecl *, int64_t>, LastCopy> Last;
+  std::map<std::pair<const VarDecl *, int64_t>, std::vector<ReadSinceBarrier>> Reads;
+  llvm::DenseMap<const Stmt *, bool> HoldsCache;
+  std::set<std::tuple<int, unsigned, unsigned>> Reported;
+  Batch Open;
+  size_t Committed = 0, CompleteBatches = 0;
+  SourceLocation LastWait;
+  int LoopDepth = 0;
+  size_t Steps = 0;
+  static constexpr size_t StepLimit = 2000000;
+};
+
+bool insideBody(const FunctionDecl &Kernel, SourceLocation Loc, const SourceManager &SM) {
+  const SourceRange Body = Kernel.getBody()->getSourceRange();
+  const SourceLocation At = SM.getExpansionLoc(Loc);
+  return !SM.isBeforeInTranslationUnit(At, SM.getExpansionLoc(Body.getBegin())) &&
+         !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Body.getEnd()), At);
+}
+
+} // namespace
+
+std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline,
+                                                ASTContext &Ctx, ValueEvaluator &Values) {
+  if (!Pipeline.stages || Pipeline.ringVariables.empty() || !Kernel.hasBody()) {
+    Pipeline.hazardsNotModelled = "the ring is not known";
+    return {};
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const AsyncCopyEvent &E : Pipeline.events)
+    if (!insideBody(Kernel, E.loc, SM)) {
+      Pipeline.hazardsNotModelled = "an async operation is in a called function";
+      return {};
+    }
+  Simulation Run(Pipeline, Ctx, Values);
+  try {
+    Run.run(Kernel.getBody());
+  } catch (const NotModelled &Stop) {
+    Pipeline.hazardsNotModelled = Stop.why;
+    return {};
+  }
+  return std::move(Run.Hazards);
+}
+
+} // namespace clang::tidy::occlint
