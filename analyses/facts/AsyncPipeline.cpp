@@ -173,7 +173,7 @@ private:
     AsyncCopyEvent E;
     E.kind = Kind;
     E.form = Form;
-    E.loc = Loc;
+    E.loc = Ctx.getSourceManager().getExpansionLoc(Loc); // a macro's use, as the user wrote it
     Events.push_back(E);
     return Events.back();
   }

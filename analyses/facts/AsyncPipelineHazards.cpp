@@ -467,6 +467,12 @@ private:
   }
 
   void report(PipelineHazard H) {
+    // Where the user wrote them: a macro's use (CP_ASYNC_WAIT(1)), not its body.
+    const SourceManager &SM = Ctx.getSourceManager();
+    H.at = SM.getExpansionLoc(H.at);
+    H.other = SM.getExpansionLoc(H.other);
+    if (H.wait.isValid())
+      H.wait = SM.getExpansionLoc(H.wait);
     // One finding per read (copy): its first occurrence in the run.
     const auto Key = std::make_tuple(int(H.kind), H.at.getRawEncoding(), 0u);
     if (Reported.insert(Key).second)
@@ -488,7 +494,7 @@ private:
   SourceLocation LastWait;
   int LoopDepth = 0;
   size_t Steps = 0;
-  static constexpr size_t StepLimit = 2000000;
+  static constexpr size_t StepLimit = 200000; // statements run, all trips together
 };
 
 bool insideBody(const FunctionDecl &Kernel, SourceLocation Loc, const SourceManager &SM) {

@@ -23,7 +23,7 @@ std::optional<int64_t> KernelLocals::eval(const Expr *E) {
   if (const auto *B = dyn_cast<BinaryOperator>(E); B && !B->isAssignmentOp() && B->getOpcode() != BO_Comma) {
     std::optional<int64_t> L = eval(B->getLHS()), R = eval(B->getRHS());
     if (!L || !R)
-      return constant(E);
+      return std::nullopt; // (the leaves asked the evaluator: linear in the expression)
     switch (B->getOpcode()) {
     case BO_Add: return *L + *R;
     case BO_Sub: return *L - *R;
@@ -70,10 +70,13 @@ std::optional<int64_t> KernelLocals::eval(const Expr *E) {
 std::optional<int64_t> KernelLocals::constant(const Expr *E) {
   if (mentionsAssignedLocal(E))
     return std::nullopt;
-  EvaluatedValue V = Values.evaluateInteger(*E);
-  if (V.isExact())
-    return V.exactValue();
-  return std::nullopt;
+  auto [It, New] = Constants.try_emplace(E);
+  if (New) {
+    EvaluatedValue V = Values.evaluateInteger(*E);
+    if (V.isExact())
+      It->second = V.exactValue();
+  }
+  return It->second;
 }
 
 bool KernelLocals::mentionsAssignedLocal(const Stmt *S) {

@@ -41,6 +41,7 @@ private:
   ValueEvaluator &Values;
   std::map<const VarDecl *, int64_t> Env;
   std::set<const VarDecl *> Assigned, ThreadValued;
+  std::map<const Expr *, std::optional<int64_t>> Constants; // the evaluator's answers, asked once per expression
 };
 
 } // namespace clang::tidy::occlint

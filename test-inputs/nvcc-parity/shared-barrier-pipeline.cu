@@ -7,8 +7,8 @@
 // is not supported for __shared__ variables": the barrier's destructor has a
 // body) and turns every use into a RecoveryExpr. occlint parses the file
 // again with those two declarations rewritten (tool/lint/SharedDeclarationOverlay.h):
-// the kernels are analysed, their async copies recognised, and the barrier
-// under a thread-dependent branch below is found (NvccParityTest).
+// the kernels are analysed and their async copies recognised, with the
+// ring's depth (NvccParityTest).
 // flags: -std=c++17
 #include <cooperative_groups.h>
 #include <cuda/barrier>
@@ -31,8 +31,7 @@ __global__ void barrierCopy(const float *in, float *out, int tiles) {
     cuda::memcpy_async(block, tile[k % 2], in + k * Tile, sizeof(float) * Tile, bar);
     bar.arrive_and_wait();
     sum += tile[k % 2][threadIdx.x];
-    if (threadIdx.x < 16)
-      __syncthreads(); // a barrier only some threads reach: cuda-divergence-barrier
+    block.sync();
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }

@@ -192,6 +192,35 @@ def truncated(n):
     return full[: len(full) * 2 // 3]
 
 
+def pipelined_loop(n):
+    # An async-copy ring whose pipelined loop body holds n statements of
+    # arithmetic on the current stage and n/8 copies into the next: the
+    # hazard analysis runs the loop 2 S + 3 times (facts/AsyncPipelineHazards.h).
+    body = "\n".join(
+        f"    __pipeline_memcpy_async(&ring[(k + 3) % 4][threadIdx.x], &in[(k + 3) * 256 + threadIdx.x], 4);"
+        if i % 8 == 0 else f"    acc = acc * {i % 5 + 1}.0f + ring[k % 4][(threadIdx.x + {i}) % 256];"
+        for i in range(n))
+    return HEADER + f"""#include <cuda_pipeline.h>
+__global__ void ring4(const float *in, float *out, int tiles) {{
+  __shared__ float ring[4][256];
+  for (int s = 0; s < 3; ++s) {{
+    __pipeline_memcpy_async(&ring[s][threadIdx.x], &in[s * 256 + threadIdx.x], 4);
+    __pipeline_commit();
+  }}
+  float acc = 0.0f;
+  for (int k = 0; k < tiles; ++k) {{
+    __pipeline_wait_prior(2);
+    __syncthreads();
+{body}
+    __pipeline_commit();
+    __syncthreads();
+  }}
+  out[threadIdx.x] = acc;
+}}
+void run(const float *in, float *out, int tiles) {{ ring4<<<132, 256>>>(in, out, tiles); }}
+"""
+
+
 CASES = {
     # name: (writer, the size the stress set uses)
     "deep-expression": (deep_expression, 20000),
@@ -206,6 +235,7 @@ CASES = {
     "odd-constructs": (odd_constructs, 64),
     "call-chain": (call_chain, 3000),
     "truncated": (truncated, 200),
+    "pipelined-loop": (pipelined_loop, 4000),
 }
 
 

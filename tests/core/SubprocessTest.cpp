@@ -55,12 +55,15 @@ TEST_F(Subprocess, TimeoutKillsTheChild) {
   auto t0 = Clock::now();
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(1);
-  auto r = runSubprocess({"sleep", "5"}, o);
+  // The child would sleep 300 s: ending in well under that proves the kill.
+  // The bound is loose on purpose (issue 44: no test may depend on how busy
+  // the machine is); the lower bound holds whatever the load.
+  auto r = runSubprocess({"sleep", "300"}, o);
   auto took = Clock::now() - t0;
   EXPECT_TRUE(r.timedOut);
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.termSignal, 9);
-  EXPECT_LT(took, std::chrono::milliseconds(3000));
+  EXPECT_LT(took, std::chrono::seconds(60));
   EXPECT_GE(took, std::chrono::milliseconds(900));
 }
 
@@ -69,9 +72,9 @@ TEST_F(Subprocess, TimeoutKillsTheWholeProcessGroup) {
   auto t0 = Clock::now();
   SubprocessOptions o;
   o.timeout = std::chrono::seconds(1);
-  auto r = runSubprocess({"sh", "-c", "sleep 30 & sleep 30"}, o);
+  auto r = runSubprocess({"sh", "-c", "sleep 300 & sleep 300"}, o);
   EXPECT_TRUE(r.timedOut);
-  EXPECT_LT(Clock::now() - t0, std::chrono::milliseconds(3000));
+  EXPECT_LT(Clock::now() - t0, std::chrono::seconds(60)); // loose: see TimeoutKillsTheChild
 }
 
 TEST_F(Subprocess, LargeOutputOnBothStreams) {
