@@ -8,9 +8,9 @@ namespace clang::tidy::occlint {
 
 LaunchFindingPrecedence::LaunchFindingPrecedence(const TranslationUnitFacts &Facts,
                                                  llvm::function_ref<bool(StringRef)> IsEnabled)
-    : TinyGridOn(IsEnabled(checknames::TinyGrid)) {
-  // Row 1 applies whether cuda-launch-invalid-config is enabled or not: a
-  // launch that cannot start has nothing else worth saying.
+    : InvalidConfigOn(IsEnabled(checknames::InvalidConfig)), TinyGridOn(IsEnabled(checknames::TinyGrid)) {
+  // Row 1 applies to the launch checks whether cuda-launch-invalid-config is
+  // enabled or not: a launch that cannot start has nothing else worth saying.
   for (const LaunchSite &Site : Facts.launches)
     ShapeErrors[&Site] = !launchShapeErrors(Site, Facts.kernelFor(Site.kernel)).empty();
   for (const LaunchOnTarget &L : Facts.launchesOnTargets)
@@ -36,7 +36,11 @@ MootVerdict LaunchFindingPrecedence::mootOnTarget(StringRef Check, const LaunchO
   namespace n = checknames;
   const bool LosesToInvalid = Check == n::TinyGrid || Check == n::BlockNotWarpMultiple || Check == n::BlockCap ||
                               Check == n::RegisterCliff || Check == n::TailWave || Check == n::OccupancyReport;
-  if (LosesToInvalid && invalid(L))
+  // The occupancy remark of a launch that cannot start says so ("cannot
+  // launch: ..."): the same root cause, moot only while invalid-config's error
+  // says it.
+  const bool Moot = Check != n::OccupancyReport || InvalidConfigOn;
+  if (LosesToInvalid && Moot && invalid(L))
     return {n::InvalidConfig, "the launch cannot start on " + gpuLabel(*L.gpu)};
   // Each SM holds at most one block: what limits the blocks per SM, and how
   // whole the last wave of blocks is, cannot matter.

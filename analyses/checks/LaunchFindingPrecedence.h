@@ -8,9 +8,10 @@
 //   1. cuda-launch-invalid-config: a launch it would report as unable to
 //      start gets no other finding from cuda-launch-tiny-grid,
 //      cuda-launch-block-not-warp-multiple, cuda-occupancy-block-cap,
-//      cuda-occupancy-register-cliff, cuda-launch-tail-wave or
-//      cuda-occupancy-report, whether invalid-config is enabled or not (the
-//      launch cannot start either way).
+//      cuda-occupancy-register-cliff or cuda-launch-tail-wave, whether
+//      invalid-config is enabled or not (the launch cannot start either way),
+//      nor from cuda-occupancy-report while invalid-config is enabled (without
+//      it, the remark says `cannot launch` and why: the same root cause).
 //   2. cuda-launch-tiny-grid: a grid of fewer blocks than the target has SMs
 //      (exact, or bounded above) puts at most one block on each SM, so the
 //      per-SM findings (block-cap, register-cliff, tail-wave) are moot, and
@@ -74,7 +75,7 @@ public:
 private:
   bool invalid(const LaunchOnTarget &L) const;
 
-  bool TinyGridOn;
+  bool InvalidConfigOn, TinyGridOn;
   std::map<const LaunchSite *, bool> ShapeErrors;                          // invalid-config's shape errors per site
   std::map<const LaunchSite *, std::vector<const LaunchOnTarget *>> Targets; // each site's launches on targets
 };

@@ -5,7 +5,7 @@
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report
 #include <cuda_runtime.h>
 
-__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 7 {{'work': registers unknown, 0 bytes of static shared memory declared}}
+__global__ void work(float *p) { p[threadIdx.x] = 0.0f; } // expect-note 8 {{'work': registers unknown, 0 bytes of static shared memory declared}}
 
 template <int Threads>
 void launchTemplate(float *p) {
@@ -27,10 +27,10 @@ void launches(float *p, int n) {
   cudaLaunchKernelEx(&config, work, p); // expect-remark {{at most 4 blocks of 512 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps (registers unknown); the grid of 2160 blocks runs in 5.00 waves}} [cuda-occupancy-report]
 
   work<<<n, 1024>>>(p); // expect-remark {{at most 2 blocks of 1024 threads per SM, 64 of 64 warps (100.0% occupancy), limited by warps (registers unknown)}} [cuda-occupancy-report]
-  // A launch that cannot start: no remark. Its one finding is
-  // cuda-launch-invalid-config's error, whether that check is enabled or not
-  // (issue 44; launch-precedence-report.cu).
-  work<<<216, 2048>>>(p);
+  // A launch that cannot start: the remark says why. (With cuda-launch-invalid-config
+  // enabled, its error is the launch's one finding and this remark is moot:
+  // launch-precedence-report.cu.)
+  work<<<216, 2048>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): cannot launch: 2048 threads per block exceed the maximum of 1024 on sm_80}} [cuda-occupancy-report]
   work<<<1, n>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): unknown (block n, dynamic shared memory 0)}} [cuda-occupancy-report]
 }
 
