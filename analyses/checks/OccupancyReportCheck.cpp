@@ -45,7 +45,7 @@ void OccupancyReportCheck::notePipeline(const LaunchOnTarget &L) {
   for (AsyncCopyForm Form : P->forms)
     Forms += (Forms.empty() ? "" : ", ") + std::string(asyncCopyFormName(Form));
   diag(P->firstCopy,
-       "async-copy pipeline (%0): %1 stages of %2 bytes in %3; blocks per SM by stages on %4: %5",
+       "async-copy pipeline (%0): %1 %plural{1:stage|:stages}1 of %2 bytes in %3; blocks per SM by stages on %4: %5",
        DiagnosticIDs::Note)
       << Forms << *P->stages << static_cast<unsigned>(P->bytesPerStage) << P->stagesFrom << gpuName(*L.gpu)
       << ::occlint::describeStaircase(L.pipelineDepths);

@@ -49,13 +49,11 @@ std::pair<llvm::StringRef, llvm::StringRef> className(const Expr *E) {
   return {RD->getName(), outermostNamespace(RD)};
 }
 
-std::optional<int64_t> exactOf(const Expr *E, ValueEvaluator &Values) {
-  if (!E)
+std::optional<int64_t> exactOf(const Expr *E, ASTContext &Ctx) {
+  Expr::EvalResult Result;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Ctx))
     return std::nullopt;
-  EvaluatedValue V = Values.evaluateInteger(*E);
-  if (!V.isExact())
-    return std::nullopt;
-  return V.exactValue();
+  return Result.Val.getInt().getExtValue();
 }
 
 // The first integral template argument of a called function template
@@ -76,11 +74,11 @@ AsyncOperation op(AsyncEventKind Kind, AsyncCopyForm Form, std::optional<int64_t
   return O;
 }
 
-AsyncOperation copy(AsyncCopyForm Form, const Expr *Destination, const Expr *Size, ValueEvaluator &Values) {
+AsyncOperation copy(AsyncCopyForm Form, const Expr *Destination, const Expr *Size, ASTContext &Ctx) {
   AsyncOperation O = op(AsyncEventKind::Copy, Form);
   O.destination = Destination;
   O.size = Size;
-  O.bytes = exactOf(Size, Values);
+  O.bytes = exactOf(Size, Ctx);
   return O;
 }
 
@@ -118,7 +116,7 @@ std::vector<AsyncOperation> recogniseMemberCall(const CXXMemberCallExpr &Call, l
   return {};
 }
 
-std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ValueEvaluator &Values) {
+std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ASTContext &Ctx) {
   const FunctionDecl *FD = Call.getDirectCallee();
   if (!FD || !FD->getIdentifier())
     return {};
@@ -135,11 +133,11 @@ std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ValueEvaluator &
   const unsigned Args = Call.getNumArgs();
   if (NS.empty()) {
     if (Name == "__pipeline_memcpy_async" && Args >= 3)
-      return {copy(AsyncCopyForm::Primitives, Call.getArg(0), Call.getArg(2), Values)};
+      return {copy(AsyncCopyForm::Primitives, Call.getArg(0), Call.getArg(2), Ctx)};
     if (Name == "__pipeline_commit")
       return {op(AsyncEventKind::Commit, AsyncCopyForm::Primitives)};
     if (Name == "__pipeline_wait_prior")
-      return {op(AsyncEventKind::Wait, AsyncCopyForm::Primitives, Args ? exactOf(Call.getArg(0), Values) : std::nullopt)};
+      return {op(AsyncEventKind::Wait, AsyncCopyForm::Primitives, Args ? exactOf(Call.getArg(0), Ctx) : std::nullopt)};
     if (Name == "__syncthreads" || Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
         Name == "__syncthreads_or")
       return {op(AsyncEventKind::BlockBarrier, AsyncCopyForm::Primitives)};
@@ -151,7 +149,7 @@ std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ValueEvaluator &
       const bool Group = Args >= 5;
       auto [Sync, SyncNS] = className(Call.getArg(Args - 1));
       const AsyncCopyForm Form = Sync == "barrier" ? AsyncCopyForm::CudaBarrier : AsyncCopyForm::CudaPipeline;
-      return {copy(Form, Call.getArg(Group ? 1 : 0), Call.getArg(Group ? 3 : 2), Values)};
+      return {copy(Form, Call.getArg(Group ? 1 : 0), Call.getArg(Group ? 3 : 2), Ctx)};
     }
     if (Name == "pipeline_consumer_wait_prior")
       return {op(AsyncEventKind::Wait, AsyncCopyForm::CudaPipeline, firstTemplateInteger(FD))};
@@ -164,7 +162,7 @@ std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ValueEvaluator &
   if (NS == "cooperative_groups") {
     if (Name == "memcpy_async" && Args >= 3)
       // (group, dst, src, size) or (group, dst, dstCount, src, srcCount).
-      return {copy(AsyncCopyForm::CooperativeGroups, Call.getArg(1), Args == 4 ? Call.getArg(3) : nullptr, Values)};
+      return {copy(AsyncCopyForm::CooperativeGroups, Call.getArg(1), Args == 4 ? Call.getArg(3) : nullptr, Ctx)};
     if (Name == "wait")
       return {op(AsyncEventKind::Wait, AsyncCopyForm::CooperativeGroups, 0)};
     if (Name == "wait_prior")
@@ -184,17 +182,17 @@ const Expr *asmOperand(const GCCAsmStmt &Asm, unsigned I) {
 }
 
 // "16" or "%2": a literal, or the operand's exact value.
-std::optional<int64_t> asmInteger(const GCCAsmStmt &Asm, llvm::StringRef Text, ValueEvaluator &Values) {
+std::optional<int64_t> asmInteger(const GCCAsmStmt &Asm, llvm::StringRef Text, ASTContext &Ctx) {
   int64_t Literal = 0;
   unsigned Operand = 0;
   if (Text.consume_front("%"))
-    return Text.getAsInteger(10, Operand) ? std::nullopt : exactOf(asmOperand(Asm, Operand), Values);
+    return Text.getAsInteger(10, Operand) ? std::nullopt : exactOf(asmOperand(Asm, Operand), Ctx);
   if (Text.getAsInteger(10, Literal))
     return std::nullopt;
   return Literal;
 }
 
-std::vector<AsyncOperation> recogniseAsm(const GCCAsmStmt &Asm, ValueEvaluator &Values) {
+std::vector<AsyncOperation> recogniseAsm(const GCCAsmStmt &Asm, ASTContext &Ctx) {
   const std::string Text = Asm.getAsmString();
   if (Text.find("cp.async") == std::string::npos && Text.find("bar.sync") == std::string::npos &&
       Text.find("barrier.sync") == std::string::npos)
@@ -210,7 +208,7 @@ std::vector<AsyncOperation> recogniseAsm(const GCCAsmStmt &Asm, ValueEvaluator &
     Match[2].getAsInteger(10, Operand);
     AsyncOperation O = op(AsyncEventKind::Copy, AsyncCopyForm::PtxCpAsync);
     O.destination = asmOperand(Asm, Operand);
-    O.bytes = asmInteger(Asm, Match[3], Values);
+    O.bytes = asmInteger(Asm, Match[3], Ctx);
     Out.push_back(O);
   }
   if (Text.find("cp.async.commit_group") != std::string::npos)
@@ -219,7 +217,7 @@ std::vector<AsyncOperation> recogniseAsm(const GCCAsmStmt &Asm, ValueEvaluator &
     Out.push_back(op(AsyncEventKind::Wait, AsyncCopyForm::PtxCpAsync, 0));
   static const llvm::Regex Wait("cp\\.async\\.wait_group[ \t]+(%?[0-9]+)");
   if (Wait.match(Text, &Match))
-    Out.push_back(op(AsyncEventKind::Wait, AsyncCopyForm::PtxCpAsync, asmInteger(Asm, Match[1], Values)));
+    Out.push_back(op(AsyncEventKind::Wait, AsyncCopyForm::PtxCpAsync, asmInteger(Asm, Match[1], Ctx)));
   // bar.sync 0 / barrier.sync 0 (all threads of the block) as __syncthreads.
   static const llvm::Regex Barrier("(^|[^.a-z])(bar|barrier)\\.sync(\\.aligned)?[ \t]+0[ \t]*;");
   if (Barrier.match(Text))
@@ -229,11 +227,11 @@ std::vector<AsyncOperation> recogniseAsm(const GCCAsmStmt &Asm, ValueEvaluator &
 
 } // namespace
 
-std::vector<AsyncOperation> recogniseAsyncOperations(const Stmt &S, ValueEvaluator &Values) {
+std::vector<AsyncOperation> recogniseAsyncOperations(const Stmt &S, ASTContext &Ctx) {
   if (const auto *Call = dyn_cast<CallExpr>(&S))
-    return recogniseCall(*Call, Values);
+    return recogniseCall(*Call, Ctx);
   if (const auto *Asm = dyn_cast<GCCAsmStmt>(&S))
-    return recogniseAsm(*Asm, Values);
+    return recogniseAsm(*Asm, Ctx);
   return {};
 }
 

@@ -7,8 +7,7 @@
 // analysis alike.
 #pragma once
 
-#include "facts/ValueEvaluator.h"
-
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
@@ -34,7 +33,10 @@ struct AsyncOperation {
 };
 
 /// The operations S is (arrive_and_wait is two; most statements none).
-std::vector<AsyncOperation> recogniseAsyncOperations(const Stmt &S, ValueEvaluator &Values);
+/// Counts and sizes are read with Clang's constant evaluator (literals,
+/// constexpr, template arguments, macros): no dataflow, so the facts stay
+/// linear in the function's size.
+std::vector<AsyncOperation> recogniseAsyncOperations(const Stmt &S, ASTContext &Ctx);
 
 /// "__pipeline_memcpy_async", "cuda::pipeline", ...
 const char *asyncCopyFormName(AsyncCopyForm Form);

@@ -1,4 +1,5 @@
 #include "facts/AsyncPipeline.h"
+#include "facts/AsyncPipelineOffsets.h"
 #include "facts/CudaBuiltinVariables.h"
 #include "facts/SharedMemoryVariables.h"
 
@@ -18,13 +19,12 @@ namespace clang::tidy::occlint {
 
 namespace {
 
-std::optional<int64_t> exactOf(const Expr *E, ValueEvaluator &Values) {
-  if (!E)
+// A compile-time constant (Clang's evaluator: no dataflow, linear).
+std::optional<int64_t> exactOf(const Expr *E, ASTContext &Ctx) {
+  Expr::EvalResult Result;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Ctx))
     return std::nullopt;
-  EvaluatedValue V = Values.evaluateInteger(*E);
-  if (!V.isExact())
-    return std::nullopt;
-  return V.exactValue();
+  return Result.Val.getInt().getExtValue();
 }
 
 CopyDestination destinationOf(const Expr *E, int Depth) {
@@ -139,7 +139,7 @@ public:
   }
 
   bool VisitStmt(Stmt *S) {
-    std::vector<AsyncOperation> Operations = recogniseAsyncOperations(*S, Values);
+    std::vector<AsyncOperation> Operations = recogniseAsyncOperations(*S, Ctx);
     for (const AsyncOperation &O : Operations) {
       if (O.kind == AsyncEventKind::BlockBarrier)
         continue;
@@ -185,7 +185,7 @@ private:
     const CopyDestination D = copyDestinationOf(O.destination);
     E.buffer = D.buffer;
     if (D.buffer && D.firstIndex) {
-      E.constantStage = exactOf(D.firstIndex, Values);
+      E.constantStage = exactOf(D.firstIndex, Ctx);
       E.runtimeStage = !E.constantStage;
     }
     E.bytes = O.bytes;
@@ -292,6 +292,16 @@ std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kern
   if (C.BulkSeen)
     Out.notModelled = "bulk (TMA) copies are recognised but their stages and hazards are not modelled";
   readRing(C, Ctx, Out);
+  if (Out.notModelled.empty() && (!Out.stages || Out.bytesPerStage <= 0)) {
+    // Not an array of arrays: the stages may be offsets into one buffer.
+    AsyncPipelineFacts ByOffsets = Out;
+    ByOffsets.stages.reset();
+    readOffsetRing(Kernel, ByOffsets, Ctx, Values);
+    if (ByOffsets.stages && ByOffsets.bytesPerStage > 0)
+      Out = std::move(ByOffsets);
+    else if (!Out.stages)
+      Out.stagesUnknown = Out.stagesUnknown + "; " + ByOffsets.stagesUnknown;
+  }
   if (C.ConditionalCopies.empty()) {
     Out.producer = "all threads";
   } else {

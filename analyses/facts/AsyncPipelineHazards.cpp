@@ -1,5 +1,5 @@
 #include "facts/AsyncPipelineHazards.h"
-#include "facts/KernelLocals.h"
+#include "facts/AsyncPipelineRun.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -15,11 +15,6 @@ namespace clang::tidy::occlint {
 
 namespace {
 
-// Thrown (as a value, caught in findPipelineHazards) where the model stops:
-// the reason goes into hazardsNotModelled.
-struct NotModelled {
-  std::string why;
-};
 
 // A place in the ring, and who addresses it: the text of the address past
 // the stage index ("" for a whole stage).
@@ -46,177 +41,24 @@ struct ReadSinceBarrier {
   std::string within;
 };
 
-class Simulation {
+class Simulation final : public PipelineRun {
 public:
   Simulation(const AsyncPipelineFacts &Pipeline, ASTContext &Ctx, ValueEvaluator &Values)
-      : Ring(Pipeline.ringVariables.begin(), Pipeline.ringVariables.end()), Stages(*Pipeline.stages), Ctx(Ctx),
-        Values(Values), Locals(Values) {}
+      : PipelineRun(Ctx, Values, 2 * *Pipeline.stages + 3),
+        Ring(Pipeline.ringVariables.begin(), Pipeline.ringVariables.end()), Stages(*Pipeline.stages) {}
 
-  void run(const Stmt *Body) { exec(Body); }
   std::vector<PipelineHazard> Hazards;
 
 private:
-  // --- Statements -----------------------------------------------------------
-  bool holdsAsyncOrBarrier(const Stmt *S) {
-    if (!S)
-      return false;
-    if (auto It = HoldsCache.find(S); It != HoldsCache.end())
-      return It->second;
-    bool Holds = !recogniseAsyncOperations(*S, Values).empty();
-    for (const Stmt *Child : S->children())
-      if (!Holds && holdsAsyncOrBarrier(Child))
-        Holds = true;
-    HoldsCache[S] = Holds;
-    return Holds;
-  }
-
-  void exec(const Stmt *S) {
-    if (!S)
-      return;
-    if (++Steps > StepLimit)
-      throw NotModelled{"the body is too large to run in the pipeline model"};
-    if (const auto *C = dyn_cast<CompoundStmt>(S)) {
-      for (const Stmt *Child : C->body())
-        exec(Child);
-      return;
-    }
-    if (const auto *D = dyn_cast<DeclStmt>(S)) {
-      for (const Decl *Dcl : D->decls())
-        if (const auto *VD = dyn_cast<VarDecl>(Dcl); VD && VD->getInit()) {
-          scan(VD->getInit());
-          if (VD->getType()->isIntegerType())
-            Locals.assign(VD, Locals.eval(VD->getInit()), VD->getInit());
-          else
-            alias(VD, VD->getInit());
-        }
-      return;
-    }
-    if (const auto *F = dyn_cast<ForStmt>(S)) {
-      exec(F->getInit());
-      loop(F->getCond(), F->getBody(), F->getInc());
-      return;
-    }
-    if (const auto *W = dyn_cast<WhileStmt>(S)) {
-      loop(W->getCond(), W->getBody(), nullptr);
-      return;
-    }
-    if (const auto *Do = dyn_cast<DoStmt>(S)) {
-      exec(Do->getBody());
-      loop(Do->getCond(), Do->getBody(), nullptr);
-      return;
-    }
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      exec(If->getInit());
-      scan(If->getCond());
-      std::optional<int64_t> Cond = Locals.eval(If->getCond());
-      if (Cond) {
-        exec(*Cond ? If->getThen() : If->getElse());
-        return;
-      }
-      const bool Then = holdsAsyncOrBarrier(If->getThen()), Else = holdsAsyncOrBarrier(If->getElse());
-      if (Locals.dependsOnThread(If->getCond())) {
-        if (Then || Else)
-          throw NotModelled{"an async operation or a barrier depends on the thread (a warp-specialised pipeline)"};
-        exec(If->getThen()); // reads under a thread's condition are still reads
-        exec(If->getElse());
-        return;
-      }
-      // Not known and the same for every thread: the steady state takes the
-      // guard of a copy (`k + 1 < tiles`), and leaves the body of an early exit.
-      if (Else)
-        throw NotModelled{"an async operation or a barrier is under a condition that is not known"};
-      if (Then && holdsWaitCommitOrBarrier(If->getThen()))
-        throw NotModelled{"a wait, commit or barrier is under a condition that is not known"};
-      if (isa<ReturnStmt>(If->getThen()) || isa<BreakStmt>(If->getThen()) || isa<ContinueStmt>(If->getThen()))
-        return;
-      exec(If->getThen());
-      return;
-    }
-    if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) ||
-        isa<SwitchStmt>(S)) {
-      if (holdsAsyncOrBarrier(S))
-        throw NotModelled{"control flow the pipeline model does not follow"};
-      if (LoopDepth > 0 && !isa<ReturnStmt>(S))
-        throw NotModelled{"a jump inside the pipelined loop"};
-      return;
-    }
-    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      operate(*Asm, recogniseAsyncOperations(*Asm, Values));
-      return;
-    }
-    if (const auto *E = dyn_cast<Expr>(S)) {
-      statementExpr(E);
-      return;
-    }
-    for (const Stmt *Child : S->children())
-      exec(Child);
-  }
-
-  bool holdsWaitCommitOrBarrier(const Stmt *S) {
-    if (!S)
-      return false;
-    for (const AsyncOperation &O : recogniseAsyncOperations(*S, Values))
-      if (O.kind != AsyncEventKind::Copy)
-        return true;
-    for (const Stmt *Child : S->children())
-      if (holdsWaitCommitOrBarrier(Child))
-        return true;
-    return false;
-  }
-
-  void loop(const Expr *Cond, const Stmt *Body, const Expr *Inc) {
-    if (!holdsAsyncOrBarrier(Body)) {
-      // A compute loop: its reads, once (its counter unknown).
-      scan(Cond);
-      Locals.forgetAssignedIn(Body);
-      Locals.forgetAssignedIn(Inc);
-      exec(Body);
-      Locals.forgetAssignedIn(Body);
-      Locals.forgetAssignedIn(Inc);
-      return;
-    }
-    ++LoopDepth;
-    const int SteadyTrips = 2 * Stages + 3;
-    for (int Trip = 0;; ++Trip) {
-      scan(Cond);
-      std::optional<int64_t> Known = Cond ? Locals.eval(Cond) : std::optional<int64_t>(1);
-      if (Known && !*Known)
-        break;
-      if (!Known && Trip >= SteadyTrips)
-        break;
-      if (Trip >= 64)
-        throw NotModelled{"a loop with async operations runs more than 64 known trips"};
-      exec(Body);
-      if (Inc) {
-        scan(Inc);
-        Locals.assignments(Inc);
-      }
-    }
-    --LoopDepth;
-  }
-
-  // An expression statement: its async operations (a call at its top), its
-  // reads of the ring, then its assignments.
-  void statementExpr(const Expr *E) {
-    std::vector<AsyncOperation> Ops = recogniseAsyncOperations(*E->IgnoreParenImpCasts(), Values);
-    if (!Ops.empty()) {
-      // The copy's own destination is not a read.
-      operate(*E, Ops);
-      return;
-    }
-    if (holdsAsyncOrBarrier(E))
-      throw NotModelled{"an async operation nested in an expression"};
-    scan(E);
-    Locals.assignments(E);
-  }
-
   // --- The ring -------------------------------------------------------------
   // A pointer local set from a ring address: its uses are that region's.
-  void alias(const VarDecl *VD, const Expr *Init) {
-    if (std::optional<Region> R = regionOf(Init))
-      Aliases[VD] = *R;
+  void declared(const VarDecl &VD, const Expr &Init) override {
+    if (VD.getType()->isIntegerType())
+      return;
+    if (std::optional<Region> R = regionOf(&Init))
+      Aliases[&VD] = *R;
     else
-      Aliases.erase(VD);
+      Aliases.erase(&VD);
   }
 
   // The region an address or an lvalue names: the ring variable, its stage,
@@ -285,15 +127,20 @@ private:
     return std::nullopt;
   }
 
-  std::string text(const Expr *E) {
-    const SourceManager &SM = Ctx.getSourceManager();
-    CharSourceRange Range = CharSourceRange::getTokenRange(SM.getExpansionRange(E->getSourceRange()).getAsRange());
-    return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+  // E as written (once per expression: every trip reads the same text).
+  const std::string &text(const Expr *E) {
+    auto [It, New] = Texts.try_emplace(E);
+    if (New) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      CharSourceRange Range = CharSourceRange::getTokenRange(SM.getExpansionRange(E->getSourceRange()).getAsRange());
+      It->second = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+    }
+    return It->second;
   }
 
   // Every read of the ring in E: the outermost subscript (or the alias) that
   // names a region; an address handed to a call reads the whole stage.
-  void scan(const Stmt *S) {
+  void scan(const Stmt *S) override {
     if (!S || isa<LambdaExpr>(S))
       return;
     if (const auto *E = dyn_cast<Expr>(S)) {
@@ -377,7 +224,7 @@ private:
     Reads[Key].push_back({Loc, R.within});
   }
 
-  void operate(const Stmt &S, const std::vector<AsyncOperation> &Ops) {
+  void operate(const Stmt &S, const std::vector<AsyncOperation> &Ops) override {
     for (const AsyncOperation &O : Ops) {
       switch (O.kind) {
       case AsyncEventKind::Copy: {
@@ -481,20 +328,14 @@ private:
 
   std::set<const VarDecl *> Ring;
   const int Stages;
-  ASTContext &Ctx;
-  ValueEvaluator &Values;
-  KernelLocals Locals;
   std::map<const VarDecl *, Region> Aliases;
   std::map<std::pair<const VarDecl *, int64_t>, LastCopy> Last;
   std::map<std::pair<const VarDecl *, int64_t>, std::vector<ReadSinceBarrier>> Reads;
-  llvm::DenseMap<const Stmt *, bool> HoldsCache;
   std::set<std::tuple<int, unsigned, unsigned>> Reported;
+  llvm::DenseMap<const Expr *, std::string> Texts;
   Batch Open;
   size_t Committed = 0, CompleteBatches = 0;
   SourceLocation LastWait;
-  int LoopDepth = 0;
-  size_t Steps = 0;
-  static constexpr size_t StepLimit = 200000; // statements run, all trips together
 };
 
 bool insideBody(const FunctionDecl &Kernel, SourceLocation Loc, const SourceManager &SM) {
@@ -509,7 +350,8 @@ bool insideBody(const FunctionDecl &Kernel, SourceLocation Loc, const SourceMana
 std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline,
                                                 ASTContext &Ctx, ValueEvaluator &Values) {
   if (!Pipeline.stages || Pipeline.ringVariables.empty() || !Kernel.hasBody()) {
-    Pipeline.hazardsNotModelled = "the ring is not known";
+    if (Pipeline.hazardsNotModelled.empty())
+      Pipeline.hazardsNotModelled = Pipeline.stages ? "the ring is not an array of arrays" : "the ring is not known";
     return {};
   }
   const SourceManager &SM = Ctx.getSourceManager();

@@ -65,16 +65,18 @@ std::optional<int64_t> KernelLocals::eval(const Expr *E) {
   return constant(E);
 }
 
-// A constant the evaluator knows without the locals (constexpr, template
+// A constant Clang's evaluator knows without the locals (constexpr, template
 // arguments, sizeof), and never a local assigned in the body.
 std::optional<int64_t> KernelLocals::constant(const Expr *E) {
+  if (const auto *Literal = dyn_cast<IntegerLiteral>(E))
+    return Literal->getValue().getSExtValue(); // the common case, without the evaluator
   if (mentionsAssignedLocal(E))
     return std::nullopt;
   auto [It, New] = Constants.try_emplace(E);
   if (New) {
-    EvaluatedValue V = Values.evaluateInteger(*E);
-    if (V.isExact())
-      It->second = V.exactValue();
+    Expr::EvalResult Result;
+    if (!E->isValueDependent() && E->EvaluateAsInt(Result, Ctx))
+      It->second = Result.Val.getInt().getExtValue();
   }
   return It->second;
 }
@@ -108,12 +110,69 @@ bool KernelLocals::dependsOnThread(const Stmt *S) {
 
 void KernelLocals::assign(const VarDecl *VD, std::optional<int64_t> V, const Expr *From) {
   Assigned.insert(VD);
+  std::optional<LinearValue> L = !V && From ? linear(From) : std::nullopt;
   if (V)
     Env[VD] = *V;
   else
     Env.erase(VD);
   if (From && dependsOnThread(From))
     ThreadValued.insert(VD);
+  if (L && L->threadPart)
+    Linear[VD] = *L;
+  else
+    Linear.erase(VD);
+}
+
+std::optional<LinearValue> KernelLocals::linear(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  if (std::optional<int64_t> V = eval(E))
+    return LinearValue{*V, false};
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return linear(Cast->getSubExpr());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (auto It = Linear.find(VD); It != Linear.end())
+        return It->second;
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->isAdditiveOp()) {
+      std::optional<LinearValue> L = linear(B->getLHS()), R = linear(B->getRHS());
+      if (L && R)
+        return LinearValue{B->getOpcode() == BO_Add ? L->uniform + R->uniform : L->uniform - R->uniform,
+                           L->threadPart || R->threadPart};
+    } else if (B->getOpcode() == BO_Mul) {
+      if (std::optional<int64_t> K = eval(B->getLHS()))
+        if (std::optional<LinearValue> R = linear(B->getRHS()))
+          return LinearValue{*K * R->uniform, R->threadPart};
+      if (std::optional<int64_t> K = eval(B->getRHS()))
+        if (std::optional<LinearValue> L = linear(B->getLHS()))
+          return LinearValue{*K * L->uniform, L->threadPart};
+    }
+  }
+  if (dependsOnThread(E) && onlyThread(E))
+    return LinearValue{0, true};
+  return std::nullopt;
+}
+
+bool KernelLocals::onlyThread(const Stmt *S) {
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    if (std::optional<BuiltinComponent> B = builtinMember(E))
+      return B->variable == "threadIdx";
+    if (eval(E))
+      return true;
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!VD)
+      return true; // an enumerator, a function
+    auto It = Linear.find(VD);
+    return It != Linear.end() && It->second.uniform == 0;
+  }
+  for (const Stmt *Child : S->children())
+    if (Child && !onlyThread(Child))
+      return false;
+  return true;
 }
 
 const VarDecl *KernelLocals::localOf(const Expr *E) {
@@ -152,6 +211,17 @@ void KernelLocals::assignments(const Stmt *S) {
       case BO_DivAssign: if (*R) New = *Old / *R; break;
       default: break;
       }
+    if (!New && !Old && (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign))
+      if (auto It = Linear.find(VD); It != Linear.end())
+        if (std::optional<LinearValue> Add = linear(cast<CompoundAssignOperator>(B)->getRHS())) {
+          const LinearValue Sum{B->getOpcode() == BO_AddAssign ? It->second.uniform + Add->uniform
+                                                              : It->second.uniform - Add->uniform,
+                                true};
+          assign(VD, std::nullopt, nullptr);
+          Linear[VD] = Sum;
+          ThreadValued.insert(VD);
+          return;
+        }
     assign(VD, New, B->getRHS());
   } else if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp()) {
     const VarDecl *VD = localOf(U->getSubExpr());

@@ -4,11 +4,10 @@
 // a local assigned a value that is not known (a thread index, a parameter)
 // is forgotten, and remembered as thread-valued when it came from threadIdx.
 // Constants that need no local (constexpr, template arguments, sizeof) come
-// from the value evaluator.
+// from Clang's constant evaluator (no dataflow: linear in the body).
 #pragma once
 
-#include "facts/ValueEvaluator.h"
-
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
 #include <map>
@@ -17,12 +16,24 @@
 
 namespace clang::tidy::occlint {
 
+/// A value as a uniform part plus, possibly, a part that differs between the
+/// threads (threadIdx and the locals computed from it, added or scaled):
+/// `stage * 384 + warp_id * 64 + lane_id / 4` is {uniform: stage * 384,
+/// threadPart: true}.
+struct LinearValue {
+  int64_t uniform = 0;
+  bool threadPart = false;
+};
+
 class KernelLocals {
 public:
-  explicit KernelLocals(ValueEvaluator &Values) : Values(Values) {}
+  explicit KernelLocals(ASTContext &Ctx) : Ctx(Ctx) {}
 
   /// E's value with the locals as they stand; nullopt when not known.
   std::optional<int64_t> eval(const Expr *E);
+  /// E as a uniform part plus a thread part, when it is a sum of known
+  /// values and of terms that depend on the thread only; nullopt otherwise.
+  std::optional<LinearValue> linear(const Expr *E);
   /// Whether S reads threadIdx, directly or through a thread-valued local.
   bool dependsOnThread(const Stmt *S);
   /// VD now holds V (nullopt: not known), assigned from From.
@@ -37,11 +48,14 @@ public:
 private:
   std::optional<int64_t> constant(const Expr *E);
   bool mentionsAssignedLocal(const Stmt *S);
+  /// S depends on the thread and on nothing else that is not known.
+  bool onlyThread(const Stmt *S);
 
-  ValueEvaluator &Values;
+  ASTContext &Ctx;
   std::map<const VarDecl *, int64_t> Env;
   std::set<const VarDecl *> Assigned, ThreadValued;
-  std::map<const Expr *, std::optional<int64_t>> Constants; // the evaluator's answers, asked once per expression
+  std::map<const VarDecl *, LinearValue> Linear; // locals with a thread part
+  std::map<const Expr *, std::optional<int64_t>> Constants; // Clang's constant evaluator, asked once per expression
 };
 
 } // namespace clang::tidy::occlint

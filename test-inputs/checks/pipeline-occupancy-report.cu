@@ -1,8 +1,8 @@
 // Test input for the async-copy pipeline facts (analyses/facts/AsyncPipeline.cpp) as
 // cuda-occupancy-report shows them: on each launch of a pipelined kernel, a note with the
 // ring's depth S, the bytes of one stage and the staircase of blocks per SM over S
-// (analyses/core/PipelineStaircase.cpp); once per kernel whose ring is not readable, a
-// remark that says so. No ptxas report: registers unknown (0), shared memory from the
+// (analyses/core/PipelineStaircase.cpp); once per kernel whose ring is not readable, or
+// whose hazards are not checked, a remark that says so. No ptxas report: registers unknown (0), shared memory from the
 // declarations. Every form here parses with plain Clang (no __shared__ object with a
 // constructor), so the clang-tidy plugin sees the same code.
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report
@@ -68,13 +68,14 @@ __global__ void threeStages(const float4 *in, float *out, int tiles) { // expect
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
-// One buffer, whole-group copies: no stage dimension to read; the remark says so once.
+// One buffer refilled every trip (facts/AsyncPipelineOffsets.h): one stage, the whole
+// buffer; the hazard checks read rings of arrays of arrays only, and the remark says so.
 __global__ void oneBuffer(const float *in, float *out, int tiles) { // expect-note {{'oneBuffer': registers unknown, 1024 bytes of static shared memory declared}}
   __shared__ float tile[256];
   auto block = cg::this_thread_block();
   float sum = 0.0f;
   for (int k = 0; k < tiles; ++k) {
-    cg::memcpy_async(block, tile, in + k * 256, sizeof(float) * 256); // expect-remark {{async copies of 'oneBuffer' are not modelled: the copies into 'tile' do not index a stage dimension}} [cuda-occupancy-report]
+    cg::memcpy_async(block, tile, in + k * 256, sizeof(float) * 256); // expect-remark {{async-copy hazards of 'oneBuffer' are not checked: one buffer refilled every trip}} [cuda-occupancy-report] expect-note {{async-copy pipeline (cooperative_groups::memcpy_async): 1 stage of 1024 bytes in one stage: 'tile' (1024 B); blocks per SM by stages on A100 80GB (sm_80, 108 SMs): 1:8 2:8}}
     cg::wait(block);
     sum += tile[threadIdx.x];
     block.sync();

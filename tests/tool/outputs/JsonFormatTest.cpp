@@ -332,9 +332,13 @@ TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
   EXPECT_EQ(Three["forms"], json::array({"__pipeline_memcpy_async"}));
   EXPECT_EQ(Three["stages"], 3);
   EXPECT_EQ(Three["bytesPerStage"], 4096);
+  // One buffer refilled every trip: one stage, the whole buffer (read from the
+  // copies' offsets, facts/AsyncPipelineOffsets.h); hazards not checked.
   const json &One = Kernels["oneBuffer"]["pipeline"];
-  EXPECT_TRUE(One["stages"].is_null()) << One;
-  EXPECT_EQ(One["stagesUnknown"], "the copies into 'tile' do not index a stage dimension");
+  EXPECT_EQ(One["stages"], 1) << One;
+  EXPECT_EQ(One["bytesPerStage"], 1024) << One;
+  EXPECT_EQ(One["stagesFrom"], "one stage: 'tile' (1024 B)") << One;
+  EXPECT_NE(One["hazardsNotModelled"].get<std::string>().find("one buffer refilled every trip"), std::string::npos);
   for (const json &L : J["launches"]) {
     if (L["kernel"] == "doubleBuffered") {
       ASSERT_GE(L["pipelineDepths"].size(), 4u) << L.dump(1);
@@ -343,10 +347,15 @@ TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
       EXPECT_EQ(L["pipelineDepths"][1]["sharedMemory"], 32768);
       EXPECT_EQ(L["pipelineDepths"][1]["limitedBy"], "shared memory");
       EXPECT_FALSE(L["pipelineDepths"].back()["fits"].get<bool>());
-    } else if (L["kernel"] == "oneBuffer") {
-      EXPECT_FALSE(L.contains("pipelineDepths")) << L.dump(1);
     }
   }
+  // A kernel without async copies, and its launches: neither field.
+  const json Plain = lintJson({checksInput("occupancy-report.cu")}, "--gpu=A100 --checks=-*,cuda-occupancy-report");
+  ASSERT_FALSE(Plain["kernels"].empty());
+  for (const json &K : Plain["kernels"])
+    EXPECT_FALSE(K.contains("pipeline")) << K.dump(1);
+  for (const json &L : Plain["launches"])
+    EXPECT_FALSE(L.contains("pipelineDepths")) << L.dump(1);
   EXPECT_EQ(lintJson({Input}, "--gpu=A100 --checks=-*,cuda-occupancy-report", nullptr, "OCCLINT_IN_PROCESS=1 "), J);
 }
 
