@@ -25,6 +25,19 @@ const char *asyncCopyFormName(AsyncCopyForm Form) {
   return "";
 }
 
+const Expr *peelAddress(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      E = Cast->getSubExpr();
+    else if (const auto *U = dyn_cast<UnaryOperator>(E); U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref))
+      E = U->getSubExpr();
+    else
+      return E;
+  }
+  return E;
+}
+
 llvm::StringRef outermostNamespace(const Decl *D) {
   llvm::StringRef Name;
   for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent())

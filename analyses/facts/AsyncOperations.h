@@ -38,6 +38,10 @@ struct AsyncOperation {
 /// linear in the function's size.
 std::vector<AsyncOperation> recogniseAsyncOperations(const Stmt &S, ASTContext &Ctx);
 
+/// E without what does not change the place it names: parentheses, casts,
+/// `&` and `*` (the address walks of the ring facts start from it).
+const Expr *peelAddress(const Expr *E);
+
 /// "__pipeline_memcpy_async", "cuda::pipeline", ...
 const char *asyncCopyFormName(AsyncCopyForm Form);
 

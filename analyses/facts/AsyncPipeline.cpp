@@ -31,15 +31,7 @@ CopyDestination destinationOf(const Expr *E, int Depth) {
   CopyDestination Out;
   const Expr *FirstIndex = nullptr;
   while (E && Depth < 8) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
-      E = Cast->getSubExpr();
-      continue;
-    }
-    if (const auto *U = dyn_cast<UnaryOperator>(E); U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref)) {
-      E = U->getSubExpr();
-      continue;
-    }
+    E = peelAddress(E);
     if (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
       FirstIndex = S->getIdx(); // the last one met is the one next to the variable
       E = S->getBase();
@@ -185,8 +177,12 @@ private:
     const CopyDestination D = copyDestinationOf(O.destination);
     E.buffer = D.buffer;
     if (D.buffer && D.firstIndex) {
-      E.constantStage = exactOf(D.firstIndex, Ctx);
-      E.runtimeStage = !E.constantStage;
+      // A stage index is the same in every thread of the block: a first
+      // index that depends on the thread is a row of one tile
+      // (As[threadIdx.y][tx]), not a stage.
+      E.threadIndexed = mentionsThreadIndex(D.firstIndex);
+      E.constantStage = E.threadIndexed ? std::nullopt : exactOf(D.firstIndex, Ctx);
+      E.runtimeStage = !E.threadIndexed && !E.constantStage;
     }
     E.bytes = O.bytes;
   }
@@ -213,6 +209,7 @@ void readRing(const Collector &C, ASTContext &Ctx, AsyncPipelineFacts &Out) {
   struct Uses {
     std::set<int64_t> constants;
     bool runtime = false;
+    bool threadIndexed = false;
   };
   std::map<const VarDecl *, Uses> ByBuffer;
   std::vector<const VarDecl *> Order;
@@ -230,6 +227,7 @@ void readRing(const Collector &C, ASTContext &Ctx, AsyncPipelineFacts &Out) {
     if (E.constantStage)
       U.constants.insert(*E.constantStage);
     U.runtime |= E.runtimeStage;
+    U.threadIndexed |= E.threadIndexed;
   }
   std::optional<int64_t> Stages;
   int64_t Bytes = 0;
@@ -238,9 +236,12 @@ void readRing(const Collector &C, ASTContext &Ctx, AsyncPipelineFacts &Out) {
   for (const VarDecl *V : Order) {
     const Uses &U = ByBuffer[V];
     const auto *Outer = Ctx.getAsConstantArrayType(V->getType());
-    const bool Ring = Outer && Outer->getElementType()->isArrayType() && (U.runtime || U.constants.size() > 1);
+    const bool Ring = Outer && Outer->getElementType()->isArrayType() && !U.threadIndexed &&
+                      (U.runtime || U.constants.size() > 1);
     if (!Ring) {
-      Why = "the copies into '" + V->getNameAsString() + "' do not index a stage dimension";
+      Why = U.threadIndexed ? "the copies into '" + V->getNameAsString() +
+                                  "' index its first dimension by thread (rows of one tile, not stages)"
+                            : "the copies into '" + V->getNameAsString() + "' do not index a stage dimension";
       continue;
     }
     const int64_t S = Outer->getSize().getSExtValue();

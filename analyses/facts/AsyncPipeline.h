@@ -52,6 +52,7 @@ struct AsyncCopyEvent {
   const VarDecl *buffer = nullptr;
   std::optional<int64_t> constantStage;
   bool runtimeStage = false;
+  bool threadIndexed = false; // the first index depends on the thread: a row, not a stage
   std::optional<int64_t> bytes; // Copy: its size in bytes, when exact
 };
 

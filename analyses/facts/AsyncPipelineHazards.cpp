@@ -67,15 +67,9 @@ private:
     std::vector<const Expr *> Indices; // outermost first
     std::string Offsets;
     for (int Depth = 0; E && Depth < 16; ++Depth) {
-      E = E->IgnoreParenImpCasts();
-      if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
-        E = Cast->getSubExpr();
-        continue;
-      }
-      if (const auto *U = dyn_cast<UnaryOperator>(E); U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref)) {
-        E = U->getSubExpr();
-        continue;
-      }
+      E = peelAddress(E);
+      if (!E)
+        return std::nullopt;
       if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
         E = M->getBase(); // a member of an element: the element's place
         continue;
@@ -187,14 +181,14 @@ private:
       const LastCopy &C = It->second;
       const bool Complete = C.batch < CompleteBatches;
       const bool Others = C.group || C.within != R.within;
+      PipelineHazard H;
+      H.kind = PipelineHazard::EarlyRead;
+      H.buffer = R.buffer;
+      H.stage = R.stage;
+      H.at = Loc;
+      H.other = C.loc;
+      H.wait = LastWait;
       if (!Complete) {
-        PipelineHazard H;
-        H.kind = PipelineHazard::EarlyRead;
-        H.buffer = R.buffer;
-        H.stage = R.stage;
-        H.at = Loc;
-        H.other = C.loc;
-        H.wait = LastWait;
         if (C.batch >= Committed) {
           H.why = "its batch is not committed";
           H.fix = "commit the copies, then wait for them before the read";
@@ -209,13 +203,6 @@ private:
         }
         report(std::move(H));
       } else if (Others && !C.visible) {
-        PipelineHazard H;
-        H.kind = PipelineHazard::EarlyRead;
-        H.buffer = R.buffer;
-        H.stage = R.stage;
-        H.at = Loc;
-        H.other = C.loc;
-        H.wait = LastWait;
         H.why = "other threads made the copy and no block barrier follows the wait that completes it";
         H.fix = "a __syncthreads() (or the group's sync) between the wait and the read";
         report(std::move(H));

@@ -68,15 +68,9 @@ private:
   std::optional<Address> addressOf(const Expr *E, bool Quiet = false) {
     int64_t Offset = 0;
     for (int Depth = 0; E && Depth < 32; ++Depth) {
-      E = E->IgnoreParenImpCasts();
-      if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
-        E = Cast->getSubExpr();
-        continue;
-      }
-      if (const auto *U = dyn_cast<UnaryOperator>(E); U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref)) {
-        E = U->getSubExpr();
-        continue;
-      }
+      E = peelAddress(E);
+      if (!E)
+        return std::nullopt;
       if (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
         std::optional<LinearValue> I = Locals.linear(S->getIdx());
         if (!I)

@@ -83,8 +83,26 @@ __global__ void oneBuffer(const float *in, float *out, int tiles) { // expect-no
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
+// One 2-D tile whose rows the threads fill (As[threadIdx.y][...]): the first
+// index depends on the thread, so it is a row, not a stage: one stage of the
+// whole tile.
+__global__ void tileRows(const float *in, float *out, int tiles) { // expect-note {{'tileRows': registers unknown, 1024 bytes of static shared memory declared}}
+  __shared__ float rows[16][16];
+  float sum = 0.0f;
+  for (int k = 0; k < tiles; ++k) {
+    __pipeline_memcpy_async(&rows[threadIdx.y][threadIdx.x], &in[k * 256 + threadIdx.y * 16 + threadIdx.x], sizeof(float)); // expect-note {{async-copy pipeline (__pipeline_memcpy_async): 1 stage of 1024 bytes in one stage: 'rows' (1024 B)}} expect-remark {{async-copy hazards of 'tileRows' are not checked: one buffer refilled every trip}} [cuda-occupancy-report]
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    sum += rows[threadIdx.x][threadIdx.y];
+    __syncthreads();
+  }
+  out[blockIdx.x * 256 + threadIdx.y * 16 + threadIdx.x] = sum;
+}
+
 void run(const float *a, const float *b, float *c, const float4 *in, float *out, int tiles) {
   doubleBuffered<<<432, 256>>>(a, b, c, tiles); // expect-remark {{predicted occupancy of 'doubleBuffered' on A100 80GB (sm_80, 108 SMs): at most 4 blocks of 256 threads per SM}} [cuda-occupancy-report]
   threeStages<<<432, 256>>>(in, out, tiles); // expect-remark {{predicted occupancy of 'threeStages' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]
   oneBuffer<<<432, 256>>>(a, out, tiles); // expect-remark {{predicted occupancy of 'oneBuffer' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]
+  tileRows<<<432, dim3(16, 16)>>>(a, out, tiles); // expect-remark {{predicted occupancy of 'tileRows' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]
 }

@@ -320,7 +320,7 @@ TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
   std::map<std::string, json> Kernels;
   for (const json &K : J["kernels"])
     Kernels[K["name"].get<std::string>()] = K;
-  ASSERT_EQ(Kernels.size(), 3u) << J.dump(1);
+  ASSERT_EQ(Kernels.size(), 4u) << J.dump(1);
   const json &Double = Kernels["doubleBuffered"]["pipeline"];
   EXPECT_EQ(Double["forms"], json::array({"cp.async"}));
   EXPECT_EQ(Double["stages"], 2);
@@ -339,6 +339,11 @@ TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
   EXPECT_EQ(One["bytesPerStage"], 1024) << One;
   EXPECT_EQ(One["stagesFrom"], "one stage: 'tile' (1024 B)") << One;
   EXPECT_NE(One["hazardsNotModelled"].get<std::string>().find("one buffer refilled every trip"), std::string::npos);
+  // A 2-D tile filled by rows (rows[threadIdx.y][...]): its first index is a
+  // row, not a stage (the rule the held-out reading corrected).
+  const json &Rows = Kernels["tileRows"]["pipeline"];
+  EXPECT_EQ(Rows["stages"], 1) << Rows;
+  EXPECT_EQ(Rows["bytesPerStage"], 1024) << Rows;
   for (const json &L : J["launches"]) {
     if (L["kernel"] == "doubleBuffered") {
       ASSERT_GE(L["pipelineDepths"].size(), 4u) << L.dump(1);
