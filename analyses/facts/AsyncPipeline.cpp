@@ -9,7 +9,6 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Support/Regex.h"
 
 #include <algorithm>
 #include <map>
@@ -90,7 +89,7 @@ bool mentionsThreadIndex(const Stmt *S, int Depth = 0) {
 
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
-  Collector(ASTContext &Ctx, ValueEvaluator &Values) : Ctx(Ctx), Values(Values) {}
+  explicit Collector(ASTContext &Ctx) : Ctx(Ctx) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -196,7 +195,6 @@ private:
   }
 
   ASTContext &Ctx;
-  ValueEvaluator &Values;
   llvm::SmallPtrSet<const FunctionDecl *, 8> Walked;
   std::vector<const FunctionDecl *> Pending;
   std::vector<SourceLocation> Conditions;
@@ -280,8 +278,8 @@ void readRing(const Collector &C, ASTContext &Ctx, AsyncPipelineFacts &Out) {
 CopyDestination copyDestinationOf(const Expr *Address) { return destinationOf(Address, 0); }
 
 std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kernel, ASTContext &Ctx,
-                                                        ValueEvaluator &Values) {
-  Collector C(Ctx, Values);
+                                                        ValueEvaluator &) {
+  Collector C(Ctx);
   C.walkFunction(Kernel, 0);
   auto FirstCopy = std::find_if(C.Events.begin(), C.Events.end(),
                                 [](const AsyncCopyEvent &E) { return E.kind == AsyncEventKind::Copy; });
@@ -297,7 +295,7 @@ std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kern
     // Not an array of arrays: the stages may be offsets into one buffer.
     AsyncPipelineFacts ByOffsets = Out;
     ByOffsets.stages.reset();
-    readOffsetRing(Kernel, ByOffsets, Ctx, Values);
+    readOffsetRing(Kernel, ByOffsets, Ctx);
     if (ByOffsets.stages && ByOffsets.bytesPerStage > 0)
       Out = std::move(ByOffsets);
     else if (!Out.stages)

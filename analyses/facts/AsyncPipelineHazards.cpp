@@ -43,8 +43,8 @@ struct ReadSinceBarrier {
 
 class Simulation final : public PipelineRun {
 public:
-  Simulation(const AsyncPipelineFacts &Pipeline, ASTContext &Ctx, ValueEvaluator &Values)
-      : PipelineRun(Ctx, Values, 2 * *Pipeline.stages + 3),
+  Simulation(const AsyncPipelineFacts &Pipeline, ASTContext &Ctx)
+      : PipelineRun(Ctx, 2 * *Pipeline.stages + 3),
         Ring(Pipeline.ringVariables.begin(), Pipeline.ringVariables.end()), Stages(*Pipeline.stages) {}
 
   std::vector<PipelineHazard> Hazards;
@@ -335,7 +335,7 @@ bool insideBody(const FunctionDecl &Kernel, SourceLocation Loc, const SourceMana
 } // namespace
 
 std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline,
-                                                ASTContext &Ctx, ValueEvaluator &Values) {
+                                                ASTContext &Ctx, ValueEvaluator &) {
   if (!Pipeline.stages || Pipeline.ringVariables.empty() || !Kernel.hasBody()) {
     if (Pipeline.hazardsNotModelled.empty())
       Pipeline.hazardsNotModelled = Pipeline.stages ? "the ring is not an array of arrays" : "the ring is not known";
@@ -347,7 +347,7 @@ std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, Asyn
       Pipeline.hazardsNotModelled = "an async operation is in a called function";
       return {};
     }
-  Simulation Run(Pipeline, Ctx, Values);
+  Simulation Run(Pipeline, Ctx);
   try {
     Run.run(Kernel.getBody());
   } catch (const NotModelled &Stop) {

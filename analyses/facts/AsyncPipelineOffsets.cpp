@@ -25,7 +25,7 @@ struct Address {
 
 class OffsetRun final : public PipelineRun {
 public:
-  OffsetRun(ASTContext &Ctx, ValueEvaluator &Values) : PipelineRun(Ctx, Values, OffsetTrips) {}
+  explicit OffsetRun(ASTContext &Ctx) : PipelineRun(Ctx, OffsetTrips) {}
 
   // Per copy site (its location), the first uniform offset it wrote in each
   // steady trip, and the buffer.
@@ -51,7 +51,7 @@ private:
   }
 
   void declared(const VarDecl &VD, const Expr &Init) override {
-    if (std::optional<Address> A = addressOf(&Init, /*Quiet=*/true))
+    if (std::optional<Address> A = addressOf(&Init))
       Aliases[&VD] = *A;
     else
       Aliases.erase(&VD);
@@ -65,7 +65,7 @@ private:
   }
 
   // The buffer and uniform byte offset an address expression names.
-  std::optional<Address> addressOf(const Expr *E, bool Quiet = false) {
+  std::optional<Address> addressOf(const Expr *E) {
     int64_t Offset = 0;
     for (int Depth = 0; E && Depth < 32; ++Depth) {
       E = peelAddress(E);
@@ -123,7 +123,6 @@ private:
       }
       return std::nullopt;
     }
-    (void)Quiet;
     return std::nullopt;
   }
 
@@ -157,11 +156,10 @@ int periodOf(const std::vector<int64_t> &Seq) {
 
 } // namespace
 
-void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, ASTContext &Ctx,
-                    ValueEvaluator &Values) {
+void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, ASTContext &Ctx) {
   if (!Kernel.hasBody())
     return;
-  OffsetRun Run(Ctx, Values);
+  OffsetRun Run(Ctx);
   try {
     Run.run(Kernel.getBody());
   } catch (const NotModelled &Stop) {

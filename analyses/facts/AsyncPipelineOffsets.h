@@ -24,7 +24,6 @@ namespace clang::tidy::occlint {
 /// Reads the ring of Kernel from its copies' offsets into Pipeline (stages,
 /// bytesPerStage, stagesFrom), or says in Pipeline.stagesUnknown why not.
 /// Only for a kernel whose ring readRing did not find.
-void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, ASTContext &Ctx,
-                    ValueEvaluator &Values);
+void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, ASTContext &Ctx);
 
 } // namespace clang::tidy::occlint

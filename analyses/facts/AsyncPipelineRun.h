@@ -29,8 +29,7 @@ struct NotModelled {
 
 class PipelineRun {
 public:
-  PipelineRun(ASTContext &Ctx, ValueEvaluator &Values, int SteadyTrips)
-      : Ctx(Ctx), Values(Values), Locals(Ctx), SteadyTrips(SteadyTrips) {}
+  PipelineRun(ASTContext &Ctx, int SteadyTrips) : Ctx(Ctx), Locals(Ctx), SteadyTrips(SteadyTrips) {}
   virtual ~PipelineRun() = default;
 
   void run(const Stmt *Body) { exec(Body); }
@@ -46,7 +45,6 @@ protected:
   virtual void steadyTrip(int Trip) {}
 
   ASTContext &Ctx;
-  ValueEvaluator &Values;
   KernelLocals Locals;
   int LoopDepth = 0;
   int SteadyLoopDepth = 0; // loops whose condition is not known, around the statement run

@@ -68,8 +68,6 @@ std::optional<int64_t> KernelLocals::eval(const Expr *E) {
 // A constant Clang's evaluator knows without the locals (constexpr, template
 // arguments, sizeof), and never a local assigned in the body.
 std::optional<int64_t> KernelLocals::constant(const Expr *E) {
-  if (const auto *Literal = dyn_cast<IntegerLiteral>(E))
-    return Literal->getValue().getSExtValue(); // the common case, without the evaluator
   if (mentionsAssignedLocal(E))
     return std::nullopt;
   auto [It, New] = Constants.try_emplace(E);

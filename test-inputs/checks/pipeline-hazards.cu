@@ -1,5 +1,6 @@
 // Test input for cuda-pipeline-early-read and cuda-pipeline-buffer-reuse
-// (analyses/facts/AsyncPipelineHazards.cpp): async-copy rings written correctly
+// (analyses/checks/PipelineEarlyReadCheck.cpp, PipelineBufferReuseCheck.cpp, on the
+// facts of analyses/facts/AsyncPipelineHazards.cpp): async-copy rings written correctly
 // (no finding) and each one broken once: a wait one stage too loose, no wait,
 // no block barrier between the wait and a read of other threads' copies, no
 // block barrier before a stage is refilled. Each form: cp.async through
@@ -60,7 +61,7 @@ __global__ void looseWait(const float *a, float *c, int tiles) {
     CP_ASYNC_WAIT(2); // expect-note {{fix: wait with 1 pending instead of 2}}
     __syncthreads();
     for (int i = 0; i < Tile; i += 32)
-      sum += As[cur][i + threadIdx.x % 32]; // expect-warning {{'As' stage 0 is read while the async copy at line 52 may still be writing it: the last wait leaves the 2 most recent batches in flight, and the copy is in one of them}} [cuda-pipeline-early-read]
+      sum += As[cur][i + threadIdx.x % 32]; // expect-warning {{'As' stage 0 is read while the async copy at line 53 may still be writing it: the last wait leaves the 2 most recent batches in flight, and the copy is in one of them}} [cuda-pipeline-early-read]
     __syncthreads();
   }
   c[blockIdx.x * blockDim.x + threadIdx.x] = sum;
@@ -80,7 +81,7 @@ __global__ void noWait(const float *a, float *c, int tiles) {
     CP_ASYNC_COMMIT();
     __syncthreads();
     for (int i = 0; i < Tile; i += 32)
-      sum += As[cur][i + threadIdx.x % 32]; // expect-warning {{'As' stage 0 is read while the async copy at line 73 may still be writing it: no wait covers its batch}} [cuda-pipeline-early-read] expect-note {{fix: a wait with 1 pending (or fewer) before the read}}
+      sum += As[cur][i + threadIdx.x % 32]; // expect-warning {{'As' stage 0 is read while the async copy at line 74 may still be writing it: no wait covers its batch}} [cuda-pipeline-early-read] expect-note {{fix: a wait with 1 pending (or fewer) before the read}}
     __syncthreads();
   }
   c[blockIdx.x * blockDim.x + threadIdx.x] = sum;
@@ -100,7 +101,7 @@ __global__ void noBarrierAfterWait(const float *a, float *c, int tiles) {
     CP_ASYNC_COMMIT();
     CP_ASYNC_WAIT(1); // expect-note {{fix: a __syncthreads() (or the group's sync) between the wait and the read}}
     for (int i = 0; i < Tile; i += 32)
-      sum += As[cur][i + threadIdx.x % 32]; // expect-warning {{'As' stage 0 is read while the async copy at line 93 may still be writing it: other threads made the copy and no block barrier follows the wait that completes it}} [cuda-pipeline-early-read]
+      sum += As[cur][i + threadIdx.x % 32]; // expect-warning {{'As' stage 0 is read while the async copy at line 94 may still be writing it: other threads made the copy and no block barrier follows the wait that completes it}} [cuda-pipeline-early-read]
     __syncthreads();
   }
   c[blockIdx.x * blockDim.x + threadIdx.x] = sum;
@@ -116,7 +117,7 @@ __global__ void noBarrierBeforeRefill(const float *a, float *c, int tiles) {
   for (int k = 0; k < tiles; ++k) {
     const int cur = k % 2, next = 1 - cur;
     if (k + 1 < tiles)
-      CP_ASYNC_CG(sharedAddress(&As[next][t]), a + (k + 1) * Tile + t); // expect-warning {{async copy refills 'As' stage 0 while other threads may still be reading it (line 124): other threads read the stage after the last block barrier}} [cuda-pipeline-buffer-reuse] expect-note {{fix: a __syncthreads() after the last read of the stage, before the copy that refills it}}
+      CP_ASYNC_CG(sharedAddress(&As[next][t]), a + (k + 1) * Tile + t); // expect-warning {{async copy refills 'As' stage 0 while other threads may still be reading it (line 125): other threads read the stage after the last block barrier}} [cuda-pipeline-buffer-reuse] expect-note {{fix: a __syncthreads() after the last read of the stage, before the copy that refills it}}
     CP_ASYNC_COMMIT();
     CP_ASYNC_WAIT(1);
     __syncthreads();
@@ -160,7 +161,7 @@ __global__ void threeStagesLoose(const float4 *in, float *out, int tiles) {
       __pipeline_memcpy_async(&ring[(k + 2) % 3][threadIdx.x], &in[(k + 2) * 256 + threadIdx.x], sizeof(float4));
     __pipeline_commit();
     __pipeline_wait_prior(3); // expect-note {{fix: wait with 2 pending instead of 3}}
-    sum += ring[k % 3][threadIdx.x].x; // expect-warning {{'ring' stage 0 is read while the async copy at line 154 may still be writing it}} [cuda-pipeline-early-read]
+    sum += ring[k % 3][threadIdx.x].x; // expect-warning {{'ring' stage 0 is read while the async copy at line 155 may still be writing it}} [cuda-pipeline-early-read]
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
@@ -195,7 +196,7 @@ __global__ void groupCopiesLoose(const float *in, float *out, int tiles) {
     const int ahead = k + 1 < tiles ? k + 1 : tiles - 1;
     cg::memcpy_async(block, tile[(k + 1) % 2], in + ahead * 256, sizeof(float) * 256);
     cg::wait_prior<2>(block); // expect-note {{fix: wait with 1 pending instead of 2}}
-    sum += tile[k % 2][threadIdx.x]; // expect-warning {{'tile' stage 0 is read while the async copy at line 192 may still be writing it}} [cuda-pipeline-early-read]
+    sum += tile[k % 2][threadIdx.x]; // expect-warning {{'tile' stage 0 is read while the async copy at line 193 may still be writing it}} [cuda-pipeline-early-read]
     block.sync();
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
