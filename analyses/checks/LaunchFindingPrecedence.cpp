@@ -35,7 +35,8 @@ static std::string gpuLabel(const ::occlint::TargetGpu &Gpu) {
 MootVerdict LaunchFindingPrecedence::mootOnTarget(StringRef Check, const LaunchOnTarget &L) const {
   namespace n = checknames;
   const bool LosesToInvalid = Check == n::TinyGrid || Check == n::BlockNotWarpMultiple || Check == n::BlockCap ||
-                              Check == n::RegisterCliff || Check == n::TailWave || Check == n::OccupancyReport;
+                              Check == n::RegisterCliff || Check == n::TailWave || Check == n::PipelineDepth ||
+                              Check == n::OccupancyReport;
   // The occupancy remark of a launch that cannot start says so ("cannot
   // launch: ..."): the same root cause, moot only while invalid-config's error
   // says it.

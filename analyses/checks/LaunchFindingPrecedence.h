@@ -8,7 +8,8 @@
 //   1. cuda-launch-invalid-config: a launch it would report as unable to
 //      start gets no other finding from cuda-launch-tiny-grid,
 //      cuda-launch-block-not-warp-multiple, cuda-occupancy-block-cap,
-//      cuda-occupancy-register-cliff or cuda-launch-tail-wave, whether
+//      cuda-occupancy-register-cliff, cuda-occupancy-pipeline-depth or
+//      cuda-launch-tail-wave, whether
 //      invalid-config is enabled or not (the launch cannot start either way),
 //      nor from cuda-occupancy-report while invalid-config is enabled (without
 //      it, the remark says `cannot launch` and why: the same root cause).
@@ -20,7 +21,10 @@
 //   3. The per-SM findings.
 //
 // Row 2 applies only while its winning check is enabled in the run: turning
-// tiny-grid off brings the per-SM findings back. cuda-occupancy-spills, a finding about a
+// tiny-grid off brings the per-SM findings back. (cuda-occupancy-pipeline-depth
+// is in row 1 only: its "fewer stages, more blocks per SM" case asks for a
+// grid larger than one wave itself, and its single-stage case does not depend
+// on the grid.) cuda-occupancy-spills, a finding about a
 // kernel rather than a launch, is in no row.
 #pragma once
 
@@ -41,6 +45,7 @@ inline constexpr const char BlockNotWarpMultiple[] = "cuda-launch-block-not-warp
 inline constexpr const char TailWave[] = "cuda-launch-tail-wave";
 inline constexpr const char BlockCap[] = "cuda-occupancy-block-cap";
 inline constexpr const char RegisterCliff[] = "cuda-occupancy-register-cliff";
+inline constexpr const char PipelineDepth[] = "cuda-occupancy-pipeline-depth";
 inline constexpr const char OccupancyReport[] = "cuda-occupancy-report";
 } // namespace checknames
 

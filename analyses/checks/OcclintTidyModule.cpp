@@ -9,6 +9,7 @@
 #include "checks/InvalidConfigCheck.h"
 #include "checks/OccupancyReportCheck.h"
 #include "checks/PipelineBufferReuseCheck.h"
+#include "checks/PipelineDepthCheck.h"
 #include "checks/PipelineEarlyReadCheck.h"
 #include "checks/RegisterCliffCheck.h"
 #include "checks/SpillsCheck.h"
@@ -35,6 +36,7 @@ public:
     Factories.registerCheck<OccupancyReportCheck>("cuda-occupancy-report");
     Factories.registerCheck<SpillsCheck>("cuda-occupancy-spills");
     Factories.registerCheck<PipelineBufferReuseCheck>("cuda-pipeline-buffer-reuse");
+    Factories.registerCheck<PipelineDepthCheck>("cuda-occupancy-pipeline-depth");
     Factories.registerCheck<PipelineEarlyReadCheck>("cuda-pipeline-early-read");
   }
 };

@@ -1,5 +1,9 @@
 #include "checks/OccupancyReportCheck.h"
 
+#include "core/PipelineOverlap.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
 namespace clang::tidy::occlint {
 
 OccupancyReportCheck::OccupancyReportCheck(StringRef Name, ClangTidyContext *Context)
@@ -45,10 +49,35 @@ void OccupancyReportCheck::notePipeline(const LaunchOnTarget &L) {
   for (AsyncCopyForm Form : P->forms)
     Forms += (Forms.empty() ? "" : ", ") + std::string(asyncCopyFormName(Form));
   diag(P->firstCopy,
-       "async-copy pipeline (%0): %1 %plural{1:stage|:stages}1 of %2 bytes in %3; blocks per SM by stages on %4: %5",
+       "async-copy pipeline (%0): %1 %plural{1:stage|:stages}1 of %2 bytes in %3; blocks per SM by stages on %4: "
+       "%5; %6",
        DiagnosticIDs::Note)
       << Forms << *P->stages << static_cast<unsigned>(P->bytesPerStage) << P->stagesFrom << gpuName(*L.gpu)
-      << ::occlint::describeStaircase(L.pipelineDepths);
+      << ::occlint::describeStaircase(L.pipelineDepths) << describeOverlap(*P, L);
+}
+
+// The overlap estimate at the ring's depth (core/PipelineOverlap.h), or why
+// there is none.
+std::string OccupancyReportCheck::describeOverlap(const AsyncPipelineFacts &P, const LaunchOnTarget &L) {
+  auto Time = [](double Ns) { return llvm::formatv("{0:F0} ns", Ns).str(); };
+  const auto &D = L.pipelineDepths;
+  const int S = *P.stages;
+  if (S <= int(D.size()) && D[S - 1].loadNs && D[S - 1].computeNs && D[S - 1].latencyNs) {
+    const auto &At = D[S - 1];
+    const int Covering = ::occlint::firstCoveringDepth(D);
+    return llvm::formatv("overlap estimate at {0} {1}: load {2}, compute {3} per tile and SM ({4} bounds), memory "
+                         "latency {5}; {6}",
+                         S, S == 1 ? "stage" : "stages", Time(*At.loadNs), Time(*At.computeNs),
+                         *At.computeNs >= *At.loadNs ? "compute" : "load", Time(*At.latencyNs),
+                         Covering ? llvm::formatv("{0} stages cover the load", Covering).str()
+                                  : std::string("no depth that fits covers the load"))
+        .str();
+  }
+  if (!P.loopWork.workUnknown.empty())
+    return "no overlap estimate: " + P.loopWork.workUnknown;
+  if (!L.gpu->throughput)
+    return "no overlap estimate: no datasheet rates for " + L.gpu->productName + " in the GPU database";
+  return "no overlap estimate: the ring's depth does not fit this launch";
 }
 
 // A kernel whose async copies are recognised but whose ring is not read (its

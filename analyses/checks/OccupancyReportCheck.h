@@ -16,6 +16,7 @@ protected:
 
 private:
   void notePipeline(const LaunchOnTarget &L);
+  static std::string describeOverlap(const AsyncPipelineFacts &P, const LaunchOnTarget &L);
   void reportUnmodelledPipelines(const TranslationUnitFacts &Facts);
 };
 

@@ -273,6 +273,24 @@ GpuProduct parseProduct(const json &J, size_t Index) {
   P.arch = getString(J, "arch", Where);
   P.smCount = int(getInt(J, "smCount", Where, 1, 100000));
   P.source = getString(J, "source", Where);
+  if (auto It = J.find("throughput"); It != J.end()) {
+    const std::string In = Where + ".throughput";
+    if (!It->is_object())
+      fail(In, "must be an object");
+    ProductThroughput T;
+    auto Positive = [&](const char *Key) {
+      const auto F = It->find(Key);
+      if (F == It->end() || !F->is_number() || F->get<double>() <= 0 || F->get<double>() > 1e7)
+        fail(In, std::string("field '") + Key + "' must be a positive number");
+      return F->get<double>();
+    };
+    T.memoryBandwidthGBs = Positive("memoryBandwidthGBs");
+    T.boostClockMHz = Positive("boostClockMHz");
+    T.fp32Tflops = Positive("fp32Tflops");
+    T.tensorFp16Tflops = Positive("tensorFp16Tflops");
+    T.source = getString(*It, "source", In);
+    P.throughput = std::move(T);
+  }
   if (auto It = J.find("aliases"); It != J.end()) {
     if (!It->is_array())
       fail(Where, "field 'aliases' must be an array of strings");
@@ -458,9 +476,11 @@ std::optional<TargetGpu> GpuDatabase::resolve(std::string_view spec,
     if (const GpuProduct *P = findProduct(Base)) {
       if (const ArchLimits *A = ArchOf(*P)) {
         TargetGpu T{*A, P->name, P->smCount};
+        T.throughput = P->throughput;
         if (ExplicitSms) {
           T.smCount = *ExplicitSms;
           T.productName = P->name + ":" + std::to_string(*ExplicitSms);
+          T.throughput.reset(); // another part: the product's rates do not apply
         }
         return T;
       }
@@ -476,6 +496,7 @@ std::optional<TargetGpu> GpuDatabase::resolve(std::string_view spec,
       }
       TargetGpu T{*A, P->name, P->smCount};
       T.productAssumed = true;
+      T.throughput = P->throughput;
       return T;
     }
     std::vector<std::string> Close = closeMatches(Base);

@@ -53,6 +53,17 @@ struct ArchLimits {
   std::string sourceOf(const std::string &field) const;
 };
 
+/// What a product's datasheet says it moves and computes, for the estimates
+/// that need a rate (the overlap of an async-copy pipeline,
+/// core/PipelineOverlap.h): peak figures, never measured ones.
+struct ProductThroughput {
+  double memoryBandwidthGBs = 0; // device memory, GB/s (10^9 bytes)
+  double boostClockMHz = 0;      // the clock of the datasheet's peak figures
+  double fp32Tflops = 0;         // non-tensor FP32, dense
+  double tensorFp16Tflops = 0;   // FP16 tensor-core operations, dense (no sparsity)
+  std::string source;            // where the four figures come from
+};
+
 /// A named product: an arch plus its SM count. Every product uses its arch's
 /// limits unchanged (no product in the database reports different per-SM or
 /// per-block sizes from the other products of its compute capability).
@@ -62,6 +73,7 @@ struct GpuProduct {
   std::string arch;                 // "sm_90"
   int smCount = 0;
   std::string source;               // where the SM count comes from
+  std::optional<ProductThroughput> throughput; // absent where the database has no figures
 };
 
 /// A resolved target: the limits to use plus how many SMs.
@@ -73,6 +85,9 @@ struct TargetGpu {
   /// the arch's default product's, an assumption a value read from the
   /// device (prop.multiProcessorCount) says it rests on.
   bool productAssumed = false;
+  /// The product's datasheet rates; absent for an explicit SM count (another
+  /// part of that arch) or a product without figures.
+  std::optional<ProductThroughput> throughput;
 };
 
 class GpuDatabase {

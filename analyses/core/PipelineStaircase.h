@@ -20,6 +20,7 @@
 #include "core/Occupancy.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace occlint {
@@ -31,6 +32,10 @@ struct PipelineDepthPoint {
   int blocksPerSM = 0;
   double occupancy = 0;
   unsigned bindingLimiters = 0; // Limiter bits
+  /// The overlap estimate at this depth's blocks per SM (core/PipelineOverlap.h):
+  /// one tile, per SM, where the tile's work and the GPU's rates are known.
+  std::optional<double> loadNs, computeNs, latencyNs;
+  std::optional<bool> coversLoad; // (stages - 1) * max(load, compute) >= latency + load
 };
 
 /// The most stages the staircase goes to when every depth fits.

@@ -309,6 +309,7 @@ std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kern
                    std::to_string(SM.getExpansionLineNumber(C.ConditionalCopies.front())) + ")";
   }
   Out.events = std::move(C.Events);
+  Out.loopWork = describePipelineLoopWork(Kernel, Ctx);
   return Out;
 }
 

@@ -31,6 +31,7 @@
 #pragma once
 
 #include "facts/AsyncOperations.h"
+#include "facts/AsyncPipelineWork.h"
 #include "facts/ValueEvaluator.h"
 
 #include "clang/AST/Decl.h"
@@ -82,6 +83,9 @@ struct AsyncPipelineFacts {
   /// Why the ring's hazards were not looked for ("" when they were;
   /// facts/AsyncPipelineHazards.h).
   std::string hazardsNotModelled;
+  /// The pipelined loop: one tile's arithmetic, and whether the copies
+  /// overlap any work (facts/AsyncPipelineWork.h).
+  PipelineLoopWork loopWork;
 };
 
 /// The async-copy facts of a kernel; nullopt when it makes no async copy.

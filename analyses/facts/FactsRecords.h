@@ -33,6 +33,12 @@ struct PipelineRecord {
   std::optional<int64_t> otherSharedBytes; // the block's static shared memory outside the ring
   std::string stagesFrom, stagesUnknown, notModelled, producer;
   std::string hazardsNotModelled; // why the hazard checks did not look ("" when they did)
+  /// One trip of the pipelined loop (facts/AsyncPipelineWork.h): its arithmetic
+  /// when counted, why not, and whether the copies overlap any work (null when
+  /// the kernel's body has no pipelined loop).
+  std::optional<double> fpOpsPerThread, tensorFlopsPerWarp;
+  std::optional<std::string> workUnknown;
+  std::optional<bool> nothingOverlaps;
 };
 
 struct KernelRecord {

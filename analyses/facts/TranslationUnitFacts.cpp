@@ -1,5 +1,7 @@
 #include "facts/TranslationUnitFacts.h"
 
+#include "core/PipelineOverlap.h"
+
 #include "facts/CallSites.h"
 #include "facts/FactsRecords.h"
 #include "core/OccupancyUnknownSharedMemory.h"
@@ -373,9 +375,20 @@ void TranslationUnitFacts::predictOccupancy() {
           L.occupancy = std::move(Any->result);
         }
       }
-      if (L.shape && Kernel->pipeline && Kernel->pipeline->stages && Kernel->pipeline->bytesPerStage > 0)
-        L.pipelineDepths = ::occlint::pipelineStaircase(Gpu, resourcesOutsideRing(Res->model, *Kernel->pipeline),
-                                                        *L.shape, Kernel->pipeline->bytesPerStage);
+      if (L.shape && Kernel->pipeline && Kernel->pipeline->stages && Kernel->pipeline->bytesPerStage > 0) {
+        const AsyncPipelineFacts &P = *Kernel->pipeline;
+        L.pipelineDepths = ::occlint::pipelineStaircase(Gpu, resourcesOutsideRing(Res->model, P), *L.shape,
+                                                        P.bytesPerStage);
+        // The overlap estimate, where one tile's arithmetic was counted: per
+        // block, the threads' FP operations and the warps' tensor FLOPs.
+        const PipelineLoopWork &W = P.loopWork;
+        if (W.workUnknown.empty() && W.fpOpsPerThread && W.tensorFlopsPerWarp) {
+          const int64_t Threads = int64_t(L.shape->blockX) * L.shape->blockY * L.shape->blockZ;
+          const int64_t Warps = (Threads + Gpu.arch.warpSize - 1) / Gpu.arch.warpSize;
+          ::occlint::estimateOverlap(L.pipelineDepths, Gpu, P.bytesPerStage,
+                                     {*W.fpOpsPerThread * double(Threads), *W.tensorFlopsPerWarp * double(Warps)});
+        }
+      }
       launchesOnTargets.push_back(std::move(L));
     }
   }
@@ -427,6 +440,13 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) cons
       Pipeline.notModelled = P->notModelled;
       Pipeline.producer = P->producer;
       Pipeline.hazardsNotModelled = P->hazardsNotModelled;
+      if (P->loopWork.loop) {
+        Pipeline.fpOpsPerThread = P->loopWork.fpOpsPerThread;
+        Pipeline.tensorFlopsPerWarp = P->loopWork.tensorFlopsPerWarp;
+        Pipeline.nothingOverlaps = P->loopWork.nothingOverlaps;
+      }
+      if (!P->loopWork.workUnknown.empty())
+        Pipeline.workUnknown = P->loopWork.workUnknown;
       K.pipeline = std::move(Pipeline);
     }
     Record.kernels.push_back(std::move(K));

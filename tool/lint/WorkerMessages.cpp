@@ -21,9 +21,10 @@ template <typename T> void put(json &J, const char *Key, const std::optional<T> 
   J[Key] = V ? json(*V) : json(nullptr);
 }
 template <typename T> void put(json &J, const char *Key, const T &V) { J[Key] = V; }
+// An optional field may be missing (a message from before the field existed).
 template <typename T> void get(const json &J, const char *Key, std::optional<T> &V) {
-  const json &F = J.at(Key);
-  V = F.is_null() ? std::nullopt : std::optional<T>(F.get<T>());
+  const auto F = J.find(Key);
+  V = F == J.end() || F->is_null() ? std::nullopt : std::optional<T>(F->get<T>());
 }
 template <typename T> void get(const json &J, const char *Key, T &V) { V = J.at(Key).get<T>(); }
 
@@ -71,11 +72,13 @@ template <typename X_, typename Io_> void suppressedFields(X_ &X, Io_ Io) {
 template <typename X_, typename Io_> void pipelineFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(forms) OCCLINT_FIELD(stages) OCCLINT_FIELD(bytesPerStage) OCCLINT_FIELD(otherSharedBytes)
   OCCLINT_FIELD(stagesFrom) OCCLINT_FIELD(stagesUnknown) OCCLINT_FIELD(notModelled) OCCLINT_FIELD(producer)
-  OCCLINT_FIELD(hazardsNotModelled)
+  OCCLINT_FIELD(hazardsNotModelled) OCCLINT_FIELD(fpOpsPerThread) OCCLINT_FIELD(tensorFlopsPerWarp)
+  OCCLINT_FIELD(workUnknown) OCCLINT_FIELD(nothingOverlaps)
 }
 template <typename X_, typename Io_> void depthFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(stages) OCCLINT_FIELD(sharedBytes) OCCLINT_FIELD(fits) OCCLINT_FIELD(blocksPerSM)
-  OCCLINT_FIELD(occupancy) OCCLINT_FIELD(bindingLimiters)
+  OCCLINT_FIELD(occupancy) OCCLINT_FIELD(bindingLimiters) OCCLINT_FIELD(loadNs) OCCLINT_FIELD(computeNs)
+  OCCLINT_FIELD(latencyNs) OCCLINT_FIELD(coversLoad)
 }
 template <typename X_, typename Io_> void unitFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(mainFile) OCCLINT_FIELD(arch) OCCLINT_FIELD(resourceSource)

@@ -226,6 +226,14 @@ Json pipelineDepthsJson(const std::vector<::occlint::PipelineDepthPoint> &Points
                    {"blocksPerSM", P.blocksPerSM},
                    {"occupancy", P.occupancy},
                    {"limitedBy", P.fits ? Json(::occlint::limiterNames(P.bindingLimiters)) : Json(nullptr)}});
+  // The overlap estimate (core/PipelineOverlap.h), on depths where it was made.
+  for (size_t I = 0; I < Points.size(); ++I)
+    if (const auto &P = Points[I]; P.loadNs && P.computeNs && P.latencyNs && P.coversLoad)
+      Out[I]["estimate"] = {{"loadNs", *P.loadNs},
+                            {"computeNs", *P.computeNs},
+                            {"latencyNs", *P.latencyNs},
+                            {"bound", *P.computeNs >= *P.loadNs ? "compute" : "load"},
+                            {"coversLoad", *P.coversLoad}};
   return Out;
 }
 
@@ -238,7 +246,12 @@ Json pipelineJson(const clang::tidy::occlint::PipelineRecord &P) {
           {"stagesUnknown", nullIfEmpty(P.stagesUnknown)},
           {"notModelled", nullIfEmpty(P.notModelled)},
           {"producer", P.producer},
-          {"hazardsNotModelled", nullIfEmpty(P.hazardsNotModelled)}};
+          {"hazardsNotModelled", nullIfEmpty(P.hazardsNotModelled)},
+          {"tileWork", P.fpOpsPerThread && P.tensorFlopsPerWarp && !P.workUnknown
+                           ? Json{{"fpOpsPerThread", *P.fpOpsPerThread}, {"tensorFlopsPerWarp", *P.tensorFlopsPerWarp}}
+                           : Json(nullptr)},
+          {"tileWorkUnknown", P.workUnknown ? Json(*P.workUnknown) : Json(nullptr)},
+          {"copiesOverlapWork", P.nothingOverlaps ? Json(!*P.nothingOverlaps) : Json(nullptr)}};
 }
 
 Json launchFieldsJson(const TranslationUnitRecord &Unit, const LaunchRecord &L);

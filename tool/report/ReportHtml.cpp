@@ -451,6 +451,8 @@ private:
       OS << "</span></figcaption>\n<div class=\"charts\">\n";
       for (const Staircase *S : {&G.charts.registers, &G.charts.blockSize, &G.charts.sharedMemory})
         chart(staircaseSvg(*S));
+      if (G.charts.pipelineStages)
+        chart(staircaseSvg(*G.charts.pipelineStages));
       OS << "</div>\n";
       std::vector<std::string> Steps;
       for (const Staircase *S : {&G.charts.registers, &G.charts.sharedMemory, &G.charts.blockSize})

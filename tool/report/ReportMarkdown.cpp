@@ -196,9 +196,10 @@ private:
   }
 
   void staircase(const Staircase &S) {
-    const char *Name = S.axis == StaircaseAxis::Registers   ? "registers per thread"
-                       : S.axis == StaircaseAxis::BlockSize ? "threads per block"
-                                                            : "shared memory per block";
+    const char *Name = S.axis == StaircaseAxis::Registers        ? "registers per thread"
+                       : S.axis == StaircaseAxis::BlockSize      ? "threads per block"
+                       : S.axis == StaircaseAxis::PipelineStages ? "async-copy stages"
+                                                                 : "shared memory per block";
     OS << "- " << Name << ": ";
     const std::vector<StaircaseRun> Runs = S.runs();
     for (size_t I = 0; I < Runs.size(); ++I)
@@ -244,6 +245,8 @@ private:
       staircase(G.charts.registers);
       staircase(G.charts.blockSize);
       staircase(G.charts.sharedMemory);
+      if (G.charts.pipelineStages)
+        staircase(*G.charts.pipelineStages);
       OS << "\n";
     }
   }

@@ -372,6 +372,8 @@ private:
       if (Row.cannotLaunch)
         G.failure = L.occupancy->failureReason;
       G.charts = computeStaircases(L.gpu, K, S, L.registersKnown);
+      if (Kernel.kernel && Kernel.kernel->pipeline && Kernel.kernel->pipeline->stages && !L.pipelineDepths.empty())
+        G.charts.pipelineStages = pipelineStagesStaircase(L.pipelineDepths, *Kernel.kernel->pipeline->stages);
       Model.staircases.push_back(std::move(G));
     }
     std::vector<std::string> &Sites = Model.staircases[It->second].launchLocations;

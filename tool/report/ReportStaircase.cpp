@@ -194,6 +194,26 @@ LaunchStaircases computeStaircases(const TargetGpu &Gpu, const KernelResources &
   return Out;
 }
 
+Staircase pipelineStagesStaircase(const std::vector<PipelineDepthPoint> &Depths, int Stages) {
+  Staircase S;
+  S.axis = StaircaseAxis::PipelineStages;
+  for (const PipelineDepthPoint &P : Depths) {
+    StaircasePoint Point;
+    Point.x = P.stages;
+    Point.launches = P.fits;
+    Point.occupancy = P.fits ? P.occupancy : 0;
+    Point.blocksPerSM = P.fits ? P.blocksPerSM : 0;
+    S.curve.push_back(Point);
+    if (P.stages == Stages)
+      S.current = Point;
+  }
+  if (!S.curve.empty()) {
+    S.minX = S.curve.front().x;
+    S.maxX = S.curve.back().x;
+  }
+  return S;
+}
+
 std::string axisTitle(StaircaseAxis Axis) {
   switch (Axis) {
   case StaircaseAxis::Registers:
@@ -202,6 +222,8 @@ std::string axisTitle(StaircaseAxis Axis) {
     return "threads per block";
   case StaircaseAxis::SharedMemory:
     return "shared memory per block (KiB)";
+  case StaircaseAxis::PipelineStages:
+    return "async-copy stages";
   }
   return "";
 }

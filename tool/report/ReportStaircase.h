@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/Occupancy.h"
+#include "core/PipelineStaircase.h"
 
 #include <cstdint>
 #include <optional>
@@ -14,7 +15,7 @@
 
 namespace occlint {
 
-enum class StaircaseAxis { Registers, BlockSize, SharedMemory };
+enum class StaircaseAxis { Registers, BlockSize, SharedMemory, PipelineStages };
 
 struct StaircasePoint {
   int64_t x = 0;        // registers per thread, threads per block or bytes per block
@@ -63,6 +64,10 @@ struct Staircase {
 
 struct LaunchStaircases {
   Staircase registers, blockSize, sharedMemory;
+  /// An async-copy pipeline's depth (core/PipelineStaircase.h): occupancy
+  /// over its stages, the kernel's own depth as the launch. Absent for a
+  /// kernel without a readable ring.
+  std::optional<Staircase> pipelineStages;
 };
 
 /// The three staircases of one launch configuration on one GPU. `Kernel` and
@@ -71,7 +76,12 @@ struct LaunchStaircases {
 LaunchStaircases computeStaircases(const TargetGpu &Gpu, const KernelResources &Kernel, const LaunchShape &Shape,
                                    bool RegistersKnown);
 
-/// "registers per thread", "threads per block", "shared memory per block (KiB)".
+/// The ring's staircase as a chart: one point per depth the lint computed
+/// (LaunchRecord::pipelineDepths), the kernel's depth `Stages` marked.
+Staircase pipelineStagesStaircase(const std::vector<PipelineDepthPoint> &Depths, int Stages);
+
+/// "registers per thread", "threads per block", "shared memory per block (KiB)",
+/// "async-copy stages".
 std::string axisTitle(StaircaseAxis Axis);
 
 } // namespace occlint

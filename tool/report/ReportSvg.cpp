@@ -48,6 +48,8 @@ std::vector<int64_t> xTicks(const Staircase &S) {
   int64_t Step = 32;
   if (S.axis == StaircaseAxis::BlockSize)
     Step = 128;
+  else if (S.axis == StaircaseAxis::PipelineStages)
+    Step = S.maxX > 10 ? 2 : 1;
   else if (S.axis == StaircaseAxis::SharedMemory)
     Step = S.maxX > 128 * 1024 ? 32 * 1024 : 16 * 1024;
   std::vector<int64_t> Ticks;
@@ -65,7 +67,9 @@ std::vector<int64_t> xTicks(const Staircase &S) {
 std::string pointLabel(const Staircase &S, const StaircasePoint &P) {
   const std::string X = S.axis == StaircaseAxis::SharedMemory ? reportBytes(P.x)
                         : S.axis == StaircaseAxis::Registers  ? std::to_string(P.x) + " registers"
-                                                              : std::to_string(P.x) + " threads";
+                        : S.axis == StaircaseAxis::PipelineStages
+                            ? std::to_string(P.x) + (P.x == 1 ? " stage" : " stages")
+                            : std::to_string(P.x) + " threads";
   return X + ": " +
          (P.launches ? reportPercent(P.occupancy) + ", " + std::to_string(P.blocksPerSM) +
                            (P.blocksPerSM == 1 ? " block/SM" : " blocks/SM")

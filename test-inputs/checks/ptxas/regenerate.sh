@@ -16,3 +16,4 @@ report launch-invalid-config sm_90
 report seed-examples sm_80
 report launch-device-values sm_90
 report launch-precedence sm_90
+report pipeline-depth sm_80

@@ -364,6 +364,43 @@ TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
   EXPECT_EQ(lintJson({Input}, "--gpu=A100 --checks=-*,cuda-occupancy-report", nullptr, "OCCLINT_IN_PROCESS=1 "), J);
 }
 
+// One tile's arithmetic, the copy/wait order and the overlap estimate per
+// depth (facts/AsyncPipelineWork.h, core/PipelineOverlap.h), the same through
+// the isolated child as in process.
+TEST(JsonFormat, PipelinedKernelsCarryTheirTileWorkAndOverlapEstimate) {
+  const std::string Input = checksInput("pipeline-depth.cu");
+  const std::string Args = "--gpu=A100 --checks=-*,cuda-occupancy-pipeline-depth --ptxas-log=" +
+                           checksInput("ptxas/pipeline-depth.sm_80.log");
+  const json J = lintJson({Input}, Args);
+  std::map<std::string, json> Kernels;
+  for (const json &K : J["kernels"])
+    Kernels[K["name"].get<std::string>()] = K["pipeline"];
+  const json &Waited = Kernels["singleStageWaited"];
+  EXPECT_EQ(Waited["tileWork"]["fpOpsPerThread"], 4.0) << Waited; // sum += v.x * v.y + v.z * v.w
+  EXPECT_EQ(Waited["copiesOverlapWork"], false) << Waited;
+  EXPECT_EQ(Kernels["singleStageThroughRegisters"]["copiesOverlapWork"], true);
+  EXPECT_EQ(Kernels["deepRing<512>"]["tileWork"]["fpOpsPerThread"], 1024.0);
+  EXPECT_EQ(Kernels["deepRing<512>"]["tileWork"]["tensorFlopsPerWarp"], 0.0);
+  const json &Runtime = Kernels["deepRingRuntimeWork"];
+  EXPECT_TRUE(Runtime["tileWork"].is_null()) << Runtime;
+  EXPECT_NE(Runtime["tileWorkUnknown"].get<std::string>().find("trip count is not a constant"), std::string::npos);
+  bool Seen = false;
+  for (const json &L : J["launches"]) {
+    if (L["kernel"] != "deepRing<512>" || L["grid"] != "blocks")
+      continue;
+    Seen = true;
+    ASSERT_GE(L["pipelineDepths"].size(), 4u) << L.dump(1);
+    const json &Three = L["pipelineDepths"][2]["estimate"];
+    EXPECT_EQ(L["pipelineDepths"][2]["blocksPerSM"], 6);
+    EXPECT_NEAR(Three["loadNs"].get<double>(), 2603.4, 0.1) << Three;
+    EXPECT_NEAR(Three["computeNs"].get<double>(), 4355.6, 0.1) << Three;
+    EXPECT_EQ(Three["bound"], "compute");
+    EXPECT_EQ(Three["coversLoad"], true);
+  }
+  EXPECT_TRUE(Seen) << J["launches"].dump(1);
+  EXPECT_EQ(lintJson({Input}, Args, nullptr, "OCCLINT_IN_PROCESS=1 "), J);
+}
+
 std::set<std::string> entries(const fs::path &Dir) {
   std::set<std::string> Names;
   for (const fs::directory_entry &E : fs::directory_iterator(Dir))

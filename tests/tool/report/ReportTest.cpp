@@ -356,6 +356,25 @@ TEST_F(Report, PtxasRegistersGiveEveryChartItsPointAndNextSteps) {
   screenshot(Html, "report-ptxas.png");
 }
 
+// A pipelined kernel's launch gets a fourth staircase: occupancy over the
+// ring's depth, its own depth marked (core/PipelineStaircase.h).
+TEST_F(Report, PipelinedLaunchesGetADepthStaircase) {
+  const std::string Arguments = " --gpu=A100 --ptxas-log=" +
+                                shellQuote((ChecksDir / "ptxas" / "pipeline-depth.sm_80.log").string()) + " " +
+                                shellQuote((ChecksDir / "pipeline-depth.cu").string()) + " --";
+  CommandResult Page = runCommand(occlint() + " report --quiet --markdown" + Arguments, /*MergeStderr=*/false);
+  ASSERT_EQ(Page.exitCode, 0) << Page.output;
+  // deepRing<512>: 4 stages of 8 KB with 128 threads: 16, 9, 6, 4 blocks per SM at 1 to 4 stages.
+  EXPECT_NE(Page.output.find("- async-copy stages: ≤ 1: 100.0% · ≤ 2: 56.2% · ≤ 3: 37.5% · ≤ 5: 25.0%"),
+            std::string::npos)
+      << Page.output;
+  EXPECT_NE(Page.output.find("  - this launch: 4 → 25.0%"), std::string::npos) << Page.output;
+  const fs::path Html = Scratch / "depth.html";
+  CommandResult R = runCommand(occlint() + " report --quiet --html " + shellQuote(Html.string()) + Arguments);
+  ASSERT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(readFile(Html).find("data-axis=\"async-copy stages\""), std::string::npos);
+}
+
 TEST_F(Report, MarkdownRowsHaveTheOccupancyOfTheRemarks) {
   // Registers known (ptxas log): exact occupancies.
   CommandResult Page = runCommand(occlint() + " report --quiet --markdown --root " + shellQuote(ChecksDir.string()) +
