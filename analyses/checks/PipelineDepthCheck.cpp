@@ -63,7 +63,10 @@ void PipelineDepthCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
     // still covers the load with the margin.
     // Which depth gives more blocks is exact only with the kernel's real
     // registers (a ptxas report): registers could bind at both depths.
-    if (S < 3 || int(D.size()) < S || !L.resources || !L.resources->registersKnown())
+    // A ring in dynamic shared memory: the launch's amount may also hold data
+    // that reuses the ring's space (an epilogue tile), so fewer stages need
+    // not free what the staircase says.
+    if (S < 3 || int(D.size()) < S || !L.resources || !L.resources->registersKnown() || P.ringInDynamicSharedMemory)
       continue;
     const ::occlint::PipelineDepthPoint &At = D[S - 1], &Fewer = D[S - 2];
     if (!At.fits || !Fewer.fits || Fewer.blocksPerSM <= At.blocksPerSM || !Fewer.loadNs || !Fewer.computeNs ||

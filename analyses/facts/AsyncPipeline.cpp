@@ -310,6 +310,9 @@ std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kern
   }
   Out.events = std::move(C.Events);
   Out.loopWork = describePipelineLoopWork(Kernel, Ctx);
+  for (const auto *Buffers : {&Out.ringVariables, &Out.offsetRingBuffers})
+    for (const VarDecl *B : *Buffers)
+      Out.ringInDynamicSharedMemory |= B->getType()->isIncompleteArrayType() || B->hasExternalStorage();
   return Out;
 }
 

@@ -73,6 +73,15 @@ struct AsyncPipelineFacts {
   std::optional<int> stages;
   int64_t bytesPerStage = 0;
   std::vector<const VarDecl *> ringVariables;
+  /// A ring at computed offsets instead (section 3 of docs/async-pipelines.md):
+  /// the buffers its copies write, and the uniform byte offset of its first
+  /// stage; stage k spans [base + k * bytesPerStage, base + (k + 1) * bytesPerStage).
+  std::vector<const VarDecl *> offsetRingBuffers;
+  int64_t offsetRingBase = 0;
+  /// The ring lives in dynamic shared memory (extern __shared__): its bytes
+  /// are part of the launch's dynamic amount, which may also hold other data
+  /// that reuses the ring's space after the loop.
+  bool ringInDynamicSharedMemory = false;
   std::string stagesFrom;    // "'As' and 'Bs' (2 x 4096 B)" / "pipeline_shared_state<..., 3>"
   std::string stagesUnknown; // why S is not known ("" when it is)
   /// A form that is recognised and not modelled (bulk copies): said once.

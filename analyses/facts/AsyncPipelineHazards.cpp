@@ -1,5 +1,6 @@
 #include "facts/AsyncPipelineHazards.h"
 #include "facts/AsyncPipelineRun.h"
+#include "facts/SharedMemoryVariables.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -45,7 +46,9 @@ class Simulation final : public PipelineRun {
 public:
   Simulation(const AsyncPipelineFacts &Pipeline, ASTContext &Ctx)
       : PipelineRun(Ctx, 2 * *Pipeline.stages + 3),
-        Ring(Pipeline.ringVariables.begin(), Pipeline.ringVariables.end()), Stages(*Pipeline.stages) {}
+        Ring(Pipeline.ringVariables.begin(), Pipeline.ringVariables.end()), Stages(*Pipeline.stages),
+        OffsetRing(Pipeline.offsetRingBuffers.begin(), Pipeline.offsetRingBuffers.end()),
+        OffsetBase(Pipeline.offsetRingBase), StageBytes(Pipeline.bytesPerStage) {}
 
   std::vector<PipelineHazard> Hazards;
 
@@ -53,6 +56,10 @@ private:
   // --- The ring -------------------------------------------------------------
   // A pointer local set from a ring address: its uses are that region's.
   void declared(const VarDecl &VD, const Expr &Init) override {
+    if (!OffsetRing.empty()) {
+      Addresses.declared(VD, Init);
+      return;
+    }
     if (VD.getType()->isIntegerType())
       return;
     if (std::optional<Region> R = regionOf(&Init))
@@ -121,6 +128,64 @@ private:
     return std::nullopt;
   }
 
+  bool readsComputeLoopsAtTheirFirstTrip() const override { return !OffsetRing.empty(); }
+
+  // A ring at computed offsets: the stage an address falls in, from its
+  // uniform byte offset. Who reads what is not told apart here (the thread
+  // parts of two addresses are not compared): every read counts as one of
+  // other threads' copies, so a block barrier must separate them.
+  std::optional<Region> offsetRegionOf(const Expr *E) {
+    std::optional<UniformAddress> A = Addresses.of(E);
+    if (!A || !OffsetRing.count(A->buffer) || A->offset < OffsetBase || StageBytes <= 0)
+      return std::nullopt;
+    Region R;
+    R.buffer = A->buffer;
+    R.stage = ((A->offset - OffsetBase) / StageBytes) % Stages;
+    R.within = "read";
+    return R;
+  }
+
+  // The reads of a ring at computed offsets in S: subscripts and
+  // dereferences of a ring buffer, and the address operands of an inline PTX
+  // shared-memory load (ldmatrix, ld.shared). An address taken (&) is not a read.
+  void scanOffsets(const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return;
+    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_AddrOf)
+      return;
+    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
+      const std::string Text = Asm->generateAsmString(Ctx);
+      if (Text.find("ldmatrix") != std::string::npos || Text.find("ld.shared") != std::string::npos)
+        for (const Expr *In : Asm->inputs())
+          if (Addresses.holdsAddress(In))
+            if (std::optional<Region> R = offsetRegionOf(In))
+              read(*R, Asm->getBeginLoc());
+      return;
+    }
+    // A stage's address handed to a function (wmma::load_matrix_sync(frag,
+    // &smem[row][col], ld), a load helper given a converted address) is read
+    // by it; a conversion of one pointer (__cvta_generic_to_shared(p)) is not.
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const bool Conversion = Call->getNumArgs() == 1 && Call->getArg(0)->getType()->isPointerType();
+      if (!Conversion)
+        for (const Expr *Arg : Call->arguments())
+          if (Addresses.holdsAddress(Arg))
+            if (std::optional<Region> R = offsetRegionOf(Arg))
+              read(*R, Arg->getBeginLoc());
+    }
+    const auto *U = dyn_cast<UnaryOperator>(S);
+    if (isa<ArraySubscriptExpr>(S) || (U && U->getOpcode() == UO_Deref)) {
+      const Expr *E = cast<Expr>(S);
+      if (!E->getType()->isArrayType()) // a whole row is an address, not a read
+        if (std::optional<Region> R = offsetRegionOf(E)) {
+          read(*R, E->getBeginLoc());
+          return;
+        }
+    }
+    for (const Stmt *Child : S->children())
+      scanOffsets(Child);
+  }
+
   // E as written (once per expression: every trip reads the same text).
   const std::string &text(const Expr *E) {
     auto [It, New] = Texts.try_emplace(E);
@@ -135,6 +200,10 @@ private:
   // Every read of the ring in E: the outermost subscript (or the alias) that
   // names a region; an address handed to a call reads the whole stage.
   void scan(const Stmt *S) override {
+    if (!OffsetRing.empty()) {
+      scanOffsets(S);
+      return;
+    }
     if (!S || isa<LambdaExpr>(S))
       return;
     if (const auto *E = dyn_cast<Expr>(S)) {
@@ -217,10 +286,14 @@ private:
       case AsyncEventKind::Copy: {
         if (O.form == AsyncCopyForm::Bulk || O.form == AsyncCopyForm::CudaBarrier)
           throw NotModelled{std::string("the ") + asyncCopyFormName(O.form) + " form's completion is not modelled"};
-        std::optional<Region> R = O.destination ? regionOf(O.destination) : std::nullopt;
+        const bool Offsets = !OffsetRing.empty();
+        std::optional<Region> R =
+            !O.destination ? std::nullopt : Offsets ? offsetRegionOf(O.destination) : regionOf(O.destination);
         if (!R)
           throw NotModelled{"a copy's destination is not a stage of the ring"};
-        copy(*R, S.getBeginLoc(), O.form == AsyncCopyForm::CooperativeGroups || groupCopy(S));
+        if (Offsets)
+          R->within = "copy";
+        copy(*R, S.getBeginLoc(), Offsets || O.form == AsyncCopyForm::CooperativeGroups || groupCopy(S));
         if (O.form == AsyncCopyForm::CooperativeGroups)
           commit(); // each cooperative-groups copy is a batch of its own
         break;
@@ -315,6 +388,10 @@ private:
 
   std::set<const VarDecl *> Ring;
   const int Stages;
+  // A ring at computed offsets (AsyncPipelineFacts::offsetRingBuffers).
+  std::set<const VarDecl *> OffsetRing;
+  const int64_t OffsetBase, StageBytes;
+  UniformAddresses Addresses{Ctx, Locals, isSharedMemoryVariable};
   std::map<const VarDecl *, Region> Aliases;
   std::map<std::pair<const VarDecl *, int64_t>, LastCopy> Last;
   std::map<std::pair<const VarDecl *, int64_t>, std::vector<ReadSinceBarrier>> Reads;
@@ -336,7 +413,8 @@ bool insideBody(const FunctionDecl &Kernel, SourceLocation Loc, const SourceMana
 
 std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline,
                                                 ASTContext &Ctx, ValueEvaluator &) {
-  if (!Pipeline.stages || Pipeline.ringVariables.empty() || !Kernel.hasBody()) {
+  if (!Pipeline.stages || (Pipeline.ringVariables.empty() && Pipeline.offsetRingBuffers.empty()) ||
+      !Kernel.hasBody()) {
     if (Pipeline.hazardsNotModelled.empty())
       Pipeline.hazardsNotModelled = Pipeline.stages ? "the ring is not an array of arrays" : "the ring is not known";
     return {};

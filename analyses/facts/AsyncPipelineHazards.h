@@ -21,6 +21,13 @@
 //     block's sync, and cg::wait / cg::wait_prior, which synchronise the
 //     group) makes the completed copies visible to all threads;
 //   * per region, the reads since the last block barrier.
+// A ring at computed offsets (AsyncPipelineFacts::offsetRingBuffers) has the
+// same regions, (buffer, stage), with the stage of a place its uniform byte
+// offset (facts/AsyncPipelineRun.h, UniformAddresses) less the ring's base,
+// divided by the bytes of a stage, modulo S. Its reads are subscripts and
+// dereferences of the buffer and the address operands of inline PTX
+// shared-memory loads (ldmatrix, ld.shared); every one counts as a read of
+// other threads' copies (the thread parts are not compared).
 // A read of a region is early when the batch of the region's last copy is not
 // complete (the wait is too loose, or missing), or when the copy was made by
 // other threads and no block barrier came between its completion and the
@@ -35,6 +42,7 @@
 // cuda::pipeline with producer_acquire / consumer_wait (block scope) and
 // cuda::barrier completions; bulk (TMA) copies; copies or waits in called
 // functions; a wait, commit or barrier under a condition that is not known;
+// stores into a stage by plain assignments;
 // a stage index that is not an integer expression of the kernel's locals.
 // The reason is kept (hazardsNotModelled) and the remark says it.
 #pragma once

@@ -17,12 +17,6 @@ namespace {
 // of up to 8 stages.
 constexpr int OffsetTrips = 16;
 
-// A shared address: the buffer and the uniform byte offset into it.
-struct Address {
-  const VarDecl *buffer = nullptr;
-  int64_t offset = 0;
-};
-
 class OffsetRun final : public PipelineRun {
 public:
   explicit OffsetRun(ASTContext &Ctx) : PipelineRun(Ctx, OffsetTrips) {}
@@ -39,7 +33,7 @@ private:
         continue;
       if (O.form == AsyncCopyForm::Bulk)
         throw NotModelled{"bulk (TMA) copies"};
-      std::optional<Address> A = O.destination ? addressOf(O.destination) : std::nullopt;
+      std::optional<UniformAddress> A = O.destination ? addressOf(O.destination) : std::nullopt;
       if (!A)
         throw NotModelled{"a copy's destination is not a uniform offset into a __shared__ buffer"};
       if (SteadyLoopDepth == 0)
@@ -50,95 +44,14 @@ private:
     }
   }
 
-  void declared(const VarDecl &VD, const Expr &Init) override {
-    if (std::optional<Address> A = addressOf(&Init))
-      Aliases[&VD] = *A;
-    else
-      Aliases.erase(&VD);
-  }
+  void declared(const VarDecl &VD, const Expr &Init) override { Addresses.declared(VD, Init); }
 
   void scan(const Stmt *) override {}
   void steadyTrip(int T) override { Trip = T; }
 
-  int64_t sizeOf(QualType T) const {
-    return T->isIncompleteType() || T->isDependentType() ? 0 : Ctx.getTypeSizeInChars(T).getQuantity();
-  }
+  std::optional<UniformAddress> addressOf(const Expr *E) { return Addresses.of(E); }
 
-  // The buffer and uniform byte offset an address expression names.
-  std::optional<Address> addressOf(const Expr *E) {
-    int64_t Offset = 0;
-    for (int Depth = 0; E && Depth < 32; ++Depth) {
-      E = peelAddress(E);
-      if (!E)
-        return std::nullopt;
-      if (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
-        std::optional<LinearValue> I = Locals.linear(S->getIdx());
-        if (!I)
-          return std::nullopt;
-        Offset += I->uniform * sizeOf(S->getType());
-        E = S->getBase();
-        continue;
-      }
-      if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
-        const Expr *L = B->getLHS(), *R = B->getRHS();
-        const bool LeftPointer = L->getType()->isPointerType() || L->getType()->isArrayType();
-        const bool RightPointer = R->getType()->isPointerType() || R->getType()->isArrayType();
-        if (LeftPointer || RightPointer) {
-          const Expr *Ptr = LeftPointer ? L : R, *Count = LeftPointer ? R : L;
-          std::optional<LinearValue> N = Locals.linear(Count);
-          if (!N)
-            return std::nullopt;
-          Offset += (B->getOpcode() == BO_Sub ? -1 : 1) * N->uniform * sizeOf(Ptr->getType()->getPointeeType());
-          E = Ptr;
-          continue;
-        }
-        // Integer addresses (a converted shared address plus bytes): the side
-        // that holds the address, the other side's uniform bytes.
-        const bool AddressLeft = holdsAddress(L);
-        if (!AddressLeft && !holdsAddress(R))
-          return std::nullopt;
-        const Expr *Bytes = AddressLeft ? R : L;
-        if (std::optional<LinearValue> N = Locals.linear(Bytes))
-          Offset += (B->getOpcode() == BO_Sub ? -1 : 1) * N->uniform;
-        else if (!Locals.dependsOnThread(Bytes))
-          return std::nullopt; // a uniform offset not known
-        // else: a thread-dependent swizzle within the stage (see the header)
-        E = AddressLeft ? L : R;
-        continue;
-      }
-      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getNumArgs() == 1 &&
-                                                     Call->getArg(0)->getType()->isPointerType()) {
-        E = Call->getArg(0); // __cvta_generic_to_shared(p)
-        continue;
-      }
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-        const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
-        if (!VD)
-          return std::nullopt;
-        if (auto It = Aliases.find(VD); It != Aliases.end())
-          return Address{It->second.buffer, It->second.offset + Offset};
-        if (isSharedMemoryVariable(*VD))
-          return Address{VD, Offset};
-        return std::nullopt;
-      }
-      return std::nullopt;
-    }
-    return std::nullopt;
-  }
-
-  bool holdsAddress(const Stmt *S) {
-    if (!S)
-      return false;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-      if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && (Aliases.count(VD) || isSharedMemoryVariable(*VD)))
-        return true;
-    for (const Stmt *Child : S->children())
-      if (holdsAddress(Child))
-        return true;
-    return false;
-  }
-
-  std::map<const VarDecl *, Address> Aliases;
+  UniformAddresses Addresses{Ctx, Locals, isSharedMemoryVariable};
   int Trip = 0;
 };
 
@@ -171,7 +84,7 @@ void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, AS
     return;
   }
   std::optional<int> Stages;
-  std::optional<int64_t> Stride;
+  std::optional<int64_t> Stride, Base;
   std::set<const VarDecl *> Buffers;
   for (const auto &[Site, ByTrip] : Run.Offsets) {
     std::vector<int64_t> Seq;
@@ -190,6 +103,7 @@ void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, AS
     }
     std::vector<int64_t> Distinct(Seq.begin(), Seq.begin() + P);
     std::sort(Distinct.begin(), Distinct.end());
+    Base = Base ? std::min(*Base, Distinct.front()) : Distinct.front();
     if (std::adjacent_find(Distinct.begin(), Distinct.end()) != Distinct.end()) {
       Pipeline.stagesUnknown = "a copy writes the same offset twice in one period";
       return;
@@ -235,8 +149,11 @@ void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, AS
     Pipeline.bytesPerStage = 0;
     Pipeline.stagesUnknown = "the bytes of the one stage are not readable (a buffer of no constant size)";
   }
-  Pipeline.hazardsNotModelled = Stride ? "the ring is at computed offsets: the hazard checks read rings of arrays of arrays"
-                                       : "one buffer refilled every trip: the hazard checks read rings of arrays of arrays";
+  if (Pipeline.bytesPerStage > 0) {
+    // The hazard run reads the stages from the same offsets (facts/AsyncPipelineHazards.h).
+    Pipeline.offsetRingBuffers.assign(Buffers.begin(), Buffers.end());
+    Pipeline.offsetRingBase = *Base;
+  }
 }
 
 } // namespace clang::tidy::occlint

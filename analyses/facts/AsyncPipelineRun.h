@@ -16,6 +16,8 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,124 @@ namespace clang::tidy::occlint {
 /// into AsyncPipelineFacts::hazardsNotModelled / stagesUnknown.
 struct NotModelled {
   std::string why;
+};
+
+/// A shared address: the buffer and the byte offset every thread adds the same.
+struct UniformAddress {
+  const VarDecl *buffer = nullptr;
+  int64_t offset = 0;
+};
+
+/// Shared addresses taken apart into a buffer and a uniform byte offset
+/// (KernelLocals::linear: the part of each index that is the same in every
+/// thread), through subscripts, pointer arithmetic, a converted shared
+/// address plus bytes (__cvta_generic_to_shared(p) + off) and locals that
+/// hold such an address. A thread-dependent byte offset added to a converted
+/// address (a swizzle) is assumed to stay within the stage
+/// (docs/async-pipelines.md, section 3).
+class UniformAddresses {
+public:
+  UniformAddresses(ASTContext &Ctx, KernelLocals &Locals, bool (*IsBuffer)(const VarDecl &))
+      : Ctx(Ctx), Locals(Locals), IsBuffer(IsBuffer) {}
+
+  /// A local declared with Init: an alias when Init is an address.
+  void declared(const VarDecl &VD, const Expr &Init) {
+    if (std::optional<UniformAddress> A = of(&Init))
+      Aliases[&VD] = *A;
+    else
+      Aliases.erase(&VD);
+  }
+
+  /// The buffer and uniform byte offset an address expression names.
+  std::optional<UniformAddress> of(const Expr *E) {
+    int64_t Offset = 0;
+    for (int Depth = 0; E && Depth < 32; ++Depth) {
+      E = peelAddress(E);
+      if (!E)
+        return std::nullopt;
+      if (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+        std::optional<LinearValue> I = Locals.linear(S->getIdx());
+        // An inner index that is not a sum (a swizzled column, `(lane * 8 +
+        // ...) % 32`) and differs between threads stays within its row when
+        // the access is in bounds: no uniform bytes.
+        const bool InnerIndex = isa<ArraySubscriptExpr>(S->getBase()->IgnoreParenImpCasts());
+        if (!I && InnerIndex && Locals.dependsOnThread(S->getIdx()))
+          I = LinearValue{0, true};
+        if (!I)
+          return std::nullopt;
+        Offset += I->uniform * sizeOf(S->getType());
+        E = S->getBase();
+        continue;
+      }
+      if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
+        const Expr *L = B->getLHS(), *R = B->getRHS();
+        const bool LeftPointer = L->getType()->isPointerType() || L->getType()->isArrayType();
+        const bool RightPointer = R->getType()->isPointerType() || R->getType()->isArrayType();
+        if (LeftPointer || RightPointer) {
+          const Expr *Ptr = LeftPointer ? L : R, *Count = LeftPointer ? R : L;
+          std::optional<LinearValue> N = Locals.linear(Count);
+          if (!N)
+            return std::nullopt;
+          Offset += (B->getOpcode() == BO_Sub ? -1 : 1) * N->uniform * sizeOf(Ptr->getType()->getPointeeType());
+          E = Ptr;
+          continue;
+        }
+        // Integer addresses (a converted shared address plus bytes): the side
+        // that holds the address, the other side's uniform bytes.
+        const bool AddressLeft = holdsAddress(L);
+        if (!AddressLeft && !holdsAddress(R))
+          return std::nullopt;
+        const Expr *Bytes = AddressLeft ? R : L;
+        if (std::optional<LinearValue> N = Locals.linear(Bytes))
+          Offset += (B->getOpcode() == BO_Sub ? -1 : 1) * N->uniform;
+        else if (!Locals.dependsOnThread(Bytes))
+          return std::nullopt; // a uniform offset not known
+        // else: a thread-dependent swizzle within the stage
+        E = AddressLeft ? L : R;
+        continue;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getNumArgs() == 1 &&
+                                                     Call->getArg(0)->getType()->isPointerType()) {
+        E = Call->getArg(0); // __cvta_generic_to_shared(p)
+        continue;
+      }
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+        const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+        if (!VD)
+          return std::nullopt;
+        if (auto It = Aliases.find(VD); It != Aliases.end())
+          return UniformAddress{It->second.buffer, It->second.offset + Offset};
+        if (IsBuffer(*VD))
+          return UniformAddress{VD, Offset};
+        return std::nullopt;
+      }
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /// Whether S mentions a buffer or a local holding an address into one.
+  bool holdsAddress(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && (Aliases.count(VD) || IsBuffer(*VD)))
+        return true;
+    for (const Stmt *Child : S->children())
+      if (holdsAddress(Child))
+        return true;
+    return false;
+  }
+
+private:
+  int64_t sizeOf(QualType T) const {
+    return T->isIncompleteType() || T->isDependentType() ? 0 : Ctx.getTypeSizeInChars(T).getQuantity();
+  }
+
+  ASTContext &Ctx;
+  KernelLocals &Locals;
+  bool (*IsBuffer)(const VarDecl &);
+  std::map<const VarDecl *, UniformAddress> Aliases;
 };
 
 class PipelineRun {
@@ -43,6 +163,11 @@ protected:
   virtual void scan(const Stmt *S) = 0;
   /// A trip of a loop whose condition is not known begins (Trip from 0).
   virtual void steadyTrip(int Trip) {}
+  /// Whether a loop without async operations is read with its counter at its
+  /// first value (a ring at computed offsets: the stage of what it reads comes
+  /// from the uniform offset, and the loop walks sub-tiles of one stage) rather
+  /// than with the counter unknown.
+  virtual bool readsComputeLoopsAtTheirFirstTrip() const { return false; }
 
   ASTContext &Ctx;
   KernelLocals Locals;
@@ -133,7 +258,11 @@ private:
       return;
     }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      operate(*Asm, recogniseAsyncOperations(*Asm, Ctx));
+      std::vector<AsyncOperation> Ops = recogniseAsyncOperations(*Asm, Ctx);
+      if (Ops.empty())
+        scan(Asm); // another instruction: a load from shared memory reads (ldmatrix)
+      else
+        operate(*Asm, Ops);
       return;
     }
     if (const auto *E = dyn_cast<Expr>(S)) {
@@ -158,10 +287,12 @@ private:
 
   void loop(const Expr *Cond, const Stmt *Body, const Expr *Inc) {
     if (!holdsAsyncOrBarrier(Body)) {
-      // A compute loop: its reads, once (its counter unknown).
+      // A compute loop: its reads, once (its counter unknown, or at its
+      // first value where the subclass asks for it).
       scan(Cond);
       Locals.forgetAssignedIn(Body);
-      Locals.forgetAssignedIn(Inc);
+      if (!readsComputeLoopsAtTheirFirstTrip())
+        Locals.forgetAssignedIn(Inc);
       exec(Body);
       Locals.forgetAssignedIn(Body);
       Locals.forgetAssignedIn(Inc);

@@ -377,8 +377,17 @@ void TranslationUnitFacts::predictOccupancy() {
       }
       if (L.shape && Kernel->pipeline && Kernel->pipeline->stages && Kernel->pipeline->bytesPerStage > 0) {
         const AsyncPipelineFacts &P = *Kernel->pipeline;
-        L.pipelineDepths = ::occlint::pipelineStaircase(Gpu, resourcesOutsideRing(Res->model, P), *L.shape,
-                                                        P.bytesPerStage);
+        // The ring's bytes come out of the part of the block's shared memory
+        // that holds them (static declarations, or the launch's dynamic
+        // amount), and every depth adds its stages back.
+        ::occlint::KernelResources Outside = Res->model;
+        ::occlint::LaunchShape Shape = *L.shape;
+        const int64_t Ring = int64_t(*P.stages) * P.bytesPerStage;
+        if (P.ringInDynamicSharedMemory)
+          Shape.dynamicSharedMem = std::max<int64_t>(0, Shape.dynamicSharedMem - Ring);
+        else
+          Outside = resourcesOutsideRing(Res->model, P);
+        L.pipelineDepths = ::occlint::pipelineStaircase(Gpu, Outside, Shape, P.bytesPerStage);
         // The overlap estimate, where one tile's arithmetic was counted: per
         // block, the threads' FP operations and the warps' tensor FLOPs.
         const PipelineLoopWork &W = P.loopWork;
@@ -434,7 +443,8 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) cons
       Pipeline.stages = P->stages;
       Pipeline.bytesPerStage = P->bytesPerStage;
       if (P->stages && P->bytesPerStage > 0)
-        Pipeline.otherSharedBytes = resourcesOutsideRing(K.resources, *P).staticSharedMem;
+        Pipeline.otherSharedBytes = P->ringInDynamicSharedMemory ? K.resources.staticSharedMem
+                                                                 : resourcesOutsideRing(K.resources, *P).staticSharedMem;
       Pipeline.stagesFrom = P->stagesFrom;
       Pipeline.stagesUnknown = P->stagesUnknown;
       Pipeline.notModelled = P->notModelled;
