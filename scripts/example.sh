@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets everything up (scripts/setup.sh) and runs occlint on the bundled
-# example: the CMake CUDA project in test-inputs/project, through the
+# Sets everything up (scripts/setup.sh, building only occlint: the test suite's
+# targets are scripts/test.sh's) and runs occlint on the bundled example: the CMake CUDA project in test-inputs/project, through the
 # compile_commands.json that CMake wrote for nvcc (instantiated here for this
 # checkout), then the occupancy calculator on one launch. GPU=A100 picks
 # another target (default H100).
@@ -8,7 +8,7 @@
 # planted; see test-inputs/project/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh occlint
 GPU="${GPU:-H100}"
 PROJECT="$PWD/test-inputs/project"
 BUILD="$PWD/build/example-project"

@@ -2,6 +2,7 @@
 # Installs what occlint needs (only what is missing), then configures and
 # builds it in build/. Idempotent: a no-op in seconds when all is there.
 #   scripts/setup.sh            # build everything, tests included
+#   scripts/setup.sh occlint    # build only the named targets (scripts/example.sh)
 #   BUILD_DIR=out scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,5 +32,9 @@ BUILD_DIR="${BUILD_DIR:-build}"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-# Two parallel jobs: LLVM-heavy translation units need ~1.5 GB each.
-cmake --build "$BUILD_DIR" -j "${JOBS:-2}"
+# Two parallel jobs: LLVM-heavy translation units need ~1.5 GB each. The same
+# build directory and type whatever the targets: what the example builds, the
+# test suite does not build again.
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build "$BUILD_DIR" -j "${JOBS:-2}" "${targets[@]}"
