@@ -6,6 +6,7 @@
 #include "core/GpuDatabase.h"
 #include "core/Occupancy.h"
 #include "core/PipelineStaircase.h"
+#include "core/PipelineStaircaseJson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -161,22 +162,14 @@ static void printStaircase(std::ostream &OS, const TargetGpu &Gpu, const std::ve
   }
 }
 
-static nlohmann::json staircaseJson(const TargetGpu &Gpu, const std::vector<PipelineDepthPoint> &Points,
-                                    int64_t PerStage, int64_t Other) {
-  nlohmann::json J;
+static nlohmann::ordered_json staircaseJson(const TargetGpu &Gpu, const std::vector<PipelineDepthPoint> &Points,
+                                            int64_t PerStage, int64_t Other) {
+  nlohmann::ordered_json J;
   J["version"] = 1;
   J["gpu"] = {{"name", Gpu.productName}, {"arch", Gpu.arch.name}, {"sms", Gpu.smCount}};
   J["bytesPerStage"] = PerStage;
   J["otherSharedMemory"] = Other;
-  J["pipelineDepths"] = nlohmann::json::array();
-  for (const PipelineDepthPoint &P : Points)
-    J["pipelineDepths"].push_back({{"stages", P.stages},
-                                   {"sharedMemory", P.sharedBytes},
-                                   {"fits", P.fits},
-                                   {"blocksPerSM", P.blocksPerSM},
-                                   {"occupancy", P.occupancy},
-                                   {"limitedBy", P.fits ? nlohmann::json(limiterNames(P.bindingLimiters))
-                                                        : nlohmann::json(nullptr)}});
+  J["pipelineDepths"] = pipelineDepthsJson(Points);
   return J;
 }
 

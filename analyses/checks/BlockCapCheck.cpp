@@ -36,15 +36,20 @@ void BlockCapCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
       continue;
     if (isMootOnTarget(Table, L))
       continue; // an invalid launch, or a grid with at most one block per SM
+    // A grid that one wave holds at the cap runs all at once: lifting the cap
+    // cannot help it (a 3-block reduction, a 90-block wavefront).
+    const std::optional<std::string> Condition = gridBeyondOneWave(L, R.blocksPerSM);
+    if (!Condition)
+      continue;
     if (isSilencedAtCaller(*L.site))
       continue;
     const ::occlint::ArchLimits &Arch = L.gpu->arch;
     const int WarpsPerBlockToLift = (Arch.maxWarpsPerSM + Arch.maxBlocksPerSM - 1) / Arch.maxBlocksPerSM;
     const int ThreadsToLift = WarpsPerBlockToLift * Arch.warpSize;
     diag(L.site->loc, "on %0, blocks of %1 thread%s1 hit the limit of %2 resident blocks per SM before the "
-                      "warp limit: %3 of %4 warps, %5 occupancy; blocks of %6 threads or more lift it")
+                      "warp limit: %3 of %4 warps, %5 occupancy; blocks of %6 threads or more lift it%7")
         << gpuName(*L.gpu) << L.shape->threadsPerBlock() << R.limitBlocks << R.activeWarpsPerSM
-        << R.maxWarpsPerSM << percent(R.occupancy) << ThreadsToLift << L.site->range;
+        << R.maxWarpsPerSM << percent(R.occupancy) << ThreadsToLift << *Condition << L.site->range;
     if (!L.resources->registersKnown())
       diag(L.site->loc, "assuming registers do not limit the blocks: true when '%0' uses at most %1 registers "
                         "per thread (%2)",

@@ -21,7 +21,8 @@
 //   3. The per-SM findings.
 //
 // Row 2 applies only while its winning check is enabled in the run: turning
-// tiny-grid off brings the per-SM findings back. (cuda-occupancy-pipeline-depth
+// tiny-grid off ends it (block-cap and register-cliff then stay quiet on such
+// grids by their own rule, OcclintCheck::gridBeyondOneWave). (cuda-occupancy-pipeline-depth
 // is in row 1 only: its "fewer stages, more blocks per SM" case asks for a
 // grid larger than one wave itself, and its single-stage case does not depend
 // on the grid.) cuda-occupancy-spills, a finding about a

@@ -23,6 +23,16 @@ void OcclintCheck::registerPPCallbacks(const SourceManager &, Preprocessor *PP, 
   NvccMacroInOwnFiles::install(*PP);
 }
 
+std::optional<std::string> OcclintCheck::gridBeyondOneWave(const LaunchOnTarget &L, int BlocksPerSM) {
+  const int64_t OneWave = int64_t(L.gpu->smCount) * std::max(BlocksPerSM, 1);
+  const EvaluatedValue Grid = L.site->grid.product();
+  if (Grid.max && *Grid.max <= OneWave)
+    return std::nullopt;
+  if (Grid.min && *Grid.min > OneWave)
+    return std::string();
+  return "; this matters when the grid has more than " + std::to_string(OneWave) + " blocks";
+}
+
 bool OcclintCheck::isDeliberateSerialLaunch(const LaunchSite &Site) const {
   if (!IgnoreSingleBlock)
     return false;

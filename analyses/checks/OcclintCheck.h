@@ -100,6 +100,13 @@ protected:
   static std::string gpuName(const ::occlint::TargetGpu &Gpu);
   /// "1.5%" style, one decimal.
   static std::string percent(double Fraction);
+  /// A finding that more blocks per SM would help matters only for a grid
+  /// larger than one wave at the launch's BlocksPerSM (SMs x BlocksPerSM
+  /// blocks all resident at once): nullopt when the grid is known to fit one
+  /// wave (no finding), "" when it is known to be larger, and the condition
+  /// ("; this matters when the grid has more than 432 blocks") when its size
+  /// is not known.
+  static std::optional<std::string> gridBeyondOneWave(const LaunchOnTarget &L, int BlocksPerSM);
 
 private:
   ClangTidyContext *TidyContext;

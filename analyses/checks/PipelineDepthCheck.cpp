@@ -76,9 +76,8 @@ void PipelineDepthCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
     if (!::occlint::ringCoversLoad(Times, S - 1, Margin))
       continue;
     // More blocks per SM help only a grid larger than one wave at this depth.
-    const int64_t OneWave = int64_t(L.gpu->smCount) * At.blocksPerSM;
-    const EvaluatedValue Grid = L.site->grid.product();
-    if (Grid.max && *Grid.max <= OneWave)
+    const std::optional<std::string> Condition = gridBeyondOneWave(L, At.blocksPerSM);
+    if (!Condition)
       continue;
     if (isMootOnTarget(Table, L) || isSilencedAtCaller(*L.site))
       continue;
@@ -93,10 +92,7 @@ void PipelineDepthCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
         << L.kernel->displayName << static_cast<unsigned>(S) << static_cast<unsigned>(P.bytesPerStage)
         << static_cast<unsigned>(S - 1) << static_cast<unsigned>(Fewer.blocksPerSM)
         << static_cast<unsigned>(At.blocksPerSM) << gpuName(*L.gpu) << llvm::formatv("{0:F1}", Covered).str()
-        << Bound
-        << (Grid.max ? std::string()
-                     : "; this matters when the grid has more than " + std::to_string(OneWave) + " blocks")
-        << L.site->range;
+        << Bound << *Condition << L.site->range;
     diag(P.firstCopy, "the ring's copies; the estimate counts %0 per tile, with datasheet rates and a %1 memory "
                       "latency (docs/async-pipelines.md)",
          DiagnosticIDs::Note)

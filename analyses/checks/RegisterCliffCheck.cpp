@@ -43,14 +43,18 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
       continue;
     if (isMootOnTarget(Table, L))
       continue; // an invalid launch, or a grid with at most one block per SM
+    // One more block per SM helps only a grid larger than one wave now.
+    const std::optional<std::string> Condition = gridBeyondOneWave(L, R.blocksPerSM);
+    if (!Condition)
+      continue;
     if (isSilencedAtCaller(*L.site))
       continue;
     const int Regs = L.resources->model.registersPerThread;
     const int Threads = L.shape->threadsPerBlock();
     diag(L.site->loc, "on %0, '%1' uses %2 registers per thread, %3 more than fit %4 blocks of %5 threads per "
-                      "SM: %6 occupancy, %7 with %8 registers")
+                      "SM: %6 occupancy, %7 with %8 registers%9")
         << gpuName(*L.gpu) << L.kernel->displayName << Regs << int(Step->reduceBy) << Step->blocksPerSM
-        << Threads << percent(R.occupancy) << percent(Step->occupancy) << int(Step->newValue)
+        << Threads << percent(R.occupancy) << percent(Step->occupancy) << int(Step->newValue) << *Condition
         << L.site->range;
     noteResources(L);
     // The fix-it is on the note (applied by --fix-notes, never by --fix), and

@@ -25,6 +25,13 @@ const char *asyncCopyFormName(AsyncCopyForm Form) {
   return "";
 }
 
+std::optional<int64_t> constantIntegerOf(const Expr *E, ASTContext &Ctx) {
+  Expr::EvalResult Result;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Ctx))
+    return std::nullopt;
+  return Result.Val.getInt().getExtValue();
+}
+
 const Expr *peelAddress(const Expr *E) {
   while (E) {
     E = E->IgnoreParenImpCasts();
@@ -62,13 +69,6 @@ std::pair<llvm::StringRef, llvm::StringRef> className(const Expr *E) {
   return {RD->getName(), outermostNamespace(RD)};
 }
 
-std::optional<int64_t> exactOf(const Expr *E, ASTContext &Ctx) {
-  Expr::EvalResult Result;
-  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Ctx))
-    return std::nullopt;
-  return Result.Val.getInt().getExtValue();
-}
-
 // The first integral template argument of a called function template
 // specialization: wait_prior<N>.
 std::optional<int64_t> firstTemplateInteger(const FunctionDecl *FD) {
@@ -91,7 +91,7 @@ AsyncOperation copy(AsyncCopyForm Form, const Expr *Destination, const Expr *Siz
   AsyncOperation O = op(AsyncEventKind::Copy, Form);
   O.destination = Destination;
   O.size = Size;
-  O.bytes = exactOf(Size, Ctx);
+  O.bytes = constantIntegerOf(Size, Ctx);
   return O;
 }
 
@@ -150,7 +150,7 @@ std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ASTContext &Ctx)
     if (Name == "__pipeline_commit")
       return {op(AsyncEventKind::Commit, AsyncCopyForm::Primitives)};
     if (Name == "__pipeline_wait_prior")
-      return {op(AsyncEventKind::Wait, AsyncCopyForm::Primitives, Args ? exactOf(Call.getArg(0), Ctx) : std::nullopt)};
+      return {op(AsyncEventKind::Wait, AsyncCopyForm::Primitives, Args ? constantIntegerOf(Call.getArg(0), Ctx) : std::nullopt)};
     if (Name == "__syncthreads" || Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
         Name == "__syncthreads_or")
       return {op(AsyncEventKind::BlockBarrier, AsyncCopyForm::Primitives)};
@@ -199,7 +199,7 @@ std::optional<int64_t> asmInteger(const GCCAsmStmt &Asm, llvm::StringRef Text, A
   int64_t Literal = 0;
   unsigned Operand = 0;
   if (Text.consume_front("%"))
-    return Text.getAsInteger(10, Operand) ? std::nullopt : exactOf(asmOperand(Asm, Operand), Ctx);
+    return Text.getAsInteger(10, Operand) ? std::nullopt : constantIntegerOf(asmOperand(Asm, Operand), Ctx);
   if (Text.getAsInteger(10, Literal))
     return std::nullopt;
   return Literal;

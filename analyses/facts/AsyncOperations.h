@@ -38,6 +38,11 @@ struct AsyncOperation {
 /// linear in the function's size.
 std::vector<AsyncOperation> recogniseAsyncOperations(const Stmt &S, ASTContext &Ctx);
 
+/// E's value as a compile-time integer constant (Clang's constant evaluator:
+/// literals, constexpr, template arguments, sizeof, macros; no dataflow), or
+/// nullopt. The one such helper of the async-pipeline facts.
+std::optional<int64_t> constantIntegerOf(const Expr *E, ASTContext &Ctx);
+
 /// E without what does not change the place it names: parentheses, casts,
 /// `&` and `*` (the address walks of the ring facts start from it).
 const Expr *peelAddress(const Expr *E);

@@ -18,14 +18,6 @@ namespace clang::tidy::occlint {
 
 namespace {
 
-// A compile-time constant (Clang's evaluator: no dataflow, linear).
-std::optional<int64_t> exactOf(const Expr *E, ASTContext &Ctx) {
-  Expr::EvalResult Result;
-  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Ctx))
-    return std::nullopt;
-  return Result.Val.getInt().getExtValue();
-}
-
 CopyDestination destinationOf(const Expr *E, int Depth) {
   CopyDestination Out;
   const Expr *FirstIndex = nullptr;
@@ -180,7 +172,7 @@ private:
       // index that depends on the thread is a row of one tile
       // (As[threadIdx.y][tx]), not a stage.
       E.threadIndexed = mentionsThreadIndex(D.firstIndex);
-      E.constantStage = E.threadIndexed ? std::nullopt : exactOf(D.firstIndex, Ctx);
+      E.constantStage = E.threadIndexed ? std::nullopt : constantIntegerOf(D.firstIndex, Ctx);
       E.runtimeStage = !E.threadIndexed && !E.constantStage;
     }
     E.bytes = O.bytes;
@@ -277,8 +269,7 @@ void readRing(const Collector &C, ASTContext &Ctx, AsyncPipelineFacts &Out) {
 
 CopyDestination copyDestinationOf(const Expr *Address) { return destinationOf(Address, 0); }
 
-std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kernel, ASTContext &Ctx,
-                                                        ValueEvaluator &) {
+std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kernel, ASTContext &Ctx) {
   Collector C(Ctx);
   C.walkFunction(Kernel, 0);
   auto FirstCopy = std::find_if(C.Events.begin(), C.Events.end(),

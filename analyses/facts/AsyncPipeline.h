@@ -32,7 +32,6 @@
 
 #include "facts/AsyncOperations.h"
 #include "facts/AsyncPipelineWork.h"
-#include "facts/ValueEvaluator.h"
 
 #include "clang/AST/Decl.h"
 
@@ -98,7 +97,6 @@ struct AsyncPipelineFacts {
 };
 
 /// The async-copy facts of a kernel; nullopt when it makes no async copy.
-std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kernel, ASTContext &Ctx,
-                                                        ValueEvaluator &Values);
+std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kernel, ASTContext &Ctx);
 
 } // namespace clang::tidy::occlint

@@ -412,7 +412,7 @@ bool insideBody(const FunctionDecl &Kernel, SourceLocation Loc, const SourceMana
 } // namespace
 
 std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline,
-                                                ASTContext &Ctx, ValueEvaluator &) {
+                                                ASTContext &Ctx) {
   if (!Pipeline.stages || (Pipeline.ringVariables.empty() && Pipeline.offsetRingBuffers.empty()) ||
       !Kernel.hasBody()) {
     if (Pipeline.hazardsNotModelled.empty())

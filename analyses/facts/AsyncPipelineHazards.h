@@ -68,6 +68,6 @@ struct PipelineHazard {
 /// The hazards of Kernel's ring (Pipeline.ringVariables, Pipeline.stages),
 /// or none; Pipeline.hazardsNotModelled says why none were looked for.
 std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline,
-                                                ASTContext &Ctx, ValueEvaluator &Values);
+                                                ASTContext &Ctx);
 
 } // namespace clang::tidy::occlint

@@ -16,13 +16,6 @@ namespace {
 
 bool isCompletion(AsyncEventKind K) { return K == AsyncEventKind::Wait || K == AsyncEventKind::BarrierWait; }
 
-std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
-  Expr::EvalResult Result;
-  if (!E || E->isValueDependent() || !E->EvaluateAsInt(Result, Ctx))
-    return std::nullopt;
-  return Result.Val.getInt().getExtValue();
-}
-
 const VarDecl *variableOf(const Expr *E) {
   if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr))
     return dyn_cast<VarDecl>(Ref->getDecl());
@@ -35,10 +28,10 @@ std::optional<int64_t> constantTrips(const ForStmt &F, ASTContext &Ctx) {
   std::optional<int64_t> Start;
   if (const auto *D = dyn_cast_or_null<DeclStmt>(F.getInit()); D && D->isSingleDecl()) {
     V = dyn_cast<VarDecl>(D->getSingleDecl());
-    Start = V ? constantOf(V->getInit(), Ctx) : std::nullopt;
+    Start = V ? constantIntegerOf(V->getInit(), Ctx) : std::nullopt;
   } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(F.getInit()); A && A->getOpcode() == BO_Assign) {
     V = variableOf(A->getLHS());
-    Start = constantOf(A->getRHS(), Ctx);
+    Start = constantIntegerOf(A->getRHS(), Ctx);
   }
   if (!V || !Start || !V->getType()->isIntegerType())
     return std::nullopt;
@@ -47,7 +40,7 @@ std::optional<int64_t> constantTrips(const ForStmt &F, ASTContext &Ctx) {
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc); U && variableOf(U->getSubExpr()) == V)
     Step = U->isIncrementOp() ? 1 : U->isDecrementOp() ? -1 : std::optional<int64_t>();
   else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc); C && variableOf(C->getLHS()) == V) {
-    if (auto By = constantOf(C->getRHS(), Ctx))
+    if (auto By = constantIntegerOf(C->getRHS(), Ctx))
       Step = C->getOpcode() == BO_AddAssign ? *By : C->getOpcode() == BO_SubAssign ? -*By : std::optional<int64_t>();
   }
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(F.getCond() ? F.getCond()->IgnoreParenImpCasts() : nullptr);
@@ -56,9 +49,9 @@ std::optional<int64_t> constantTrips(const ForStmt &F, ASTContext &Ctx) {
   BinaryOperatorKind Op = Cond->getOpcode();
   std::optional<int64_t> End;
   if (variableOf(Cond->getLHS()) == V) {
-    End = constantOf(Cond->getRHS(), Ctx);
+    End = constantIntegerOf(Cond->getRHS(), Ctx);
   } else if (variableOf(Cond->getRHS()) == V) {
-    End = constantOf(Cond->getLHS(), Ctx);
+    End = constantIntegerOf(Cond->getLHS(), Ctx);
     Op = BinaryOperator::reverseComparisonOp(Op);
   }
   if (!End)
@@ -307,9 +300,9 @@ private:
 
   std::optional<bool> constantCondition(const IfStmt &If) {
     if (If.isConstexpr())
-      if (std::optional<int64_t> V = constantOf(If.getCond(), Ctx))
+      if (std::optional<int64_t> V = constantIntegerOf(If.getCond(), Ctx))
         return *V != 0;
-    if (std::optional<int64_t> V = constantOf(If.getCond(), Ctx))
+    if (std::optional<int64_t> V = constantIntegerOf(If.getCond(), Ctx))
       return *V != 0;
     return std::nullopt;
   }

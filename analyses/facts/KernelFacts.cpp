@@ -114,9 +114,9 @@ KernelInfo describeKernel(const FunctionDecl &FD, ASTContext &Ctx, ValueEvaluato
     Sizes.TraverseStmt(FD.getBody());
     Out.staticSharedMemEstimate = Sizes.Bytes;
     Out.gridStrideLoop = hasGridStrideLoop(FD.getBody(), Ctx);
-    Out.pipeline = describeAsyncPipeline(FD, Ctx, Values);
+    Out.pipeline = describeAsyncPipeline(FD, Ctx);
     if (Out.pipeline)
-      Out.pipelineHazards = findPipelineHazards(FD, *Out.pipeline, Ctx, Values);
+      Out.pipelineHazards = findPipelineHazards(FD, *Out.pipeline, Ctx);
   }
   return Out;
 }

@@ -1,4 +1,5 @@
 #include "facts/KernelLocals.h"
+#include "facts/AsyncOperations.h"
 #include "facts/CudaBuiltinVariables.h"
 
 #include "clang/AST/Decl.h"
@@ -71,11 +72,8 @@ std::optional<int64_t> KernelLocals::constant(const Expr *E) {
   if (mentionsAssignedLocal(E))
     return std::nullopt;
   auto [It, New] = Constants.try_emplace(E);
-  if (New) {
-    Expr::EvalResult Result;
-    if (!E->isValueDependent() && E->EvaluateAsInt(Result, Ctx))
-      It->second = Result.Val.getInt().getExtValue();
-  }
+  if (New)
+    It->second = constantIntegerOf(E, Ctx);
   return It->second;
 }
 

@@ -61,5 +61,5 @@ void tinyGrid(const float *in, float *out, int n) {
 // 3. At least one block per SM: the per-SM findings, each on its own.
 void perSM(const float *in, float *out, int n) {
   heavy<<<1000, 100>>>(in, out, n); // expect-warning {{block of 100 threads is not a multiple of the warp size (32): 28 of the 128 lanes in its 4 warps are masked off (estimated loss 21.88%)}} [cuda-launch-block-not-warp-multiple] expect-warning {{'heavy' uses 133 registers per thread, 5 more than fit 4 blocks of 100 threads per SM: 18.8% occupancy, 25.0% with 128 registers}} [cuda-occupancy-register-cliff] expect-warning {{the grid of 1000 blocks runs as 2 full waves of 396 blocks and a partial wave of 208 blocks}} [cuda-launch-tail-wave] expect-note {{792 or 1188 blocks fill whole waves}} expect-note {{rounding the block up to 128 threads}}
-  copy<<<4096, 32>>>(in, out); // expect-warning {{blocks of 32 threads hit the limit of 32 resident blocks per SM before the warp limit}} [cuda-occupancy-block-cap]
+  copy<<<8192, 32>>>(in, out); // expect-warning {{blocks of 32 threads hit the limit of 32 resident blocks per SM before the warp limit}} [cuda-occupancy-block-cap]
 }

@@ -7,8 +7,16 @@
 __global__ void tiny(float *p) { p[threadIdx.x] = 0.0f; }
 
 void positives(float *p) {
-  tiny<<<4096, 32>>>(p); // expect-warning {{on H100 SXM (sm_90, 132 SMs), blocks of 32 threads hit the limit of 32 resident blocks per SM before the warp limit: 32 of 64 warps, 50.0% occupancy; blocks of 64 threads or more lift it}} [cuda-occupancy-block-cap] expect-note {{assuming registers do not limit the blocks: true when 'tiny' uses at most 64 registers per thread}}
-  tiny<<<4096, 1>>>(p); // expect-warning {{blocks of 1 thread hit the limit of 32 resident blocks per SM before the warp limit: 32 of 64 warps, 50.0% occupancy}} [cuda-occupancy-block-cap] expect-note {{assuming registers do not limit}}
+  tiny<<<8192, 32>>>(p); // expect-warning {{on H100 SXM (sm_90, 132 SMs), blocks of 32 threads hit the limit of 32 resident blocks per SM before the warp limit: 32 of 64 warps, 50.0% occupancy; blocks of 64 threads or more lift it}} [cuda-occupancy-block-cap] expect-note {{assuming registers do not limit the blocks: true when 'tiny' uses at most 64 registers per thread}}
+  tiny<<<8192, 1>>>(p); // expect-warning {{blocks of 1 thread hit the limit of 32 resident blocks per SM before the warp limit: 32 of 64 warps, 50.0% occupancy}} [cuda-occupancy-block-cap] expect-note {{assuming registers do not limit}}
+}
+
+// 132 SMs x 32 blocks = 4224 blocks resident at once: this grid runs in one wave,
+// and bigger blocks could not add warps to it (issue 47). No finding.
+void gridFitsOneWave(float *p) { tiny<<<4096, 32>>>(p); }
+
+void gridNotKnown(float *p, int n) {
+  tiny<<<n, 32>>>(p); // expect-warning {{blocks of 32 threads hit the limit of 32 resident blocks per SM before the warp limit: 32 of 64 warps, 50.0% occupancy; blocks of 64 threads or more lift it; this matters when the grid has more than 4224 blocks}} [cuda-occupancy-block-cap] expect-note {{assuming registers do not limit the blocks}}
 }
 
 void negatives(float *p, int block) {

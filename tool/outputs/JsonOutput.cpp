@@ -2,6 +2,7 @@
 // docs/output-formats.md. Bump JsonSchemaVersion (OutputFormats.h) when a
 // field changes meaning or disappears (adding fields keeps the version).
 #include "outputs/OutputFormats.h"
+#include "core/PipelineStaircaseJson.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -213,27 +214,6 @@ Json suppressedJson(const std::vector<clang::tidy::occlint::SuppressedFinding> &
   Json Out = Json::array();
   for (const auto &S : Suppressed)
     Out.push_back({{"check", S.check}, {"suppressedBy", S.suppressedBy}, {"reason", S.reason}});
-  return Out;
-}
-
-// The blocks per SM of an async-copy pipeline at each depth (docs/async-pipelines.md).
-Json pipelineDepthsJson(const std::vector<::occlint::PipelineDepthPoint> &Points) {
-  Json Out = Json::array();
-  for (const auto &P : Points)
-    Out.push_back({{"stages", P.stages},
-                   {"sharedMemory", P.sharedBytes},
-                   {"fits", P.fits},
-                   {"blocksPerSM", P.blocksPerSM},
-                   {"occupancy", P.occupancy},
-                   {"limitedBy", P.fits ? Json(::occlint::limiterNames(P.bindingLimiters)) : Json(nullptr)}});
-  // The overlap estimate (core/PipelineOverlap.h), on depths where it was made.
-  for (size_t I = 0; I < Points.size(); ++I)
-    if (const auto &P = Points[I]; P.loadNs && P.computeNs && P.latencyNs && P.coversLoad)
-      Out[I]["estimate"] = {{"loadNs", *P.loadNs},
-                            {"computeNs", *P.computeNs},
-                            {"latencyNs", *P.latencyNs},
-                            {"bound", *P.computeNs >= *P.loadNs ? "compute" : "load"},
-                            {"coversLoad", *P.coversLoad}};
   return Out;
 }
 
