@@ -73,7 +73,7 @@ struct GpuProduct {
   std::string arch;                 // "sm_90"
   int smCount = 0;
   std::string source;               // where the SM count comes from
-  std::optional<ProductThroughput> throughput; // absent where the database has no figures
+  std::optional<ProductThroughput> throughput = std::nullopt; // absent where the database has no figures
 };
 
 /// A resolved target: the limits to use plus how many SMs.
@@ -87,7 +87,7 @@ struct TargetGpu {
   bool productAssumed = false;
   /// The product's datasheet rates; absent for an explicit SM count (another
   /// part of that arch) or a product without figures.
-  std::optional<ProductThroughput> throughput;
+  std::optional<ProductThroughput> throughput = std::nullopt;
 };
 
 class GpuDatabase {
