@@ -62,13 +62,13 @@ std::string OccupancyReportCheck::describeOverlap(const AsyncPipelineFacts &P, c
   auto Time = [](double Ns) { return llvm::formatv("{0:F0} ns", Ns).str(); };
   const auto &D = L.pipelineDepths;
   const int S = *P.stages;
-  if (S <= int(D.size()) && D[S - 1].loadNs && D[S - 1].computeNs && D[S - 1].latencyNs) {
-    const auto &At = D[S - 1];
+  if (const std::optional<::occlint::TileTimes> At =
+          S <= int(D.size()) ? ::occlint::estimateAt(D[S - 1]) : std::nullopt) {
     const int Covering = ::occlint::firstCoveringDepth(D);
     return llvm::formatv("overlap estimate at {0} {1}: load {2}, compute {3} per tile and SM ({4} bounds), memory "
                          "latency {5}; {6}",
-                         S, S == 1 ? "stage" : "stages", Time(*At.loadNs), Time(*At.computeNs),
-                         *At.computeNs >= *At.loadNs ? "compute" : "load", Time(*At.latencyNs),
+                         S, S == 1 ? "stage" : "stages", Time(At->loadNs), Time(At->computeNs),
+                         At->computeBound() ? "compute" : "load", Time(At->latencyNs),
                          Covering ? llvm::formatv("{0} stages cover the load", Covering).str()
                                   : std::string("no depth that fits covers the load"))
         .str();

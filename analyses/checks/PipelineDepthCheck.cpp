@@ -69,10 +69,10 @@ void PipelineDepthCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
     if (S < 3 || int(D.size()) < S || !L.resources || !L.resources->registersKnown() || P.ringInDynamicSharedMemory)
       continue;
     const ::occlint::PipelineDepthPoint &At = D[S - 1], &Fewer = D[S - 2];
-    if (!At.fits || !Fewer.fits || Fewer.blocksPerSM <= At.blocksPerSM || !Fewer.loadNs || !Fewer.computeNs ||
-        !Fewer.latencyNs)
+    const std::optional<::occlint::TileTimes> Estimate = ::occlint::estimateAt(Fewer);
+    if (!At.fits || !Fewer.fits || Fewer.blocksPerSM <= At.blocksPerSM || !Estimate)
       continue;
-    const ::occlint::TileTimes Times{*Fewer.loadNs, *Fewer.computeNs, *Fewer.latencyNs};
+    const ::occlint::TileTimes &Times = *Estimate;
     if (!::occlint::ringCoversLoad(Times, S - 1, Margin))
       continue;
     // More blocks per SM help only a grid larger than one wave at this depth.

@@ -39,6 +39,12 @@ void estimateOverlap(std::vector<PipelineDepthPoint> &Points, const TargetGpu &G
   }
 }
 
+std::optional<TileTimes> estimateAt(const PipelineDepthPoint &Point) {
+  if (!Point.loadNs || !Point.computeNs || !Point.latencyNs)
+    return std::nullopt;
+  return TileTimes{*Point.loadNs, *Point.computeNs, *Point.latencyNs};
+}
+
 int firstCoveringDepth(const std::vector<PipelineDepthPoint> &Points) {
   for (const PipelineDepthPoint &P : Points)
     if (P.coversLoad && *P.coversLoad)

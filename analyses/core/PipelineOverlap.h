@@ -65,6 +65,9 @@ bool ringCoversLoad(const TileTimes &Times, int Stages, double Margin);
 void estimateOverlap(std::vector<PipelineDepthPoint> &Points, const TargetGpu &Gpu, int64_t BytesPerStage,
                      const TileWork &Work);
 
+/// The estimate estimateOverlap left on a point, when it made one.
+std::optional<TileTimes> estimateAt(const PipelineDepthPoint &Point);
+
 /// The first depth of Points whose ring covers the load (margin 1), or 0.
 int firstCoveringDepth(const std::vector<PipelineDepthPoint> &Points);
 

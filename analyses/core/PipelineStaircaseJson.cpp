@@ -1,6 +1,7 @@
 #include "core/PipelineStaircaseJson.h"
 
 #include "core/Occupancy.h"
+#include "core/PipelineOverlap.h"
 
 namespace occlint {
 
@@ -16,12 +17,12 @@ nlohmann::ordered_json pipelineDepthsJson(const std::vector<PipelineDepthPoint> 
                    {"limitedBy", P.fits ? Json(limiterNames(P.bindingLimiters)) : Json(nullptr)}});
   // The overlap estimate (core/PipelineOverlap.h), on depths where it was made.
   for (size_t I = 0; I < Points.size(); ++I)
-    if (const auto &P = Points[I]; P.loadNs && P.computeNs && P.latencyNs && P.coversLoad)
-      Out[I]["estimate"] = {{"loadNs", *P.loadNs},
-                            {"computeNs", *P.computeNs},
-                            {"latencyNs", *P.latencyNs},
-                            {"bound", *P.computeNs >= *P.loadNs ? "compute" : "load"},
-                            {"coversLoad", *P.coversLoad}};
+    if (const std::optional<TileTimes> T = estimateAt(Points[I]); T && Points[I].coversLoad)
+      Out[I]["estimate"] = {{"loadNs", T->loadNs},
+                            {"computeNs", T->computeNs},
+                            {"latencyNs", T->latencyNs},
+                            {"bound", T->computeBound() ? "compute" : "load"},
+                            {"coversLoad", *Points[I].coversLoad}};
   return Out;
 }
 
