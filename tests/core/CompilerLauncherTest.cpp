@@ -218,11 +218,17 @@ TEST_F(Launcher, ASignalToTheLauncherReachesTheCompiler) {
     ::_exit(127);
   }
   const fs::path started = dir.path() / "started.txt";
-  for (int i = 0; i < 300 && readFile(started).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Until the fake compiler has written its pid and the line's end, or the
+  // launcher has ended: no deadline of our own (a loaded machine may take
+  // seconds to start two processes), the suite's TIMEOUT catches a hang.
+  int status = 0;
+  while (readFile(started).find('\n') == std::string::npos) {
+    ASSERT_EQ(::waitpid(pid, &status, WNOHANG), 0) << "the launcher ended before its compiler started: " << status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   const pid_t compiler = static_cast<pid_t>(std::atoi(readFile(started).c_str()));
   ASSERT_GT(compiler, 0) << "the fake compiler never started";
   ::kill(pid, SIGTERM);
-  int status = 0;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
   EXPECT_NE(::kill(compiler, 0), 0) << "the compiler outlived the launcher";

@@ -14,7 +14,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <set>
 #include <string>
@@ -914,12 +913,13 @@ TEST(ValueEvaluatorTest, SelfReferenceAndLongChainsTerminate) {
   Chain += "  probe(v59);\n  probe(v10);\n}\n";
   PARSE(S, "void h() { int a = a + 1; probe(a); }\n" + Chain);
   expectUnknown(probeValue(S, 0), "a");
-  auto Start = std::chrono::steady_clock::now();
+  // Each v_i reads v_(i-1) twice: an evaluator that did not remember values
+  // would take 2^59 steps and never end, which the suite's TIMEOUT fails
+  // (tests/CMakeLists.txt). No clock here: a time bound fails on a loaded machine.
   EvaluatedValue Long = probeValue(S, 1);
   EXPECT_TRUE(Long.isUnknown()) << Long.describe();
   EXPECT_EQ(Long.spelling, "v59");
   expectExact(probeValue(S, 2), 1024);
-  EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(20));
 }
 
 // ---------------------------------------------------------------------------
