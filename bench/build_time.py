@@ -35,7 +35,7 @@ WORK = os.environ.get("WORK", "/tmp/occlint-build-time")
 JOBS = os.environ.get("JOBS", "2")
 
 ASAN = ["-DCMAKE_CXX_COMPILER=clang++-22", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
-        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O0 -gline-tables-only -DNDEBUG",
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG",
         "-DOCCLINT_SANITIZE=ON", "-DOCCLINT_FUZZERS=ON", "-DOCCLINT_FUZZER_COVERAGE=OFF"]
 ASAN_BEFORE = ["-DCMAKE_CXX_COMPILER=clang++-22", "-DCMAKE_BUILD_TYPE=RelWithDebInfo",
                "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG",
@@ -47,7 +47,7 @@ CONFIGS = {
     "now": ("clang++-22, Release (-O2), precompiled headers: scripts/setup.sh",
             ["-DCMAKE_CXX_COMPILER=clang++-22", "-DCMAKE_BUILD_TYPE=Release",
              "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"]),
-    "asan": ("clang++-22, ASan + UBSan, fuzz targets for replay (-O0 -gline-tables-only), precompiled "
+    "asan": ("clang++-22, ASan + UBSan, fuzz targets for replay (-O1 -gline-tables-only), precompiled "
              "headers: scripts/test-sanitizers.sh", ASAN),
     "asan-before": ("clang++-22, ASan + UBSan + fuzzers with coverage (-O1 -gline-tables-only), no "
                     "precompiled headers: scripts/test-sanitizers.sh before issue 44 item 8", ASAN_BEFORE),

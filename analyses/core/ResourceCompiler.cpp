@@ -441,6 +441,14 @@ CompileOutcome compileForResources(const CompileRequest &request) {
           addLog(*hit);
           continue;
         }
+        // The compiler rejected the same file, command and headers before:
+        // its verdict, not a second run (issue 44 item 6).
+        if (auto rejected = cache.lookup(rejectedCompileKey(key))) {
+          outcome.compilerRejected = true;
+          outcome.rejectionRemembered = true;
+          outcome.error = *rejected;
+          return outcome;
+        }
       }
       allCached = false;
       TempDir tmp;
@@ -466,6 +474,19 @@ CompileOutcome compileForResources(const CompileRequest &request) {
         outcome.compilerRejected = r.started && r.termSignal == 0;
         outcome.error = fs::path(compiler).filename().string() + " failed for " + arch + " (" +
                         r.describe() + ") on " + request.sourceFile + ": " + trimmed(r.err.empty() ? r.out : r.err);
+        // Remembered like a report, under the files the compile read (nvcc
+        // writes its dependency list before it compiles): a changed file or
+        // header makes it a miss. A rejection whose files are not listed (a
+        // missing header stops the preprocessor) is not stored: the caller
+        // remembers it for its run only.
+        std::string depText;
+        if (outcome.compilerRejected && request.useCache && readWholeFile(depfile, depText)) {
+          auto deps = parseDepfile(depText, request.directory);
+          if (!deps.empty()) {
+            if (std::find(deps.begin(), deps.end(), source) == deps.end()) deps.push_back(source);
+            cache.store(rejectedCompileKey(key), deps, outcome.error);
+          }
+        }
         return outcome;
       }
       if (kind == CompilerKind::Clang) {
@@ -503,6 +524,10 @@ CompileOutcome compileForResources(const CompileRequest &request) {
     outcome.error = "internal error";
   }
   return outcome;
+}
+
+std::string rejectedCompileKey(const std::string &compileKey) {
+  return "occlint-resources-rejected 1\n" + compileKey;
 }
 
 std::string latestReportKey(const std::string &absoluteSource, const std::string &arch) {

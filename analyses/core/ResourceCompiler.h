@@ -32,6 +32,9 @@ struct CompileOutcome {
   /// The compiler ran and exited with an error: it rejected the code (not a
   /// timeout, a refused program or a missing toolkit, where its verdict is unknown).
   bool compilerRejected = false;
+  /// The rejection is an earlier run's, from the cache: the file, its
+  /// headers and the command are as they were then (no compiler ran).
+  bool rejectionRemembered = false;
   /// Programs the command named that the allowlist refused (realpath or as
   /// located): the compiler, or nvcc's -ccbin host compiler.
   std::vector<std::string> refusedPrograms;
@@ -58,6 +61,10 @@ std::string resolveHostCompiler(const std::string &written, const std::string &d
 /// the full key from, reads it (validated like every entry: a changed source
 /// or header is a miss). `absoluteSource` as the compile saw it.
 std::string latestReportKey(const std::string &absoluteSource, const std::string &arch);
+
+/// The cache key under which a compile the compiler rejected keeps its error
+/// (validated by the files it read, like a report), given that compile's key.
+std::string rejectedCompileKey(const std::string &compileKey);
 
 /// The ptxas log of the latest compile of `absoluteSource` for `arch` in the
 /// cache at `cacheDir` (empty: the default directory), if still current.

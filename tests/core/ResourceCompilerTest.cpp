@@ -198,6 +198,52 @@ TEST(ResourceCompiler, NvccCompileErrorCarriesStderr) {
   EXPECT_NE(out.error.find("bad.cu"), std::string::npos) << out.error;
 }
 
+// A compile nvcc rejects is remembered under the files it read (issue 44
+// item 6): the next compile of the unchanged file runs nothing and gives the
+// same error; a changed header compiles again. A rejection with no file list
+// (a missing header: nvcc writes none) is not stored.
+TEST(ResourceCompiler, ARejectedCompileIsRememberedUntilAFileItReadChanges) {
+  REQUIRE_TOOLKIT(tk);
+  ScratchDir d;
+  d.write("api.cuh", "#pragma once\n");
+  d.write("old.cu", "#include \"api.cuh\"\n__global__ void k() {}\nvoid run() { cudaThreadSynchronize(); }\n");
+  CompileRequest rq;
+  rq.sourceFile = "old.cu";
+  rq.directory = d.path.string();
+  rq.command = {tk + "/bin/nvcc", "-c", "old.cu", "-o", "old.o"};
+  rq.archs = {"sm_90"};
+  rq.cacheDir = (d.path / "cache").string();
+
+  auto first = compileForResources(rq);
+  ASSERT_FALSE(first.ok);
+  EXPECT_TRUE(first.compilerRejected);
+  EXPECT_FALSE(first.rejectionRemembered);
+  EXPECT_NE(first.error.find("cudaThreadSynchronize"), std::string::npos) << first.error;
+
+  auto spawned = subprocessSpawnCount();
+  auto second = compileForResources(rq);
+  EXPECT_EQ(subprocessSpawnCount(), spawned);
+  EXPECT_FALSE(second.ok);
+  EXPECT_TRUE(second.compilerRejected);
+  EXPECT_TRUE(second.rejectionRemembered);
+  EXPECT_EQ(second.error, first.error);
+
+  d.write("api.cuh", "#pragma once\n#define cudaThreadSynchronize cudaDeviceSynchronize\n");
+  auto third = compileForResources(rq);
+  EXPECT_GT(subprocessSpawnCount(), spawned);
+  EXPECT_TRUE(third.ok) << third.error;
+
+  d.write("missing.cu", "#include \"not-there.cuh\"\n__global__ void k() {}\n");
+  rq.sourceFile = "missing.cu";
+  rq.command = {tk + "/bin/nvcc", "-c", "missing.cu", "-o", "missing.o"};
+  EXPECT_TRUE(compileForResources(rq).compilerRejected);
+  spawned = subprocessSpawnCount();
+  auto again = compileForResources(rq);
+  EXPECT_TRUE(again.compilerRejected);
+  EXPECT_FALSE(again.rejectionRemembered);
+  EXPECT_EQ(subprocessSpawnCount() - spawned, 1u);
+}
+
 TEST(ResourceCompiler, ClangThenPtxas) {
   REQUIRE_TOOLKIT(tk);
   const std::string clang = "/usr/lib/llvm-22/bin/clang++";

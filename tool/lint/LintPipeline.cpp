@@ -17,6 +17,7 @@
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -114,6 +115,7 @@ bool isCudaCommand(const tooling::CompileCommand &Command) {
 std::vector<std::string> cudaTranslationUnits(const tooling::CompilationDatabase &Database,
                                               std::vector<std::string> &Included, llvm::raw_ostream *Verbose) {
   std::vector<std::string> Files;
+  llvm::StringSet<> Listed;
   for (const tooling::CompileCommand &Command : Database.getAllCompileCommands()) {
     if (!isCudaCommand(Command))
       continue;
@@ -122,7 +124,10 @@ std::vector<std::string> cudaTranslationUnits(const tooling::CompilationDatabase
       Path = Command.Directory;
       llvm::sys::path::append(Path, Command.Filename);
     }
-    if (std::find(Files.begin(), Files.end(), Path.str()) == Files.end())
+    // Once whatever the spelling ("./a.cu", "a.cu", "src/../a.cu"): the
+    // analysis of a file runs every command the database has for it.
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    if (Listed.insert(Path).second)
       Files.push_back(std::string(Path));
   }
   // A .cu that another translation unit #includes is analysed in that one.

@@ -37,7 +37,8 @@ LintResult runLint(const LintSettings &Settings, const clang::tooling::Compilati
 bool isCudaCommand(const clang::tooling::CompileCommand &Command);
 
 /// The CUDA translation units of a compilation database (.cu, -x cu/cuda),
-/// absolute, in order, without those another one #includes (they go to
+/// absolute, in order, each once whatever its spelling (`.` and `..`
+/// removed), without those another one #includes (they go to
 /// `Included`, and their diagnostics come from the includer's parse).
 std::vector<std::string> cudaTranslationUnits(const clang::tooling::CompilationDatabase &Database,
                                               std::vector<std::string> &Included, llvm::raw_ostream *Verbose);

@@ -50,8 +50,12 @@ private:
 };
 
 // clang-tidy's own order and identity of findings (ClangTidyDiagnosticConsumer::take).
+// The same finding whatever the spelling of its file's path: a file the
+// database names twice ("./a.cu", "a.cu") is parsed once per command.
 auto errorKey(const clang::tidy::ClangTidyError &E) {
-  return std::tie(E.Message.FilePath, E.Message.FileOffset, E.DiagnosticName, E.Message.Message);
+  llvm::SmallString<256> File(E.Message.FilePath);
+  llvm::sys::path::remove_dots(File, /*remove_dot_dot=*/true);
+  return std::make_tuple(std::string(File), E.Message.FileOffset, E.DiagnosticName, E.Message.Message);
 }
 
 // Installs the sink for the run and removes it even when a check throws.

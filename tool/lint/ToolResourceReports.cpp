@@ -119,11 +119,15 @@ std::optional<bool> ToolResourceReports::nvccAccepted(llvm::StringRef MainFile, 
 }
 
 const ToolResourceReports::Entry &ToolResourceReports::entryFor(llvm::StringRef MainFile, llvm::StringRef Arch) {
+  // One entry, and so one compile, per file and arch whatever the spelling:
+  // a database may name it "./a.cu" in one command and "a.cu" in another.
+  llvm::SmallString<256> File(MainFile);
+  llvm::sys::path::remove_dots(File, /*remove_dot_dot=*/true);
   // The map keeps the shared state (and so the report) alive.
-  return onceFor(MemoLock, Memo, std::make_pair(MainFile.str(), Arch.str()), [&] {
-    Entry Looked = lookUp(MainFile.str(), Arch.str());
+  return onceFor(MemoLock, Memo, std::make_pair(File.str().str(), Arch.str()), [&] {
+    Entry Looked = lookUp(File.str().str(), Arch.str());
     if (Verbose)
-      *Verbose << "occlint: " << MainFile << " [" << Arch << "]: resources: " << Looked.source << "\n";
+      *Verbose << "occlint: " << File << " [" << Arch << "]: resources: " << Looked.source << "\n";
     return Looked;
   });
 }
@@ -221,9 +225,12 @@ ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainF
     // Once per (file, arch): the caller memoizes the entry.
     llvm::StringRef FirstLine = llvm::StringRef(Outcome.error).split('\n').first.trim();
     Warnings << "occlint: warning: " << MainFile << ": no resource report for " << Arch << ": " << FirstLine
+             << (Outcome.rejectionRemembered
+                     ? " (an earlier run's verdict: the file, its headers and its command are unchanged)"
+                     : "")
              << "\n";
     Warnings.flush();
-    Entry Failed{std::nullopt, "device compile failed"};
+    Entry Failed{std::nullopt, Outcome.rejectionRemembered ? "device compile failed, cached" : "device compile failed"};
     if (Outcome.compilerRejected)
       Failed.nvccAccepted = false;
     return Failed;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <unistd.h>
 
@@ -127,6 +128,55 @@ TEST(BadInput, AFailingCompilerLeavesTheFileEstimatedWithAWarning) {
   EXPECT_NE(R.output.find("k.cu: no resource report for sm_90: nvcc failed"), std::string::npos) << R.output;
   EXPECT_NE(R.output.find("something went wrong"), std::string::npos) << R.output;
   EXPECT_NE(R.output.find("block of 100 threads"), std::string::npos) << R.output;
+}
+
+// A file the compiler rejects (an API CUDA 13 removed, say), named twice in
+// the database ("./k.cu" and "k.cu"): compiled once in the run, analysed once,
+// and not compiled again in the next run while the file and the headers the
+// compiler listed are unchanged; a changed header compiles again.
+TEST(BadInput, ARejectedFileIsCompiledOncePerRunAndRememberedWhileUnchanged) {
+  ScratchDir Dir;
+  const std::string Runs = (Dir.path() / "nvcc-runs.txt").string();
+  const std::string Header = Dir.write("api.cuh", "#pragma once\n");
+  const std::string File = Dir.write("k.cu", "#include \"api.cuh\"\n" + Kernel);
+  // Counts its runs, lists k.cu and api.cuh where -MF says, and rejects the code.
+  const std::string Cuda = writeFakeToolkit(
+      Dir, "echo run >> " + shellQuote(Runs) + "\n"
+           "prev=''; for a in \"$@\"; do [ \"$prev\" = -MF ] && printf 'k.o: %s %s\\n' " + shellQuote(File) + " " +
+           shellQuote(Header) + " > \"$a\"; prev=\"$a\"; done\n"
+           "echo 'k.cu(3): error: identifier \"cudaThreadSynchronize\" is undefined' >&2; exit 1\n");
+  const std::string Nvcc = Cuda + "/bin/nvcc";
+  Dir.write("compile_commands.json",
+            "[{\"directory\": \"" + Dir.path().string() + "\", \"file\": \"./k.cu\", \"arguments\": [\"" + Nvcc +
+                "\", \"-arch=sm_90\", \"-c\", \"./k.cu\", \"-o\", \"k1.o\"]},\n"
+                " {\"directory\": \"" + Dir.path().string() + "\", \"file\": \"k.cu\", \"arguments\": [\"" + Nvcc +
+                "\", \"-arch=sm_90\", \"-c\", \"k.cu\", \"-o\", \"k2.o\"]}]\n");
+  auto lint = [&] {
+    return runCommand(occlint(Dir) + "--checks=-*,cuda-launch-block-not-warp-multiple --cuda-path " +
+                      shellQuote(Cuda) + " -p " + shellQuote(Dir.path().string()));
+  };
+  auto runsSoFar = [&] {
+    const std::string Text = readFile(Runs);
+    return std::count(Text.begin(), Text.end(), '\n');
+  };
+  const std::string Warning = File + ": no resource report for sm_90: nvcc failed";
+  CommandResult First = lint();
+  EXPECT_EQ(runsSoFar(), 1) << First.output;
+  EXPECT_NE(First.output.find(Warning), std::string::npos) << First.output;
+  EXPECT_EQ(First.output.find(Warning), First.output.rfind(Warning)) << "one warning\n" << First.output;
+  const size_t Finding = First.output.find("block of 100 threads");
+  EXPECT_NE(Finding, std::string::npos) << First.output;
+  EXPECT_EQ(Finding, First.output.rfind("block of 100 threads")) << "one finding\n" << First.output;
+
+  CommandResult Second = lint();
+  EXPECT_EQ(runsSoFar(), 1) << Second.output;
+  EXPECT_NE(Second.output.find(Warning), std::string::npos) << Second.output;
+  EXPECT_NE(Second.output.find("an earlier run's verdict"), std::string::npos) << Second.output;
+
+  Dir.write("api.cuh", "#pragma once\n#define cudaThreadSynchronize cudaDeviceSynchronize\n");
+  CommandResult Third = lint();
+  EXPECT_EQ(runsSoFar(), 2) << Third.output;
+  EXPECT_EQ(Third.output.find("an earlier run's verdict"), std::string::npos) << Third.output;
 }
 
 } // namespace

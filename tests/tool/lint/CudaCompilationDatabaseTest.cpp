@@ -3,6 +3,7 @@
 // from the configuration, and .cu files that other translation units include.
 #include "lint/CudaCompilationDatabase.h"
 #include "lint/IncludedTranslationUnits.h"
+#include "lint/LintPipeline.h"
 #include "lint/TargetsOption.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -174,6 +175,29 @@ TEST(TargetsOption, SplitsLikeTheChecks) {
   std::string Error;
   EXPECT_EQ(archsOfGpus({"H100", "sm_90", "A100"}, Error), (std::vector<std::string>{"sm_90", "sm_80"}));
   EXPECT_EQ(Error, "");
+}
+
+// A file the database names twice ("./a.cu", "a.cu", "sub/../a.cu") is one
+// translation unit of the run.
+TEST(CudaTranslationUnits, AFileIsListedOnceWhateverItsSpelling) {
+  ScratchDir D;
+  D.write("a.cu", "__global__ void k() {}\n");
+  D.write("b.cu", "__global__ void k() {}\n");
+  std::filesystem::create_directories(D.path() / "sub");
+  const std::string Dir = D.path().string();
+  std::string Json = "[";
+  for (const char *Spelling : {"./a.cu", "a.cu", "sub/../a.cu", "b.cu"})
+    Json += std::string(Json.size() > 1 ? "," : "") + "{\"directory\": \"" + Dir + "\", \"file\": \"" + Spelling +
+            "\", \"command\": \"nvcc -c " + Spelling + "\"}";
+  Json += "]";
+  std::string Error;
+  auto Database = clang::tooling::JSONCompilationDatabase::loadFromBuffer(Json, Error,
+                                                                           clang::tooling::JSONCommandLineSyntax::Gnu);
+  ASSERT_TRUE(Database) << Error;
+  std::vector<std::string> Included;
+  EXPECT_EQ(occlint::cudaTranslationUnits(*Database, Included, nullptr),
+            (std::vector<std::string>{Dir + "/a.cu", Dir + "/b.cu"}));
+  EXPECT_TRUE(Included.empty());
 }
 
 TEST(IncludedTranslationUnits, ACuFileAnotherIncludesIsSkipped) {

@@ -258,6 +258,37 @@ TEST(ToolResourceReports, AFailedCompileWarnsOncePerFileAndArch) {
   EXPECT_EQ(std::count(Warnings.begin(), Warnings.end(), '\n'), 2) << Warnings;
 }
 
+// "./old.cu" and "old.cu" are one file: one compile in the run. The next run
+// (a new instance) reads the rejection from the cache and says so.
+TEST(ToolResourceReports, ARejectedFileCompilesOnceWhateverItsSpelling) {
+  REQUIRE_TOOLKIT();
+  ScratchDir D;
+  D.write("old.cu", "__global__ void k() {}\nvoid run() { cudaThreadSynchronize(); }\n");
+  auto Commands = dashDash(D.path().string());
+  const std::string File = (D.path() / "old.cu").string();
+  const std::string Dotted = (D.path() / "." / "old.cu").string();
+  std::string Warnings;
+  llvm::raw_string_ostream WarningStream(Warnings);
+  {
+    ToolResourceReports Reports(*Commands, withToolkit(D), WarningStream);
+    EXPECT_EQ(Reports.reportFor(Dotted, "sm_90").source, "device compile failed");
+    const uint64_t Spawned = subprocessSpawnCount();
+    EXPECT_EQ(Reports.reportFor(File, "sm_90").source, "device compile failed");
+    EXPECT_EQ(subprocessSpawnCount(), Spawned);
+    EXPECT_EQ(Reports.nvccAccepted(File, "sm_90"), false);
+  }
+  EXPECT_EQ(std::count(Warnings.begin(), Warnings.end(), '\n'), 1) << Warnings;
+  EXPECT_EQ(Warnings.rfind("occlint: warning: " + File + ": no resource report for sm_90: nvcc failed", 0), 0u)
+      << Warnings;
+  Warnings.clear();
+  const uint64_t Spawned = subprocessSpawnCount();
+  ToolResourceReports NextRun(*Commands, withToolkit(D), WarningStream);
+  EXPECT_EQ(NextRun.reportFor(File, "sm_90").source, "device compile failed, cached");
+  EXPECT_EQ(NextRun.nvccAccepted(File, "sm_90"), false);
+  EXPECT_EQ(subprocessSpawnCount(), Spawned);
+  EXPECT_NE(Warnings.find("an earlier run's verdict"), std::string::npos) << Warnings;
+}
+
 TEST(ResourceCompileCommand, LaunchersGoAndCompilersStay) {
   const std::vector<std::string> Nvcc = {"/usr/local/cuda/bin/nvcc", "-DX", "-c", "a.cu"};
   EXPECT_EQ(resourceCompileCommand(Nvcc, "/cuda"), Nvcc);
