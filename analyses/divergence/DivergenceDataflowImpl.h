@@ -16,6 +16,7 @@
 #include "divergence/StridedLoopTrips.h"
 #include "divergence/StatedAlignments.h"
 #include "facts/DeepExpressions.h"
+#include "facts/ReadOnlyUses.h"
 
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
@@ -211,7 +212,11 @@ private:
   /// V, marked AtBound when every varying operand is (and V varies).
   static ThreadValue withBoundOf(ThreadValue V, const std::vector<ThreadValue> &Operands);
   /// The value the compiler gives a condition, when it is a constant.
-  std::optional<bool> compileTimeCondition(const Expr *Cond) const;
+  /// Linear in the code: `&&`, `||` and `!` are folded from their operands'
+  /// memoised answers (Clang's evaluator walks the whole operand each time,
+  /// quadratic over an n-term chain), only the other leaves go to Clang.
+  std::optional<bool> compileTimeCondition(const Expr *Cond);
+  llvm::DenseMap<const Expr *, std::optional<bool>> CompileTimeConditions;
   ThreadValue argValue(const Expr *A);
   ThreadValue evalCall(const CallExpr *CE);
   void processAsm(const GCCAsmStmt *Asm);
@@ -227,6 +232,7 @@ private:
   std::optional<std::pair<const Expr *, int64_t>> roundedDown(const Expr *T); // K * (X / K): (X, K)
   llvm::DenseMap<const VarDecl *, bool> Unmodified;
   std::unique_ptr<ExprMutationAnalyzer> Mutations;
+  std::unique_ptr<ReadOnlyUses> ReadOnly;
 
   // ---- control dependence (DivergenceControlDependence.cpp) -------------------
   const CFGBlock *ipdom(const CFGBlock *B);

@@ -380,11 +380,66 @@ ThreadValue Dataflow::arith(BinaryOperatorKind Op, const ThreadValue &L, const T
   }
 }
 
-std::optional<bool> Dataflow::compileTimeCondition(const Expr *Cond) const {
-  bool Value;
-  if (Cond->isValueDependent() || !Cond->EvaluateAsBooleanCondition(Value, Ctx))
-    return std::nullopt;
-  return Value;
+namespace {
+/// The operands that decide a logical node: `X && Y`, `X || Y`, `!X`.
+SmallVector<const Expr *, 2> logicalOperands(const Expr *E) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isLogicalOp())
+    return {BO->getLHS()->IgnoreParens(), BO->getRHS()->IgnoreParens()};
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_LNot)
+    return {UO->getSubExpr()->IgnoreParens()};
+  return {};
+}
+} // namespace
+
+// The folding rules are Clang's own (ExprConstant.cpp, with side effects
+// ignored as in EvaluateAsBooleanCondition): `X && Y` is false when X is,
+// Y's value when X is true, and false when X is unknown but Y is false
+// (`||` the same with true); `!X` negates. Iterative, so that a chain of
+// thousands of terms needs no deep recursion.
+std::optional<bool> Dataflow::compileTimeCondition(const Expr *Cond) {
+  Cond = Cond->IgnoreParens();
+  std::vector<std::pair<const Expr *, bool>> Stack{{Cond, false}}; // (node, operands done)
+  while (!Stack.empty()) {
+    auto [E, OperandsDone] = Stack.back();
+    if (CompileTimeConditions.count(E)) {
+      Stack.pop_back();
+      continue;
+    }
+    const SmallVector<const Expr *, 2> Operands = logicalOperands(E);
+    if (Operands.empty() || E->isValueDependent()) {
+      bool Value;
+      std::optional<bool> Known;
+      if (!E->isValueDependent() && E->EvaluateAsBooleanCondition(Value, Ctx))
+        Known = Value;
+      CompileTimeConditions[E] = Known;
+      Stack.pop_back();
+      continue;
+    }
+    if (!OperandsDone) {
+      Stack.back().second = true;
+      for (const Expr *Operand : Operands)
+        Stack.push_back({Operand, false});
+      continue;
+    }
+    const std::optional<bool> First = CompileTimeConditions.lookup(Operands[0]);
+    std::optional<bool> Known;
+    if (Operands.size() == 1) {
+      if (First)
+        Known = !*First;
+    } else {
+      const bool ShortCircuit = cast<BinaryOperator>(E)->getOpcode() == BO_LOr;
+      const std::optional<bool> Second = CompileTimeConditions.lookup(Operands[1]);
+      if (First && *First == ShortCircuit)
+        Known = ShortCircuit;
+      else if (First)
+        Known = Second;
+      else if (Second && *Second == ShortCircuit)
+        Known = ShortCircuit;
+    }
+    CompileTimeConditions[E] = Known;
+    Stack.pop_back();
+  }
+  return CompileTimeConditions.lookup(Cond);
 }
 
 /// A split at the leftovers of a chunked range is a boundary split

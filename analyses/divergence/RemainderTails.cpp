@@ -64,9 +64,17 @@ bool Dataflow::unmodified(const VarDecl *VD) {
     return It->second;
   bool Result = false;
   if (VD && !VD->hasGlobalStorage() && !VD->getType()->isReferenceType() && FD.getBody()) {
-    if (!Mutations)
-      Mutations = std::make_unique<ExprMutationAnalyzer>(*FD.getBody(), Ctx);
-    Result = !Mutations->isMutated(VD);
+    // A variable the body only reads needs no ExprMutationAnalyzer, whose
+    // cost grows with its uses times the body (facts/ReadOnlyUses.h).
+    if (!ReadOnly)
+      ReadOnly = std::make_unique<ReadOnlyUses>(*FD.getBody());
+    if (ReadOnly->onlyRead(*VD)) {
+      Result = true;
+    } else {
+      if (!Mutations)
+        Mutations = std::make_unique<ExprMutationAnalyzer>(*FD.getBody(), Ctx);
+      Result = !Mutations->isMutated(VD);
+    }
   }
   return Unmodified[VD] = Result;
 }

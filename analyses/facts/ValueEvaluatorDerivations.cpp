@@ -245,6 +245,13 @@ bool ValueEvaluatorImpl::castsAwayConst(const Stmt &Body) {
   return It->second;
 }
 
+const ReadOnlyUses &ValueEvaluatorImpl::readOnlyUses(const Stmt &Body) {
+  std::unique_ptr<ReadOnlyUses> &Uses = C.readOnlyUses[&Body];
+  if (!Uses)
+    Uses = std::make_unique<ReadOnlyUses>(Body);
+  return *Uses;
+}
+
 bool ValueEvaluatorImpl::isMutated(const VarDecl &VD) {
   auto Known = C.mutated.find(&VD);
   if (Known != C.mutated.end())
@@ -258,7 +265,12 @@ bool ValueEvaluatorImpl::isMutated(const VarDecl &VD) {
   // most of `occlint -p`'s time past the parse on such code. Through the
   // name alone, only a cast can modify such an object; a body with one is
   // asked as before.
+  // A variable whose every use is a plain read needs no analysis either
+  // (facts/ReadOnlyUses.h: one walk per body, where the analyzer's cost
+  // grows with the uses times the body).
   if (Body && constWithoutMutableMembers(VD, Ctx) && !castsAwayConst(*Body)) {
+    Result = false;
+  } else if (Body && readOnlyUses(*Body).onlyRead(VD)) {
     Result = false;
   } else if (Body) {
     auto &A = C.analyzers[Body];

@@ -17,6 +17,7 @@
 
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "facts/ReadOnlyUses.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -121,6 +122,8 @@ struct ValueEvaluator::Cache {
   // Per function body: whether it holds a cast that can drop const from an
   // object (ValueEvaluatorDerivations.cpp, castsAwayConst).
   llvm::DenseMap<const Stmt *, bool> castsAwayConst;
+  // Per body: the variables it only reads (facts/ReadOnlyUses.h).
+  llvm::DenseMap<const Stmt *, std::unique_ptr<ReadOnlyUses>> readOnlyUses;
   // Per function body: the assignments of its integer variables (ReachingWrites.h).
   llvm::DenseMap<const Stmt *, std::unique_ptr<BodyWrites>> bodyWrites;
   // Per function body: what its lambdas capture by reference
@@ -384,6 +387,7 @@ private:
   void addMacroNotes(const Expr *E, IVal &V) const;
   bool isMutated(const VarDecl &VD);
   bool castsAwayConst(const Stmt &Body);
+  const ReadOnlyUses &readOnlyUses(const Stmt &Body);
   bool mutatedBeyondReferenceCaptures(const VarDecl &VD, const Stmt &Body, ExprMutationAnalyzer &Analyzer);
   bool hasStableValue(const VarDecl &VD);
 

@@ -194,6 +194,29 @@ TEST(DeepCode, ConditionOfFiveThousandTermsIsAsPreciseAsAShortOne) {
   EXPECT_EQ(Varying.line(Varying.R->Collectives[0].Ctx.BranchLoc), 2u);
 }
 
+// A logical operand the compiler folds decides whether the other is ever
+// evaluated: `x` assigned a thread index only where the assignment can run.
+// The folding follows Clang's own rules (a false `&&` operand, a true `||`
+// one, `!`, and an unknown operand beside a deciding one), from the
+// operands' memoised answers rather than Clang's evaluator per node.
+TEST(ThreadVarianceDataflow, AnOperandTheCompilerFoldsDecidesWhatRuns) {
+  auto BarrierSplit = [](const std::string &Condition) {
+    Analysed A("constexpr int N = 4;\n__global__ void k(const int *v) {\n  int x = 0;\n  if (" + Condition +
+               ") {}\n  if (x == 0)\n    __syncthreads();\n}\n");
+    EXPECT_TRUE(A.parsed()) << Condition;
+    return A.R->Collectives.size();
+  };
+  EXPECT_EQ(BarrierSplit("N > 8 && (x = threadIdx.x)"), 0u);                 // false && _
+  EXPECT_EQ(BarrierSplit("(N == 4 && sizeof(int) == 4) || (x = threadIdx.x)"), 0u); // true || _
+  EXPECT_EQ(BarrierSplit("!(N == 4) && (x = threadIdx.x)"), 0u);             // !true && _
+  EXPECT_EQ(BarrierSplit("(v[0] > 0 && N > 8) && (x = threadIdx.x)"), 0u);   // (unknown && false) && _
+  EXPECT_EQ(BarrierSplit("(v[0] > 0 || N == 4) || (x = threadIdx.x)"), 0u);  // (unknown || true) || _
+  // Not folded: the assignment may run, x varies, the barrier is split.
+  EXPECT_EQ(BarrierSplit("v[0] > 0 && (x = threadIdx.x)"), 1u);
+  EXPECT_EQ(BarrierSplit("(v[0] > 0 && N == 4) && (x = threadIdx.x)"), 1u);  // unknown && true
+  EXPECT_EQ(BarrierSplit("(N == 4 && v[0] > 0) || (x = threadIdx.x)"), 1u);  // true && unknown
+}
+
 TEST(DeepCode, ThousandsOfSequentialLoopsKeepTheirFindings) {
   std::string Loops;
   for (int I = 0; I < 2000; ++I)

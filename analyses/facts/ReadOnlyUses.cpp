@@ -1,0 +1,43 @@
+//===- ReadOnlyUses.cpp - variables a body only reads ---------------------===//
+#include "facts/ReadOnlyUses.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::occlint {
+namespace {
+
+// Iterative (RecursiveASTVisitor's data recursion), so that a deep
+// expression costs no stack. Lambda bodies and capture initializers are
+// walked like the rest: a capture by reference names the variable without a
+// conversion, so it counts as another use.
+class UseWalk : public RecursiveASTVisitor<UseWalk> {
+public:
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *E) {
+    if (E->getCastKind() == CK_LValueToRValue)
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E->getSubExpr()->IgnoreParens()))
+        Read.insert(Ref);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (isa<VarDecl>(E->getDecl()))
+      Uses.push_back(E);
+    return true;
+  }
+  llvm::DenseSet<const DeclRefExpr *> Read;
+  std::vector<const DeclRefExpr *> Uses;
+};
+
+} // namespace
+
+ReadOnlyUses::ReadOnlyUses(const Stmt &Body) {
+  UseWalk Walk;
+  Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+  for (const DeclRefExpr *Use : Walk.Uses)
+    if (!Walk.Read.contains(Use))
+      UsedOtherwise.insert(cast<VarDecl>(Use->getDecl())->getCanonicalDecl());
+}
+
+} // namespace clang::tidy::occlint
