@@ -3,6 +3,7 @@
 # builds it in build/. Idempotent: a no-op in seconds when all is there.
 #   scripts/setup.sh            # build everything, tests included
 #   scripts/setup.sh occlint    # build only the named targets (scripts/example.sh)
+#   scripts/setup.sh --packages # install the missing packages, build nothing
 #   BUILD_DIR=out scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,10 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# `scripts/setup.sh --packages`: the packages only (scripts/test.sh then
+# fetches the test tools while the build runs).
+[ "${1:-}" = --packages ] && exit 0
 
 cuda="${CUDA_PATH:-/usr/local/cuda}"
 if [ ! -x "$cuda/bin/ptxas" ]; then
