@@ -71,6 +71,9 @@ struct LaunchRecord {
   std::string mangledName;
   ::occlint::TargetGpu gpu;
   std::string grid, block, dynamicSharedMem; // as evaluated: "1024", "[1, 64]", "unknown"
+  /// The most blocks the grid can have, when that is known (the exact grid's
+  /// count, or the upper end of its range): the report's launch size.
+  std::optional<int64_t> gridBlocksAtMost;
   bool cooperative = false;
   std::optional<::occlint::KernelResources> resources; // null when the kernel is not known
   bool registersKnown = false;

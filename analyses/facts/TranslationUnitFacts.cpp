@@ -472,7 +472,9 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) cons
       R.mangledName = L.kernel->mangledName;
     }
     R.gpu = *L.gpu;
-    R.grid = L.site->grid.product().describe();
+    const EvaluatedValue Grid = L.site->grid.product();
+    R.grid = Grid.describe();
+    R.gridBlocksAtMost = Grid.max;
     R.block = L.site->block.product().describe();
     R.dynamicSharedMem = L.site->dynamicSharedMem.describe();
     R.cooperative = L.site->cooperative;

@@ -61,7 +61,7 @@ template <typename X_, typename Io_> void kernelFields(X_ &X, Io_ Io) {
 }
 template <typename X_, typename Io_> void launchFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(launchKind) OCCLINT_FIELD(caller) OCCLINT_FIELD(kernel) OCCLINT_FIELD(mangledName)
-  OCCLINT_FIELD(grid) OCCLINT_FIELD(block) OCCLINT_FIELD(dynamicSharedMem) OCCLINT_FIELD(cooperative)
+  OCCLINT_FIELD(grid) OCCLINT_FIELD(gridBlocksAtMost) OCCLINT_FIELD(block) OCCLINT_FIELD(dynamicSharedMem) OCCLINT_FIELD(cooperative)
   OCCLINT_FIELD(registersKnown) OCCLINT_FIELD(variant) OCCLINT_FIELD(variants) OCCLINT_FIELD(valuesComplete) OCCLINT_FIELD(blockComplete)
   OCCLINT_FIELD(incompleteBecause) OCCLINT_FIELD(blockSweep) OCCLINT_FIELD(gridSweep) OCCLINT_FIELD(gridUnknown) OCCLINT_FIELD(blockUnknown)
   OCCLINT_FIELD(dynamicSharedMemUnknown)

@@ -4,6 +4,7 @@
 #include "report/ReportFilters.h"
 #include "report/ReportSvg.h"
 
+#include <cctype>
 #include <map>
 #include <vector>
 
@@ -31,13 +32,16 @@ button.file-toggle { border: 1px solid #d0d7de; background: #fff; border-radius:
 table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 table code, table .mono { font-size: 12px; }
 th, td { border-bottom: 1px solid #d8dee4; padding: 4px 6px; text-align: left; vertical-align: top; }
-td { overflow-wrap: anywhere; } /* long kernel names and paths break rather than widen the page */
+td { overflow-wrap: anywhere; } /* long kernel names break rather than widen the page */
+/* Paths and expressions break only where they are written to (<wbr> after a
+   '/', a ',' or an operator), never inside a name: at their widest segment. */
+td.location, td.expr { overflow-wrap: normal; word-break: normal; min-width: 7ch; }
 th { position: sticky; top: 0; background: #eaeef2; white-space: nowrap; }
 tr.kernel td { background: #f3f6fb; border-top: 2px solid #afb8c1; }
 tr.kernel .kernel-name { font-weight: 600; }
 tr.launch td.location { padding-left: 18px; }
 td.num { text-align: right; white-space: nowrap; }
-td.wrap { white-space: normal; }
+td.wrap, td.expr { white-space: normal; }
 td.limits { max-width: 220px; overflow-wrap: anywhere; }
 td.waves { min-width: 90px; }
 td.gpu { min-width: 96px; }
@@ -78,8 +82,35 @@ const char *const SelfCheck = R"(
   facts.rankedRows = document.querySelectorAll('table.ranked tbody tr').length;
   facts.rankedLosses = Array.prototype.map.call(document.querySelectorAll('table.ranked tbody tr td:nth-child(2)'),
                                                 function (td) { return td.textContent; });
+  facts.rankedSizes = Array.prototype.map.call(document.querySelectorAll('table.ranked tbody tr td:nth-child(3)'),
+                                               function (td) { return td.textContent; });
   facts.quietKernels = document.querySelectorAll('tr.quiet-kernel').length;
   facts.quietFolded = document.querySelectorAll('details.quiet-kernels:not([open])').length;
+  // Every table within the page's width (the window's less its scroll bar),
+  // and every location readable: broken only between words (after a '/',
+  // '_', ':' or '-'), so on no more lines than it has words.
+  var pageWidth = document.documentElement.clientWidth;
+  facts.pageWidth = pageWidth;
+  facts.widestTable = 0;
+  facts.tablesTooWide = 0;
+  document.querySelectorAll('table').forEach(function (t) {
+    var box = t.getBoundingClientRect();
+    if (box.width === 0) return; // folded away
+    facts.widestTable = Math.max(facts.widestTable, Math.ceil(box.right));
+    if (box.right > pageWidth + 0.5) facts.tablesTooWide++;
+  });
+  facts.locations = 0;
+  facts.locationsBrokenInAName = 0;
+  document.querySelectorAll('td.location').forEach(function (td) {
+    if (td.getBoundingClientRect().width === 0) return;
+    facts.locations++;
+    var range = document.createRange();
+    range.selectNodeContents(td);
+    var tops = {};
+    Array.prototype.forEach.call(range.getClientRects(), function (r) { if (r.width > 0) tops[Math.round(r.top)] = 1; });
+    var lines = Object.keys(tops).length;
+    if (lines > td.textContent.split(/[\/_:-]/).length) facts.locationsBrokenInAName++;
+  });
   facts.scrollWidth = document.documentElement.scrollWidth;
   facts.innerWidth = window.innerWidth;
   document.querySelectorAll('details.moot').forEach(function (d) {
@@ -151,10 +182,26 @@ public:
 private:
   static std::string e(const std::string &Text) { return escapeHtml(Text); }
   // A path that may break after its slashes.
+  /// A row's location under its file's header: "line 89" when it is in that
+  /// file (the header names it), else the whole path; the whole location on
+  /// hover either way.
+  static std::string locationCell(const std::string &Location, const std::string &GroupFile) {
+    std::string Shown = path(Location);
+    if (!GroupFile.empty() && Location.size() > GroupFile.size() + 1 && Location.compare(0, GroupFile.size(), GroupFile) == 0 &&
+        Location[GroupFile.size()] == ':') {
+      const std::string Rest = Location.substr(GroupFile.size() + 1); // "89" or "89:3"
+      Shown = "line " + e(Rest.substr(0, Rest.find(':')));
+    }
+    return "<td class=\"location mono\" title=\"" + e(Location) + "\">" + Shown + "</td>";
+  }
+
   static std::string path(const std::string &Text) {
     std::string Out;
-    for (char C : escapeHtml(Text))
-      Out += C == '/' ? std::string("/<wbr>") : std::string(1, C);
+    for (char C : escapeHtml(Text)) {
+      Out += C;
+      if (C == '/' || C == '_' || C == ':' || C == '-')
+        Out += "<wbr>"; // a path breaks between its words, not inside one
+    }
     return Out;
   }
 
@@ -286,8 +333,8 @@ private:
       }
       // One tbody per kernel: the filters hide a kernel with its launches.
       OS << "<tbody class=\"kernel-group\" data-file-group=\"" << e(File) << "\">\n<tr class=\"kernel\""
-         << filterAttributes(K.location, "", K.findings, K.kernel + " " + K.arch) << "><td class=\"location mono\">"
-         << path(K.location) << "</td>"
+         << filterAttributes(K.location, "", K.findings, K.kernel + " " + K.arch) << ">"
+         << locationCell(K.location, File)
          << "<td><span class=\"kernel-name mono\">" << e(K.kernel.empty() ? "(unknown kernel)" : K.kernel)
          << "</span></td><td class=\"mono\">" << e(K.arch) << "</td>"
          << "<td class=\"num wrap\" title=\"" << e(K.resourceSource) << "\">";
@@ -300,16 +347,15 @@ private:
       findingsRow(K.findings);
       for (const ReportLaunchRow &L : K.launches) {
         OS << "<tr class=\"launch\" data-kernel=\"" << e(L.kernel) << "\""
-           << filterAttributes(L.location, L.gpuName, L.findings, L.kernel + " " + L.caller + " " + L.gpu)
-           << "><td class=\"location mono\">"
-           << path(L.location) << "</td><td><span class=\"mono\">" << e(L.launchKind) << "</span>";
+           << filterAttributes(L.location, L.gpuName, L.findings, L.kernel + " " + L.caller + " " + L.gpu) << ">"
+           << locationCell(L.location, File) << "<td><span class=\"mono\">" << e(L.launchKind) << "</span>";
         if (!L.caller.empty())
           OS << " <span class=\"sub\">in " << e(L.caller) << "</span>";
         OS << "</td><td class=\"gpu\" title=\"" << e(L.gpu) << "\">" << e(L.gpuName) << "<br><span class=\"sub\">"
            << e(L.gpuDetail) << "</span></td><td></td>"
-           << "<td class=\"num\">" << e(L.sharedMemory) << "</td><td></td>"
-           << "<td class=\"num mono\">" << expression(L.block) << "</td><td class=\"mono\">" << expression(L.grid)
-           << "</td>";
+           << "<td class=\"num expr\">" << expression(L.sharedMemory, 40) << "</td><td></td>"
+           << "<td class=\"num mono expr\">" << expression(L.block) << "</td><td class=\"mono expr\">"
+           << expression(L.grid) << "</td>";
         occupancyCell(L);
         OS << "<td class=\"limits" << (L.cannotLaunch ? " cannot" : "") << "\"";
         if (!L.limitsDetail.empty())
@@ -346,17 +392,15 @@ private:
       return;
     OS << "<section id=\"start\">\n<h2>Where to start</h2>\n";
     if (!Model.ranked.empty()) {
-      OS << "<p class=\"note\">Each launch finding with what it costs that launch at most, in Nsight Compute's "
-            "&ldquo;estimated speedup&rdquo; sense: the share of lanes, SMs or the tail wave left idle (an upper "
-            "bound), the launches that cannot start first. Occupancy-only findings come after them, lowest "
-            "occupancy first: occupancy is not the goal by itself.</p>\n";
+      OS << "<p class=\"note\">" << e(reportRankingNote(Model)) << "</p>\n";
       auto Rows = [&](size_t From, size_t To) {
-        OS << "<table class=\"ranked\">\n<thead><tr><th>#</th><th>Estimated loss</th><th>Finding</th>"
-           << "<th>Launch</th></tr></thead>\n<tbody>\n";
+        OS << "<table class=\"ranked\">\n<thead><tr><th>#</th><th>Estimated loss (of the launch)</th>"
+           << "<th>Launch size</th><th>Finding</th><th>Launch</th></tr></thead>\n<tbody>\n";
         for (size_t I = From; I < To; ++I) {
           const ReportRankedFinding &R = Model.ranked[I];
           OS << "<tr class=\"" << e(R.finding.severity) << "\"><td class=\"num\">" << I + 1 << "</td><td>"
-             << e(reportLossText(Model, R)) << "</td><td>" << newBadge(R.finding) << "<code>" << e(R.finding.check)
+             << e(reportLossText(Model, R)) << "</td><td>" << e(describeLaunchWeight(R.weight)) << "</td><td>"
+             << newBadge(R.finding) << "<code>" << e(R.finding.check)
              << "</code> <span title=\"" << e(R.finding.message) << "\">" << e(shortened(R.finding.message, 140))
              << "</span></td><td><code>" << e(R.kernel) << "</code> at <span class=\"mono\">"
              << path(R.finding.location) << "</span>, " << e(R.gpu) << "</td></tr>\n";
@@ -377,12 +421,25 @@ private:
     OS << "</ul>\n</section>\n";
   }
 
-  // A launch value as written: a long expression shortened, the whole of it on hover.
-  static std::string expression(const std::string &Text) {
-    constexpr size_t Max = 32;
+  // A launch value as written: a long expression shortened, the whole of it
+  // on hover; it may break after a ',', '(', '.', '_' or an operator, and
+  // between the words of a camelCase name, not inside a word.
+  static std::string expression(const std::string &Text, size_t Max = 32) {
+    auto Breakable = [](const std::string &Part) {
+      std::string Out;
+      for (size_t I = 0; I < Part.size(); ++I) {
+        const char C = Part[I];
+        if (I > 0 && std::isupper(static_cast<unsigned char>(C)) && std::islower(static_cast<unsigned char>(Part[I - 1])))
+          Out += "<wbr>";
+        Out += e(std::string(1, C));
+        if (C == ',' || C == '(' || C == '+' || C == '-' || C == '*' || C == '/' || C == ' ' || C == '.' || C == '_')
+          Out += "<wbr>";
+      }
+      return Out;
+    };
     if (Text.size() <= Max)
-      return e(Text);
-    return "<span title=\"" + e(Text) + "\">" + e(Text.substr(0, Max - 2)) + "…</span>";
+      return Breakable(Text);
+    return "<span title=\"" + e(Text) + "\">" + Breakable(Text.substr(0, Max - 2)) + "…</span>";
   }
 
   // A long text cut at a word, with an ellipsis (the whole text on hover).

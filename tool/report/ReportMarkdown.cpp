@@ -151,12 +151,12 @@ private:
       return;
     OS << "## Where to start\n\n";
     if (!Model.ranked.empty()) {
-      OS << "Each launch finding with what it costs that launch at most (Nsight Compute's estimated speedup: the "
-            "share of lanes, SMs or the tail wave left idle, an upper bound); launches that cannot start first, "
-            "occupancy-only findings last.\n\n| # | Estimated loss | Finding | Launch |\n|---|---|---|---|\n";
+      OS << m(reportRankingNote(Model))
+         << "\n\n| # | Estimated loss (of the launch) | Launch size | Finding | Launch |\n|---|---|---|---|---|\n";
       for (size_t I = 0; I < Model.ranked.size(); ++I) {
         const ReportRankedFinding &R = Model.ranked[I];
-        OS << "| " << I + 1 << " | " << m(reportLossText(Model, R)) << " | " << (R.finding.isNew ? "**new** " : "")
+        OS << "| " << I + 1 << " | " << m(reportLossText(Model, R)) << " | " << m(describeLaunchWeight(R.weight))
+           << " | " << (R.finding.isNew ? "**new** " : "")
            << code(R.finding.check) << " " << m(R.finding.message) << " | " << code(R.kernel) << " at "
            << code(R.finding.location) << ", " << m(R.gpu) << " |\n";
       }

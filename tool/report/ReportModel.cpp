@@ -26,6 +26,22 @@ std::string reportLossText(const ReportModel &Model, const ReportRankedFinding &
   return Text;
 }
 
+std::string reportRankingNote(const ReportModel &Model) {
+  const std::string Loss = "Each launch finding with what it costs its launch at most, as Nsight Compute's "
+                           "estimated speedup: the share of lanes, SMs or the tail wave left idle (an upper "
+                           "bound). ";
+  const std::string Tail = " Launches that cannot start come first; occupancy-only findings come after the "
+                           "estimated losses, the largest launch first: occupancy is not the goal by itself.";
+  if (!Model.weightsFile.empty())
+    return Loss + "Ordered by that loss times the kernel's share of the runtime in " + Model.weightsFile +
+           " (kernels the file does not name after those it does)." + Tail;
+  return Loss + "Ordered by that loss times the launch's size, what the launch weighs in the program: the blocks it "
+                "launches over the blocks the GPU holds at once at its occupancy, in waves (what each thread does "
+                "is not known and is taken equal across launches; a grid known only by its bound counts at its "
+                "bound, one not known at all as one full wave). --weights orders by measured kernel times "
+                "instead." + Tail;
+}
+
 std::string reportPercent(double Fraction) {
   char Buffer[32];
   std::snprintf(Buffer, sizeof Buffer, "%.1f%%", 100.0 * Fraction);
@@ -106,11 +122,15 @@ public:
                            return A.share.value_or(0) > B.share.value_or(0);
                          if (A.loss.kind == FindingLoss::Kind::Estimated)
                            return A.loss.loss * A.share.value_or(1) > B.loss.loss * B.share.value_or(1);
-                         return ranksBefore(A.loss, B.loss);
+                         return ranksBefore(A.loss, A.weight, B.loss, B.weight);
                        });
     } else {
+      // What the finding costs the program: its launch's loss times the
+      // launch's size (ReportRanking.h).
       std::stable_sort(Model.ranked.begin(), Model.ranked.end(),
-                       [](const ReportRankedFinding &A, const ReportRankedFinding &B) { return ranksBefore(A.loss, B.loss); });
+                       [](const ReportRankedFinding &A, const ReportRankedFinding &B) {
+                         return ranksBefore(A.loss, A.weight, B.loss, B.weight);
+                       });
     }
     for (const DiagnosticRecord &D : Result.diagnostics)
       if (D.severity != "remark")
@@ -338,7 +358,8 @@ private:
     for (const ReportFinding &F : Row.findings)
       if (F.severity != "remark")
         Model.ranked.push_back({F, Row.kernel, Row.gpu, estimateFindingLoss(F.check, L),
-                                Options.weights ? Options.weights->shareOf(L.kernel) : std::nullopt});
+                                Options.weights ? Options.weights->shareOf(L.kernel) : std::nullopt,
+                                estimateLaunchWeight(L)});
     for (const auto &S : L.suppressed)
       Row.moot.push_back({S.check, S.suppressedBy, S.reason});
     return Row;

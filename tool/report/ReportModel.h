@@ -33,6 +33,7 @@ struct ReportRankedFinding {
   /// --weights: the kernel's share of the runtime; nullopt when it is not in
   /// the file (or there is no file).
   std::optional<double> share;
+  LaunchWeight weight; // the launch's size: the order without --weights
 };
 
 /// A finding the precedence table made moot on a launch (docs/launch-analysis.md).
@@ -120,6 +121,9 @@ struct ReportOptions {
 };
 
 ReportModel buildReportModel(const LintResult &Result, std::string InputDescription, ReportOptions Options = {});
+
+/// What the order of "Where to start" means, one paragraph (HTML and Markdown).
+std::string reportRankingNote(const ReportModel &Model);
 
 /// A ranked finding's loss as the page shows it: describeLoss, and with
 /// --weights its kernel's share of the runtime and the product.

@@ -54,13 +54,55 @@ FindingLoss estimateFindingLoss(const std::string &Check, const LaunchRecord &L)
   return Out;
 }
 
-bool ranksBefore(const FindingLoss &A, const FindingLoss &B) {
+LaunchWeight estimateLaunchWeight(const LaunchRecord &L) {
+  LaunchWeight W;
+  if (L.shape && L.shape->gridBlocks) {
+    W.basis = LaunchWeight::Basis::Exact;
+    W.gridBlocks = *L.shape->gridBlocks;
+  } else if (L.gridBlocksAtMost) {
+    W.basis = LaunchWeight::Basis::Bound;
+    W.gridBlocks = *L.gridBlocksAtMost;
+  } else {
+    return W; // one full wave
+  }
+  // The blocks resident at once: the occupancy's, or, where it is not known
+  // (no resource report, a launch that cannot start), as many as the threads
+  // and the block cap allow (so the weight is the least the grid can be).
+  int64_t PerSm = 0;
+  if (L.occupancy && L.occupancy->failure == LaunchFailure::None && L.occupancy->blocksPerSM > 0) {
+    PerSm = L.occupancy->blocksPerSM;
+  } else if (L.shape && L.shape->threadsPerBlock() > 0) {
+    const int64_t Warps = (L.shape->threadsPerBlock() + L.gpu.arch.warpSize - 1) / std::max(L.gpu.arch.warpSize, 1);
+    PerSm = std::min<int64_t>(L.gpu.arch.maxWarpsPerSM / std::max<int64_t>(Warps, 1), L.gpu.arch.maxBlocksPerSM);
+  }
+  const int64_t Resident = std::max<int64_t>(PerSm, 1) * std::max(L.gpu.smCount, 1);
+  W.waves = double(std::max<int64_t>(W.gridBlocks, 0)) / double(Resident);
+  return W;
+}
+
+std::string describeLaunchWeight(const LaunchWeight &W) {
+  if (W.basis == LaunchWeight::Basis::Unbounded)
+    return "1 wave or more (grid not known)";
+  char Buffer[64];
+  if (W.waves < 1)
+    std::snprintf(Buffer, sizeof Buffer, "%.1f%% of a wave", 100.0 * W.waves);
+  else
+    std::snprintf(Buffer, sizeof Buffer, "%.1f waves", W.waves);
+  const std::string Blocks = std::to_string(W.gridBlocks) + (W.gridBlocks == 1 ? " block" : " blocks");
+  if (W.basis == LaunchWeight::Basis::Bound)
+    return "at most " + std::string(Buffer) + " (" + Blocks + ")";
+  return std::string(Buffer) + " (" + Blocks + ")";
+}
+
+bool ranksBefore(const FindingLoss &A, const LaunchWeight &WeightA, const FindingLoss &B, const LaunchWeight &WeightB) {
   if (A.kind != B.kind)
     return int(A.kind) < int(B.kind);
   switch (A.kind) {
   case FindingLoss::Kind::Estimated:
-    return A.loss > B.loss;
+    return A.loss * WeightA.waves > B.loss * WeightB.waves;
   case FindingLoss::Kind::OccupancyOnly:
+    if (WeightA.waves != WeightB.waves)
+      return WeightA.waves > WeightB.waves;
     return A.occupancy.value_or(1) < B.occupancy.value_or(1);
   default:
     return false;

@@ -30,10 +30,34 @@ struct FindingLoss {
 /// The loss a finding of `Check` stands for on launch `L` (on L's GPU).
 FindingLoss estimateFindingLoss(const std::string &Check, const clang::tidy::occlint::LaunchRecord &L);
 
-/// Whether A ranks before B: the launches that cannot start, then the
-/// estimated losses (largest first), then the occupancy-only findings
-/// (lowest occupancy first), then the rest.
-bool ranksBefore(const FindingLoss &A, const FindingLoss &B);
+/// What a launch weighs in the program, from its size alone: the blocks it
+/// launches over the blocks the GPU holds at once at the launch's occupancy,
+/// a number of waves (fractional: a 2-block grid on 132 SMs at one block
+/// per SM is 2/132 of one). What each thread does is not known, so it is
+/// taken equal across launches: the estimate orders findings, it does not
+/// time them. Without --weights the report ranks by loss times this.
+struct LaunchWeight {
+  enum class Basis {
+    Exact,     // the grid is known
+    Bound,     // the grid is known only by its upper bound: `waves` at that bound
+    Unbounded, // nothing bounds the grid (sized from the data): taken as one full wave
+  };
+  Basis basis = Basis::Unbounded;
+  double waves = 1;
+  int64_t gridBlocks = 0; // Exact, Bound: the (most) blocks
+};
+
+LaunchWeight estimateLaunchWeight(const clang::tidy::occlint::LaunchRecord &L);
+
+/// "0.8% of a wave (2 blocks)", "12.4 waves", "at most 3.1 waves", "1 wave
+/// or more (grid not known)".
+std::string describeLaunchWeight(const LaunchWeight &W);
+
+/// Whether A ranks before B by what they cost the program: the launches
+/// that cannot start, then the estimated losses (the launch's loss times
+/// its weight, largest first), then the occupancy-only findings (heaviest
+/// launch first, then the lowest occupancy), then the rest.
+bool ranksBefore(const FindingLoss &A, const LaunchWeight &WeightA, const FindingLoss &B, const LaunchWeight &WeightB);
 
 /// "96.9% of lanes masked off", "up to 20.0% (tail wave)", "cannot start",
 /// "occupancy 50.0%", "not estimated".
