@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs what only the tests need (only what is missing), after
-# scripts/setup.sh has built occlint:
+# Installs what only the tests need (only what is missing); scripts/test.sh
+# runs it while scripts/setup.sh builds occlint:
 #   - Debian's chromium: the report test renders `occlint report --html` headless;
+#   - Debian's sccache and distcc: the build launcher is tested behind both
+#     (tests/tool/buildlint/CompilerCachesTest.cpp, with a local distccd);
 #   - Node.js/npm and Microsoft's SARIF Multitool (npm, pinned), into
 #     $BUILD_DIR/test-tools: the SARIF tests validate occlint's SARIF with it.
 set -euo pipefail
@@ -11,6 +13,8 @@ BUILD_DIR="${BUILD_DIR:-build}"
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-dejavu-core)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+command -v sccache >/dev/null 2>&1 || missing+=(sccache)
+command -v distccd >/dev/null 2>&1 || missing+=(distcc)
 if ((${#missing[@]})); then
   echo "test-tools: installing ${missing[*]}" >&2
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
