@@ -24,6 +24,7 @@
 #include <regex>
 #include <string>
 #include <thread>
+#include <vector>
 #include <unistd.h>
 
 using namespace occlint::testing;
@@ -201,33 +202,51 @@ TEST_F(CompilerCaches, BehindDistccTheCudaUnitsStayLocalTheCppUnitGoesToTheDaemo
   fs::create_directories(Logs);
   fs::permissions(Dir.path(), fs::perms::others_exec | fs::perms::group_exec, fs::perm_options::add);
   fs::permissions(Logs, fs::perms::all);
-  const int Port = 40000 + ::getpid() % 20000;
-  const std::string Start = shellQuote(Distccd) + " --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port " +
-                            std::to_string(Port) + " --jobs 2 --log-level info --enable-tcp-insecure --log-file " +
-                            shellQuote((Logs / "distccd.log").string()) + " --pid-file " +
-                            shellQuote((Logs / "distccd.pid").string()) + (::geteuid() == 0 ? " --user nobody" : "");
   // Stopped at the end however the test ends: its process group (the daemon
-  // and its preforked children) from the pid file, else by its command line.
+  // and its preforked children) from the pid file, and by its command line.
   struct StopDaemon {
     fs::path PidFile;
-    int Port;
+    std::vector<int> Ports;
     ~StopDaemon() {
       std::error_code Ignored;
       const long Pid = fs::exists(PidFile, Ignored) ? std::strtol(readFile(PidFile).c_str(), nullptr, 10) : 0;
       if (Pid > 1) // never 0: kill(-0) would be this test's own group
         ::kill(-static_cast<pid_t>(Pid), SIGTERM);
-      runCommand("pkill -f -- " + shellQuote("distccd .*--port " + std::to_string(Port) + " "));
+      for (int Port : Ports)
+        runCommand("pkill -f -- " + shellQuote("distccd .*--port " + std::to_string(Port) + " "));
     }
-  } Stop{Logs / "distccd.pid", Port};
-  CommandResult Started = runCommand(Start);
-  ASSERT_EQ(Started.exitCode, 0) << Start << "\n" << Started.output;
+  } Stop{Logs / "distccd.pid", {}};
+  // A port of this test's own; the next one when something else holds it.
+  int Port = 0;
+  fs::path DaemonLog;
   bool Listening = false;
-  for (int Try = 0; Try < 200 && !Listening; ++Try) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    Listening = fs::exists(Logs / "distccd.pid") &&
-                readFile(Logs / "distccd.log").find("listening on 127.0.0.1:" + std::to_string(Port)) != std::string::npos;
+  for (int Attempt = 0; Attempt < 5 && !Listening; ++Attempt) {
+    Port = 40000 + (::getpid() + 4099 * Attempt) % 20000;
+    Stop.Ports.push_back(Port);
+    const fs::path Log = Logs / ("distccd-" + std::to_string(Port) + ".log");
+    const std::string Start = shellQuote(Distccd) + " --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port " +
+                              std::to_string(Port) + " --jobs 2 --log-level info --enable-tcp-insecure --log-file " +
+                              shellQuote(Log.string()) + " --pid-file " + shellQuote((Logs / "distccd.pid").string()) +
+                              (::geteuid() == 0 ? " --user nobody" : "");
+    CommandResult Started = runCommand(Start);
+    const auto BindFailedIn = [&](const std::string &Text) {
+      return Text.find("bind of 127.0.0.1:" + std::to_string(Port) + " failed") != std::string::npos;
+    };
+    if (Started.exitCode != 0 && fs::exists(Log) && BindFailedIn(readFile(Log)))
+      continue; // it binds before it detaches: the port is taken
+    ASSERT_EQ(Started.exitCode, 0) << Start << "\n" << Started.output << (fs::exists(Log) ? readFile(Log) : "");
+    bool BindFailed = false;
+    for (int Try = 0; Try < 200 && !Listening && !BindFailed; ++Try) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      const std::string Text = fs::exists(Log) ? readFile(Log) : "";
+      Listening = fs::exists(Logs / "distccd.pid") &&
+                  Text.find("listening on 127.0.0.1:" + std::to_string(Port)) != std::string::npos;
+      BindFailed = BindFailedIn(Text);
+    }
+    if (Listening)
+      DaemonLog = Log;
   }
-  ASSERT_TRUE(Listening) << "distccd did not start:\n" << readFile(Logs / "distccd.log");
+  ASSERT_TRUE(Listening) << "distccd did not start on any of the ports tried (see " << Logs << ")";
 
   // DISTCC_FALLBACK=0: a unit distcc means to send but cannot is an error,
   // not a silent local compile.
@@ -240,7 +259,7 @@ TEST_F(CompilerCaches, BehindDistccTheCudaUnitsStayLocalTheCppUnitGoesToTheDaemo
   expectSameAsLocal(Local, Distributed, "behind distcc");
 
   // What distccd compiled: the C++ unit, and no CUDA unit.
-  const std::string Daemon = readFile(Logs / "distccd.log");
+  const std::string Daemon = readFile(DaemonLog);
   EXPECT_NE(Daemon.find("compile from host.cpp to host.o"), std::string::npos) << Daemon;
   EXPECT_EQ(Daemon.find(".cu "), std::string::npos) << Daemon;
   // Why: distcc sees no source file it knows in nvcc's command and runs it here.
