@@ -12,6 +12,7 @@
 // them); the test fails, saying so, where one is missing.
 #include "CommandRunner.h"
 #include "TestFiles.h"
+#include "WrappedBuildSources.h"
 
 #include <nlohmann/json.hpp>
 
@@ -45,20 +46,11 @@ std::string onPath(const std::string &Program) {
   if ((Path).empty())                                                                                                \
   GTEST_FAIL() << "no " << (Name) << " here: this test needs it (scripts/test-tools.sh installs it)"
 
-const char *const Header = R"(#pragma once
-__global__ void fill(float *p) { p[threadIdx.x] = 0; }
-inline void launchFill(float *p) { fill<<<1000, 48>>>(p); }
-)";
-const char *const UnitA = R"(#include "common.cuh"
-__global__ void scale(float *p, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] *= 2.0f;
-}
-void run(float *p, int n) { scale<<<(n + 99) / 100, 100>>>(p, n); }
-)";
-const char *const UnitB = R"(#include "common.cuh"
-void run2(float *p) { launchFill(p); }
-)";
+// Two units that include one header with a launch of 48 threads per block;
+// a.cu has its own launch of 100 threads (WrappedBuildSources.h).
+using wrapped_build::Header;
+using wrapped_build::UnitA;
+using wrapped_build::UnitB;
 const char *const HostUnit = "int twice(int x) { return 2 * x; }\n";
 
 // What a build leaves that the comparison reads: each CUDA unit's sidecar

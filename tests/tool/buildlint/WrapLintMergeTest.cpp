@@ -8,6 +8,7 @@
 #include "BundledProjectDatabase.h"
 #include "CommandRunner.h"
 #include "TestFiles.h"
+#include "WrappedBuildSources.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,21 +34,10 @@ std::string nvcc() { return (fs::path(OCCLINT_CUDA_PATH) / "bin" / "nvcc").strin
   GTEST_FAIL() << "no nvcc at " << nvcc() << ": this test needs the CUDA toolkit"
 
 // Two units that include one header with a launch of 48 threads per block;
-// a.cu has its own launch of 100 threads.
-const char *const Header = R"(#pragma once
-__global__ void fill(float *p) { p[threadIdx.x] = 0; }
-inline void launchFill(float *p) { fill<<<1000, 48>>>(p); }
-)";
-const char *const UnitA = R"(#include "common.cuh"
-__global__ void scale(float *p, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] *= 2.0f;
-}
-void run(float *p, int n) { scale<<<(n + 99) / 100, 100>>>(p, n); }
-)";
-const char *const UnitB = R"(#include "common.cuh"
-void run2(float *p) { launchFill(p); }
-)";
+// a.cu has its own launch of 100 threads (WrappedBuildSources.h).
+using wrapped_build::Header;
+using wrapped_build::UnitA;
+using wrapped_build::UnitB;
 
 struct LintedBuild {
   ScratchDir dir;
