@@ -26,6 +26,9 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace occlint::testing;
@@ -40,6 +43,24 @@ std::string onPath(const std::string &Program) {
   CommandResult R = runCommand("command -v " + shellQuote(Program), /*MergeStderr=*/false);
   std::string Path = R.output.substr(0, R.output.find('\n'));
   return R.exitCode == 0 ? Path : "";
+}
+
+// A TCP port nothing on this machine listens on now (the kernel's pick for
+// port 0); 0 when none could be had.
+int freePort() {
+  const int Socket = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (Socket < 0)
+    return 0;
+  sockaddr_in Address{};
+  Address.sin_family = AF_INET;
+  Address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t Length = sizeof Address;
+  int Port = 0;
+  if (::bind(Socket, reinterpret_cast<sockaddr *>(&Address), sizeof Address) == 0 &&
+      ::getsockname(Socket, reinterpret_cast<sockaddr *>(&Address), &Length) == 0)
+    Port = ntohs(Address.sin_port);
+  ::close(Socket);
+  return Port;
 }
 
 #define REQUIRE_PROGRAM(Path, Name)                                                                                  \
@@ -157,8 +178,10 @@ TEST_F(CompilerCaches, BehindSccacheAMissAndAHitGiveTheLocalBuildsSidecarsFindin
   ASSERT_NE(Local.mergedJson.find("block of 48 threads"), std::string::npos) << Local.mergedJson;
 
   // A server of this test's own (port and cache directory), stopped at the end.
+  const int SccachePort = freePort();
+  ASSERT_GT(SccachePort, 0) << "no free TCP port for sccache's server";
   const std::string Env = "SCCACHE_DIR=" + shellQuote((Dir.path() / "sccache").string()) +
-                          " SCCACHE_SERVER_PORT=" + std::to_string(20000 + ::getpid() % 20000) +
+                          " SCCACHE_SERVER_PORT=" + std::to_string(SccachePort) +
                           " SCCACHE_IDLE_TIMEOUT=300";
   struct StopServer {
     std::string Command;
@@ -208,12 +231,13 @@ TEST_F(CompilerCaches, BehindDistccTheCudaUnitsStayLocalTheCppUnitGoesToTheDaemo
         runCommand("pkill -f -- " + shellQuote("distccd .*--port " + std::to_string(Port) + " "));
     }
   } Stop{Logs / "distccd.pid", {}};
-  // A port of this test's own; the next one when something else holds it.
+  // A port nothing listens on; another when something took it meanwhile.
   int Port = 0;
   fs::path DaemonLog;
   bool Listening = false;
   for (int Attempt = 0; Attempt < 5 && !Listening; ++Attempt) {
-    Port = 40000 + (::getpid() + 4099 * Attempt) % 20000;
+    Port = freePort(); // free now; another process may still take it first, hence the attempts
+    ASSERT_GT(Port, 0) << "no free TCP port for distccd";
     Stop.Ports.push_back(Port);
     const fs::path Log = Logs / ("distccd-" + std::to_string(Port) + ".log");
     const std::string Start = shellQuote(Distccd) + " --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port " +
