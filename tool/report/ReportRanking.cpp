@@ -84,7 +84,9 @@ std::string describeLaunchWeight(const LaunchWeight &W) {
   if (W.basis == LaunchWeight::Basis::Unbounded)
     return "1 wave or more (grid not known)";
   char Buffer[64];
-  if (W.waves < 1)
+  if (W.waves < 0.0005) // a `<<<1, 1>>>` step: 1/4,224 of a wave on an H100
+    std::snprintf(Buffer, sizeof Buffer, "under 0.1%% of a wave");
+  else if (W.waves < 1)
     std::snprintf(Buffer, sizeof Buffer, "%.1f%% of a wave", 100.0 * W.waves);
   else
     std::snprintf(Buffer, sizeof Buffer, "%.1f waves", W.waves);

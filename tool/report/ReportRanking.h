@@ -49,8 +49,8 @@ struct LaunchWeight {
 
 LaunchWeight estimateLaunchWeight(const clang::tidy::occlint::LaunchRecord &L);
 
-/// "0.8% of a wave (2 blocks)", "12.4 waves", "at most 3.1 waves", "1 wave
-/// or more (grid not known)".
+/// "0.8% of a wave (2 blocks)", "under 0.1% of a wave (1 block)", "12.4 waves",
+/// "at most 3.1 waves", "1 wave or more (grid not known)".
 std::string describeLaunchWeight(const LaunchWeight &W);
 
 /// Whether A ranks before B by what they cost the program: the launches

@@ -52,6 +52,7 @@ TEST(ReportRanking, ALaunchWeighsItsBlocksOverTheBlocksResidentAtOnce) {
   EXPECT_EQ(Unknown.basis, LaunchWeight::Basis::Unbounded);
   EXPECT_DOUBLE_EQ(Unknown.waves, 1.0);
   EXPECT_EQ(occlint::describeLaunchWeight(estimateLaunchWeight(launch(2, 64, 16))), "0.1% of a wave (2 blocks)");
+  EXPECT_EQ(occlint::describeLaunchWeight(estimateLaunchWeight(launch(1, 1, 32))), "under 0.1% of a wave (1 block)");
   EXPECT_EQ(occlint::describeLaunchWeight(Bound), "at most 3.0 waves (3168 blocks)");
   EXPECT_EQ(occlint::describeLaunchWeight(Unknown), "1 wave or more (grid not known)");
 }
