@@ -265,12 +265,12 @@ bool ValueEvaluatorImpl::isMutated(const VarDecl &VD) {
   // most of `occlint -p`'s time past the parse on such code. Through the
   // name alone, only a cast can modify such an object; a body with one is
   // asked as before.
-  // A variable whose every use is a plain read needs no analysis either
-  // (facts/ReadOnlyUses.h: one walk per body, where the analyzer's cost
-  // grows with the uses times the body).
   if (Body && constWithoutMutableMembers(VD, Ctx) && !castsAwayConst(*Body)) {
     Result = false;
   } else if (Body && readOnlyUses(*Body).onlyRead(VD)) {
+    // A variable whose every use is a plain read needs no analysis either
+    // (facts/ReadOnlyUses.h: one walk per body, where the analyzer's cost
+    // grows with the uses times the body).
     Result = false;
   } else if (Body) {
     auto &A = C.analyzers[Body];

@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <map>
+#include <string_view>
 #include <vector>
 
 namespace occlint {
@@ -181,29 +182,37 @@ public:
 
 private:
   static std::string e(const std::string &Text) { return escapeHtml(Text); }
-  // A path that may break after its slashes.
   /// A row's location under its file's header: "line 89" when it is in that
   /// file (the header names it), else the whole path; the whole location on
   /// hover either way.
   static std::string locationCell(const std::string &Location, const std::string &GroupFile) {
     std::string Shown = path(Location);
-    if (!GroupFile.empty() && Location.size() > GroupFile.size() + 1 && Location.compare(0, GroupFile.size(), GroupFile) == 0 &&
-        Location[GroupFile.size()] == ':') {
+    if (!GroupFile.empty() && Location.starts_with(GroupFile + ":")) {
       const std::string Rest = Location.substr(GroupFile.size() + 1); // "89" or "89:3"
       Shown = "line " + e(Rest.substr(0, Rest.find(':')));
     }
     return "<td class=\"location mono\" title=\"" + e(Location) + "\">" + Shown + "</td>";
   }
 
-  static std::string path(const std::string &Text) {
+  // Text escaped, with a break opportunity (<wbr>) after each character of
+  // After and, with CamelWords, between the words of a camelCase name: a long
+  // path or expression breaks between its words, never inside one.
+  static std::string breakable(const std::string &Text, std::string_view After, bool CamelWords) {
     std::string Out;
-    for (char C : escapeHtml(Text)) {
-      Out += C;
-      if (C == '/' || C == '_' || C == ':' || C == '-')
-        Out += "<wbr>"; // a path breaks between its words, not inside one
+    for (size_t I = 0; I < Text.size(); ++I) {
+      const char C = Text[I];
+      if (CamelWords && I > 0 && std::isupper(static_cast<unsigned char>(C)) &&
+          std::islower(static_cast<unsigned char>(Text[I - 1])))
+        Out += "<wbr>";
+      Out += e(std::string(1, C));
+      if (After.find(C) != std::string_view::npos)
+        Out += "<wbr>";
     }
     return Out;
   }
+
+  // A path that may break after a '/', '_', ':' or '-'.
+  static std::string path(const std::string &Text) { return breakable(Text, "/_:-", /*CamelWords=*/false); }
 
   void header() {
     OS << "<header>\n<h1>occlint report</h1>\n<p class=\"input\">" << e(Model.input);
@@ -425,18 +434,7 @@ private:
   // on hover; it may break after a ',', '(', '.', '_' or an operator, and
   // between the words of a camelCase name, not inside a word.
   static std::string expression(const std::string &Text, size_t Max = 32) {
-    auto Breakable = [](const std::string &Part) {
-      std::string Out;
-      for (size_t I = 0; I < Part.size(); ++I) {
-        const char C = Part[I];
-        if (I > 0 && std::isupper(static_cast<unsigned char>(C)) && std::islower(static_cast<unsigned char>(Part[I - 1])))
-          Out += "<wbr>";
-        Out += e(std::string(1, C));
-        if (C == ',' || C == '(' || C == '+' || C == '-' || C == '*' || C == '/' || C == ' ' || C == '.' || C == '_')
-          Out += "<wbr>";
-      }
-      return Out;
-    };
+    auto Breakable = [](const std::string &Part) { return breakable(Part, ",(+-*/ ._", /*CamelWords=*/true); };
     if (Text.size() <= Max)
       return Breakable(Text);
     return "<span title=\"" + e(Text) + "\">" + Breakable(Text.substr(0, Max - 2)) + "…</span>";
