@@ -1,6 +1,6 @@
 #include "checks/LaunchBoundsFix.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
 
@@ -24,24 +24,35 @@ std::string where(SourceLocation Loc, const SourceManager &SM) {
 // The first reference to the kernel that is not part of a launch occlint read
 // nor of a cudaFunc*/cudaOccupancy* query: its address may then reach a
 // launch occlint cannot see.
-class OtherReference : public RecursiveASTVisitor<OtherReference> {
+class OtherReference : public AstWalker {
 public:
   OtherReference(const FunctionDecl &Kernel, const SourceManager &SM, std::vector<SourceRange> Launches)
-      : Kernel(Kernel), SM(SM), Allowed(std::move(Launches)) {}
+      : Kernel(Kernel), SM(SM), Allowed(std::move(Launches)) {
+    VisitTemplateInstantiations = true;
+  }
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  bool VisitCallExpr(CallExpr *Call) {
-    if (const FunctionDecl *Callee = Call->getDirectCallee(); Callee && Callee->getIdentifier() &&
-                                                              (Callee->getName().starts_with("cudaFunc") ||
-                                                               Callee->getName().starts_with("cudaOccupancy")))
-      Allowed.push_back(SM.getExpansionRange(Call->getSourceRange()).getAsRange());
+  bool visitStmt(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      return visitCall(*Call);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      return visitReference(*Ref);
     return true;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (!sameFunction(dyn_cast<FunctionDecl>(Ref->getDecl()), &Kernel))
+
+  SourceLocation Found;
+
+private:
+  bool visitCall(const CallExpr &Call) {
+    if (const FunctionDecl *Callee = Call.getDirectCallee(); Callee && Callee->getIdentifier() &&
+                                                              (Callee->getName().starts_with("cudaFunc") ||
+                                                               Callee->getName().starts_with("cudaOccupancy")))
+      Allowed.push_back(SM.getExpansionRange(Call.getSourceRange()).getAsRange());
+    return true;
+  }
+  bool visitReference(const DeclRefExpr &Ref) {
+    if (!sameFunction(dyn_cast<FunctionDecl>(Ref.getDecl()), &Kernel))
       return true;
-    const SourceLocation At = SM.getExpansionLoc(Ref->getLocation());
+    const SourceLocation At = SM.getExpansionLoc(Ref.getLocation());
     for (const SourceRange &R : Allowed)
       if (SM.isPointWithin(At, R.getBegin(), R.getEnd()))
         return true;
@@ -49,9 +60,6 @@ public:
     return false;
   }
 
-  SourceLocation Found;
-
-private:
   const FunctionDecl &Kernel;
   const SourceManager &SM;
   std::vector<SourceRange> Allowed;
@@ -91,7 +99,7 @@ std::string launchBoundsFixBlocker(const KernelInfo &Kernel, int64_t Threads, co
       Launches.push_back(SM.getExpansionRange(Site.call->getSourceRange()).getAsRange());
   }
   OtherReference Finder(FD, SM, std::move(Launches));
-  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Finder.traverseDecl(Ctx.getTranslationUnitDecl());
   if (Finder.Found.isValid())
     return Name + " is referenced at " + where(Finder.Found, SM) +
            " other than by a launch occlint reads: its address may reach a launch of more than " + T + " threads";

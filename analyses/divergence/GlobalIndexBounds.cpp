@@ -4,7 +4,7 @@
 #include "facts/IntegerConstants.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 
 #include <algorithm>
 
@@ -20,17 +20,16 @@ const VarDecl *localOf(const Expr *E) {
 }
 
 // Every reference to a local, and the references that are read as values.
-class LocalUses : public RecursiveASTVisitor<LocalUses> {
+class LocalUses : public AstWalker {
 public:
-  bool VisitImplicitCastExpr(ImplicitCastExpr *C) {
-    if (C->getCastKind() == CK_LValueToRValue)
+  bool visitStmt(Stmt *S) override {
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(S); C && C->getCastKind() == CK_LValueToRValue) {
       if (const auto *DRE = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
         Reads.insert(DRE);
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->isLocalVarDecl())
-      Refs.push_back(DRE);
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->isLocalVarDecl())
+        Refs.push_back(DRE);
+    }
     return true;
   }
   llvm::DenseSet<const VarDecl *> referenced() const {
@@ -77,7 +76,7 @@ std::optional<unsigned> builtinOf(const Expr *E, llvm::StringRef Variable) {
 
 llvm::DenseSet<const VarDecl *> localsWrittenIn(const Stmt &S) {
   LocalUses Uses;
-  Uses.TraverseStmt(const_cast<Stmt *>(&S));
+  Uses.traverseStmt(&S);
   return Uses.written();
 }
 
@@ -85,7 +84,7 @@ UnwrittenLocals::UnwrittenLocals(const FunctionDecl &FD) {
   if (!FD.getBody())
     return;
   LocalUses Uses;
-  Uses.TraverseStmt(FD.getBody());
+  Uses.traverseStmt(FD.getBody());
   const llvm::DenseSet<const VarDecl *> Written = Uses.written();
   for (const VarDecl *VD : Uses.referenced())
     if (!Written.contains(VD) && !VD->getType()->isReferenceType()) // a reference: its referent has other names

@@ -6,7 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -79,16 +79,14 @@ bool mentionsThreadIndex(const Stmt *S, int Depth = 0) {
   return false;
 }
 
-class Collector : public RecursiveASTVisitor<Collector> {
+class Collector : public AstWalker {
 public:
-  explicit Collector(ASTContext &Ctx) : Ctx(Ctx) {}
-
-  bool shouldVisitTemplateInstantiations() const { return true; }
+  explicit Collector(ASTContext &Ctx) : Ctx(Ctx) { VisitTemplateInstantiations = true; }
 
   void walkFunction(const FunctionDecl &FD, int Depth) {
     if (!FD.hasBody() || Depth > 4 || !Walked.insert(&FD).second)
       return;
-    TraverseStmt(FD.getBody());
+    traverseStmt(FD.getBody());
     // The user's device functions it calls, after the body.
     std::vector<const FunctionDecl *> Callees = std::move(Pending);
     Pending.clear();
@@ -96,21 +94,29 @@ public:
       walkFunction(*Callee, Depth + 1);
   }
 
-  bool TraverseIfStmt(IfStmt *If, DataRecursionQueue * = nullptr) {
+  // An `if` is walked here rather than by AstWalker: what its branches copy
+  // is conditional when its condition depends on the thread.
+  bool enterStmt(Stmt *S) override {
+    auto *If = dyn_cast<IfStmt>(S);
     if (!If)
       return true;
-    TraverseStmt(If->getCond());
+    traverseStmt(If->getInit());
+    traverseStmt(If->getConditionVariableDeclStmt());
+    traverseStmt(If->getCond());
     const bool ThreadCondition = mentionsThreadIndex(If->getCond());
     if (ThreadCondition)
       Conditions.push_back(If->getBeginLoc());
-    TraverseStmt(If->getThen());
-    TraverseStmt(If->getElse());
+    traverseStmt(If->getThen());
+    traverseStmt(If->getElse());
     if (ThreadCondition)
       Conditions.pop_back();
-    return true;
+    return false; // walked
   }
 
-  bool VisitVarDecl(VarDecl *VD) {
+  bool visitDecl(Decl *D) override {
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD)
+      return true;
     // cuda::pipeline_shared_state<scope, N>: the ring's depth by construction.
     const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(VD->getType()->getAsCXXRecordDecl());
     if (Spec && Spec->getIdentifier() && Spec->getName() == "pipeline_shared_state" &&
@@ -121,7 +127,7 @@ public:
     return true;
   }
 
-  bool VisitStmt(Stmt *S) {
+  bool visitStmt(Stmt *S) override {
     std::vector<AsyncOperation> Operations = recogniseAsyncOperations(*S, Ctx);
     for (const AsyncOperation &O : Operations) {
       if (O.kind == AsyncEventKind::BlockBarrier)

@@ -2,11 +2,11 @@
 // on a kernel's body: its variables, its guards and its statements. The
 // expressions are in BlockResizeExpressions.cpp.
 #include "facts/BlockResizeKernelScan.h"
+#include "facts/AstWalker.h"
 #include "facts/SharedMemoryVariables.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace clang::tidy::occlint {
 
@@ -32,35 +32,37 @@ bool alwaysReturns(const Stmt *S) {
 // are never changed, and every use of a local or parameter that is not a
 // plain read (an assignment, ++, &x, a reference binding).
 void KernelScan::collectVariables(const Stmt *Body) {
-  struct Collector : RecursiveASTVisitor<Collector> {
+  struct Collector : AstWalker {
     KernelScan &Scan;
     std::vector<const VarDecl *> Candidates;
+    std::vector<std::pair<const VarDecl *, const Expr *>> Assigned;
     explicit Collector(KernelScan &Scan) : Scan(Scan) {}
-    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-      const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
-      if (!VD || VD->hasGlobalStorage())
-        return true;
-      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Scan.Parents->getParentIgnoreParens(Ref));
-      if (!Cast || (Cast->getCastKind() != CK_LValueToRValue && Cast->getCastKind() != CK_ArrayToPointerDecay))
-        Scan.NonReads[VD].push_back(Ref);
+    bool visitStmt(Stmt *S) override {
+      if (auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+        const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+        if (!VD || VD->hasGlobalStorage())
+          return true;
+        const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Scan.Parents->getParentIgnoreParens(Ref));
+        if (!Cast || (Cast->getCastKind() != CK_LValueToRValue && Cast->getCastKind() != CK_ArrayToPointerDecay))
+          Scan.NonReads[VD].push_back(Ref);
+      } else if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+        if (const VarDecl *VD = referencedVar(BO->getLHS()); VD && !VD->hasGlobalStorage())
+          Assigned.push_back({VD, BO->getRHS()});
+      }
       return true;
     }
-    bool VisitVarDecl(VarDecl *VD) {
+    bool visitDecl(Decl *D) override {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD)
+        return true;
       if (VD->isLocalVarDecl() && !VD->isStaticLocal() && VD->getInit() && isWideInteger(VD->getType(), Scan.Ctx))
         Candidates.push_back(VD);
       if (VD->getInit())
         Assigned.push_back({VD, VD->getInit()});
       return true;
     }
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      if (BO->isAssignmentOp())
-        if (const VarDecl *VD = referencedVar(BO->getLHS()); VD && !VD->hasGlobalStorage())
-          Assigned.push_back({VD, BO->getRHS()});
-      return true;
-    }
-    std::vector<std::pair<const VarDecl *, const Expr *>> Assigned;
   } C(*this);
-  C.TraverseStmt(const_cast<Stmt *>(Body));
+  C.traverseStmt(Body);
   for (const VarDecl *VD : C.Candidates) { // in source order: `int j = i;` after `int i = ...;`
     if (!isReadOnly(VD))
       continue;

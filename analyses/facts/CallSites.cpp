@@ -14,17 +14,17 @@ namespace clang::tidy::occlint {
 
 namespace {
 
-class CallCollector : public InstantiatedFunctionVisitor<CallCollector> {
+class CallCollector : public InstantiatedFunctionVisitor {
 public:
   explicit CallCollector(CallSiteIndex &Index) : Index(Index) {}
 
-  bool VisitCallExpr(CallExpr *Call) {
-    Index.noteCall(*Call, currentFunction());
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    Index.noteFunctionReference(*Ref);
-    Index.noteParameterReference(*Ref);
+  bool visitStmt(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      Index.noteCall(*Call, currentFunction());
+    } else if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+      Index.noteFunctionReference(*Ref);
+      Index.noteParameterReference(*Ref);
+    }
     return true;
   }
 
@@ -121,7 +121,7 @@ void CallSiteIndex::seal() {
 
 void CallSiteIndex::build() {
   CallCollector Collector(*this);
-  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Collector.traverseDecl(Ctx.getTranslationUnitDecl());
   seal();
 }
 

@@ -1,6 +1,6 @@
 #include "facts/FunctionExtents.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace clang::tidy::occlint {
@@ -9,20 +9,19 @@ namespace {
 
 thread_local FunctionExtentSink *InstalledSink = nullptr;
 
-class ExtentCollector : public RecursiveASTVisitor<ExtentCollector> {
+class ExtentCollector : public AstWalker {
 public:
   explicit ExtentCollector(const SourceManager &SM) : SM(SM) {}
 
-  bool shouldVisitTemplateInstantiations() const { return false; }
-  bool shouldVisitImplicitCode() const { return false; }
-
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody())
+  // Neither template instantiations nor implicit code (AstWalker's defaults).
+  bool visitDecl(Decl *D) override {
+    if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->doesThisDeclarationHaveABody())
       add(FD->getSourceRange());
     return true;
   }
-  bool VisitLambdaExpr(LambdaExpr *Lambda) {
-    add(Lambda->getSourceRange());
+  bool visitStmt(Stmt *S) override {
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
+      add(Lambda->getSourceRange());
     return true;
   }
 
@@ -55,7 +54,7 @@ FunctionExtentSink *getFunctionExtentSink() { return InstalledSink; }
 
 std::vector<FunctionExtent> functionExtents(ASTContext &Ctx) {
   ExtentCollector Collector(Ctx.getSourceManager());
-  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Collector.traverseDecl(Ctx.getTranslationUnitDecl());
   return std::move(Collector.Extents);
 }
 

@@ -2,7 +2,7 @@
 
 #include "facts/BlockResizePatterns.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 
 namespace clang::tidy::occlint {
 
@@ -23,29 +23,29 @@ bool addsGridStride(const Stmt *S, ASTContext &Ctx) {
   return false;
 }
 
-class GridStrideFinder : public RecursiveASTVisitor<GridStrideFinder> {
+class GridStrideFinder : public AstWalker {
 public:
   explicit GridStrideFinder(ASTContext &Ctx) : Ctx(Ctx) {}
-  bool VisitForStmt(ForStmt *For) {
-    Found |= addsGridStride(For->getInc(), Ctx);
-    return !Found;
-  }
-  bool TraverseWhileStmt(WhileStmt *While) { return inLoop([&] { return RecursiveASTVisitor::TraverseWhileStmt(While); }); }
-  bool TraverseDoStmt(DoStmt *Do) { return inLoop([&] { return RecursiveASTVisitor::TraverseDoStmt(Do); }); }
-  bool VisitCompoundAssignOperator(CompoundAssignOperator *Op) {
-    if (LoopDepth > 0)
+  bool visitStmt(Stmt *S) override {
+    if (const auto *For = dyn_cast<ForStmt>(S))
+      Found |= addsGridStride(For->getInc(), Ctx);
+    else if (const auto *Op = dyn_cast<CompoundAssignOperator>(S); Op && LoopDepth > 0)
       Found |= addsGridStride(Op, Ctx);
     return !Found;
+  }
+  // A `while` or `do` loop's condition and body are inside the loop.
+  bool enterStmt(Stmt *S) override {
+    if (isa<WhileStmt, DoStmt>(S))
+      ++LoopDepth;
+    return true;
+  }
+  void leaveStmt(Stmt *S) override {
+    if (isa<WhileStmt, DoStmt>(S))
+      --LoopDepth;
   }
   bool Found = false;
 
 private:
-  template <class F> bool inLoop(F Traverse) {
-    ++LoopDepth;
-    const bool Continue = Traverse();
-    --LoopDepth;
-    return Continue;
-  }
   ASTContext &Ctx;
   unsigned LoopDepth = 0;
 };
@@ -56,7 +56,7 @@ bool hasGridStrideLoop(const Stmt *Body, ASTContext &Ctx) {
   if (!Body)
     return false;
   GridStrideFinder Finder(Ctx);
-  Finder.TraverseStmt(const_cast<Stmt *>(Body));
+  Finder.traverseStmt(Body);
   return Finder.Found;
 }
 

@@ -5,7 +5,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
@@ -71,11 +71,12 @@ static void readMaxNReg(const FunctionDecl &FD, ASTContext &Ctx, KernelInfo &Out
 
 namespace {
 // Sums the sizes of the constant-size __shared__ variables declared in a body.
-class SharedVariableSizes : public RecursiveASTVisitor<SharedVariableSizes> {
+class SharedVariableSizes : public AstWalker {
 public:
   explicit SharedVariableSizes(ASTContext &Ctx) : Ctx(Ctx) {}
-  bool VisitVarDecl(VarDecl *VD) {
-    if (!isSharedMemoryVariable(*VD) || VD->hasExternalStorage())
+  bool visitDecl(Decl *D) override {
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD || !isSharedMemoryVariable(*VD) || VD->hasExternalStorage())
       return true;
     QualType T = VD->getType();
     if (T->isIncompleteType() || T->isDependentType() || !T->isConstantSizeType())
@@ -111,7 +112,7 @@ KernelInfo describeKernel(const FunctionDecl &FD, ASTContext &Ctx, ValueEvaluato
   readMaxNReg(FD, Ctx, Out);
   if (FD.hasBody()) {
     SharedVariableSizes Sizes(Ctx);
-    Sizes.TraverseStmt(FD.getBody());
+    Sizes.traverseStmt(FD.getBody());
     Out.staticSharedMemEstimate = Sizes.Bytes;
     Out.gridStrideLoop = hasGridStrideLoop(FD.getBody(), Ctx);
     Out.pipeline = describeAsyncPipeline(FD, Ctx);

@@ -2,7 +2,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -76,7 +76,7 @@ namespace {
 // `config.gridDim = ...`, `attrs[0].id = cudaLaunchAttributeClusterDimension`,
 // `attrs[0].val.clusterDim.x = 2`. Paths are the member names from the root
 // variable, subscripts skipped: "gridDim", "val.clusterDim.x".
-class LaunchConfigAssignments : public RecursiveASTVisitor<LaunchConfigAssignments> {
+class LaunchConfigAssignments : public AstWalker {
 public:
   struct Assignment {
     const VarDecl *root;
@@ -88,21 +88,17 @@ public:
   /// reference): a config that another function may fill is not readable here.
   llvm::DenseMap<const VarDecl *, unsigned> PassedToCalls;
 
-  bool VisitCallExpr(CallExpr *Call) {
-    for (const Expr *Arg : Call->arguments())
-      if (const VarDecl *Var = referencedVariable(Arg))
-        ++PassedToCalls[Var];
-    return true;
-  }
-
-  bool VisitBinaryOperator(BinaryOperator *Op) {
-    if (Op->getOpcode() == BO_Assign)
+  bool visitStmt(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      for (const Expr *Arg : Call->arguments())
+        if (const VarDecl *Var = referencedVariable(Arg))
+          ++PassedToCalls[Var];
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+          Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+        record(Op->getArg(0), Op->getArg(1));
+    } else if (const auto *Op = dyn_cast<BinaryOperator>(S); Op && Op->getOpcode() == BO_Assign) {
       record(Op->getLHS(), Op->getRHS());
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
-    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
-      record(Op->getArg(0), Op->getArg(1));
+    }
     return true;
   }
 
@@ -169,7 +165,7 @@ static void readLaunchConfig(LaunchSite &Site, const VarDecl *Config, ValueEvalu
   if (!Site.caller || !Site.caller->hasBody())
     return;
   LaunchConfigAssignments All;
-  All.TraverseStmt(Site.caller->getBody());
+  All.traverseStmt(Site.caller->getBody());
   if (All.PassedToCalls.lookup(Config) > 1 || !Config->isLocalVarDecl()) {
     // Filled elsewhere (a helper, a global): not readable here.
     Site.grid.xyz[0] = EvaluatedValue::unknown("gridDim");

@@ -1,7 +1,7 @@
 #include "facts/ReachingWrites.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
@@ -54,67 +54,68 @@ bool isFollowedObject(const VarDecl *VD) {
   return Class && !Class->isUnion() && !Class->isLambda();
 }
 
-class BodyWritesCollector : public RecursiveASTVisitor<BodyWritesCollector> {
+class BodyWritesCollector : public AstWalker {
 public:
   explicit BodyWritesCollector(BodyWrites &W) : W(W) {}
 
-  bool VisitGotoStmt(GotoStmt *) {
-    W.Untrackable = true;
+  bool visitStmt(Stmt *S) override {
+    if (isa<GotoStmt, IndirectGotoStmt>(S))
+      W.Untrackable = true;
+    else if (const auto *Case = dyn_cast<SwitchCase>(S))
+      visitSwitchCase(*Case);
+    else if (const auto *Lambda = dyn_cast<LambdaExpr>(S))
+      visitLambda(*Lambda);
+    else if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      visitReference(*Ref);
     return true;
   }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *) {
-    W.Untrackable = true;
-    return true;
-  }
+
+private:
   // A case label is followed only where it is a statement of its switch's
   // block (or chained to one: `case 1: case 2:`); one below a nested
   // statement jumps into the middle of that statement.
-  bool VisitSwitchCase(SwitchCase *S) {
-    const Stmt *Up = W.Parents.parentOf(S);
+  void visitSwitchCase(const SwitchCase &S) {
+    const Stmt *Up = W.Parents.parentOf(&S);
     while (Up && isa<SwitchCase>(Up))
       Up = W.Parents.parentOf(Up);
     const Stmt *Switch = Up ? W.Parents.parentOf(Up) : nullptr;
     if (!Up || !isa<CompoundStmt>(Up) || !Switch || !isa<SwitchStmt>(Switch))
       W.Untrackable = true;
-    return true;
   }
-  bool VisitLambdaExpr(LambdaExpr *L) {
-    for (const LambdaCapture &Capture : L->captures())
+  void visitLambda(const LambdaExpr &L) {
+    for (const LambdaCapture &Capture : L.captures())
       if (Capture.capturesVariable())
         if (const auto *VD = dyn_cast<VarDecl>(Capture.getCapturedVar())) {
           W.Vars[{VD, nullptr}].tracked = false;
           W.WholeObjectsUsed.insert(VD);
         }
-    return true;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    const auto *VD = dyn_cast<VarDecl>(E->getDecl());
+  void visitReference(const DeclRefExpr &E) {
+    const auto *VD = dyn_cast<VarDecl>(E.getDecl());
     if (isFollowed(VD)) {
-      classifyUse(*E, W.Vars[{VD, nullptr}]);
-      return true;
+      classifyUse(E, W.Vars[{VD, nullptr}]);
+      return;
     }
     if (!isFollowedObject(VD))
-      return true;
-    const auto [Child, Up] = lvalueUse(*E);
+      return;
+    const auto [Child, Up] = lvalueUse(E);
     if (const auto *Member = dyn_cast_or_null<MemberExpr>(Up); Member && !Member->isArrow()) {
       const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
       if (Field && !Field->isBitField() && Field->getType()->isIntegralOrEnumerationType() &&
           !Field->getType().isVolatileQualified() && !Field->isMutable()) {
         classifyUse(*Member, W.Vars[{VD, Field}]);
-        return true;
+        return;
       }
     }
     // A copy (`kernel<<<grid, block>>>` copies the dim3) reads every member.
     if (const auto *Copy = dyn_cast_or_null<CXXConstructExpr>(Up);
         Copy && Copy->getConstructor()->isCopyConstructor() && Copy->getNumArgs() >= 1 && Copy->getArg(0) == Child)
-      return true;
+      return;
     if (const auto *Call = dyn_cast_or_null<CallExpr>(Up); Call && bindsToConstReference(*Call, Child))
-      return true;
+      return;
     W.WholeObjectsUsed.insert(VD); // a method, its address, a modifiable reference, a whole assignment
-    return true;
   }
 
-private:
   /// The lvalue E and its first parent above parentheses and
   /// const-qualifying conversions.
   std::pair<const Stmt *, const Stmt *> lvalueUse(const Expr &E) const {
@@ -152,7 +153,7 @@ private:
 
 BodyWrites::BodyWrites(const Stmt &Body, const StatementParents &Parents, const SourceManager &SM)
     : Body(Body), Parents(Parents), SM(SM) {
-  BodyWritesCollector(*this).TraverseStmt(const_cast<Stmt *>(&Body));
+  BodyWritesCollector(*this).traverseStmt(&Body);
 }
 
 const BodyWrites::VarWrites *BodyWrites::writesOf(WrittenPlace V) const {

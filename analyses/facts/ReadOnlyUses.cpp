@@ -2,28 +2,26 @@
 #include "facts/ReadOnlyUses.h"
 
 #include "clang/AST/Expr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::occlint {
 namespace {
 
-// Iterative (RecursiveASTVisitor's data recursion), so that a deep
+// Iterative (AstWalker's data recursion), so that a deep
 // expression costs no stack. Lambda bodies and capture initializers are
 // walked like the rest: a capture by reference names the variable without a
 // conversion, so it counts as another use.
-class UseWalk : public RecursiveASTVisitor<UseWalk> {
+class UseWalk : public AstWalker {
 public:
-  bool shouldVisitLambdaBody() const { return true; }
-  bool VisitImplicitCastExpr(ImplicitCastExpr *E) {
-    if (E->getCastKind() == CK_LValueToRValue)
+  UseWalk() { VisitLambdaBodies = true; }
+  bool visitStmt(Stmt *S) override {
+    if (const auto *E = dyn_cast<ImplicitCastExpr>(S); E && E->getCastKind() == CK_LValueToRValue) {
       if (const auto *Ref = dyn_cast<DeclRefExpr>(E->getSubExpr()->IgnoreParens()))
         Read.insert(Ref);
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (isa<VarDecl>(E->getDecl()))
+    } else if (const auto *E = dyn_cast<DeclRefExpr>(S); E && isa<VarDecl>(E->getDecl())) {
       Uses.push_back(E);
+    }
     return true;
   }
   llvm::DenseSet<const DeclRefExpr *> Read;
@@ -34,7 +32,7 @@ public:
 
 ReadOnlyUses::ReadOnlyUses(const Stmt &Body) {
   UseWalk Walk;
-  Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+  Walk.traverseStmt(&Body);
   for (const DeclRefExpr *Use : Walk.Uses)
     if (!Walk.Read.contains(Use))
       UsedOtherwise.insert(cast<VarDecl>(Use->getDecl())->getCanonicalDecl());

@@ -4,10 +4,10 @@ namespace clang::tidy::occlint {
 
 namespace {
 
-class ParentCollector : public AncestorTrackingVisitor<ParentCollector> {
+class ParentCollector : public AncestorTrackingVisitor {
 public:
   explicit ParentCollector(llvm::DenseMap<const Stmt *, const Stmt *> &Parents) : Parents(Parents) {}
-  void enterStatement(const Stmt *S, const std::vector<const Stmt *> &Above) {
+  void enterStatement(const Stmt *S, const std::vector<const Stmt *> &Above) override {
     if (!Above.empty())
       Parents.try_emplace(S, Above.back());
   }
@@ -19,7 +19,7 @@ private:
 } // namespace
 
 StatementParents::StatementParents(const Stmt &Root) {
-  ParentCollector(Parents).TraverseStmt(const_cast<Stmt *>(&Root));
+  ParentCollector(Parents).traverseStmt(&Root);
 }
 
 } // namespace clang::tidy::occlint

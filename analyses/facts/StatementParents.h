@@ -1,12 +1,13 @@
 // The parent of each statement of one function body, for walking up from a
 // launch to the guards around it (ValueGuards.h). Collected with
-// RecursiveASTVisitor's data recursion: no native recursion as deep as an
+// AstWalker's data recursion: no native recursion as deep as an
 // expression (clang::ParentMap's builder recurses over children), and only
 // the function's own statements (ASTContext's parent map walks every header
 // of the translation unit on its first use).
 #pragma once
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
+
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -14,24 +15,24 @@
 
 namespace clang::tidy::occlint {
 
-/// A RecursiveASTVisitor that knows the statements above the one it visits:
-/// Derived::enterStatement(S, Above) is called for every statement, Above
-/// innermost last. The data-recursion hooks bracket each statement's subtree
-/// (a statement reached through a declaration, a VarDecl's initializer,
-/// nests inside its DeclStmt's bracket), so no native recursion as deep as
-/// an expression comes back, as overriding TraverseStmt would bring it.
-template <typename Derived> class AncestorTrackingVisitor : public RecursiveASTVisitor<Derived> {
+/// A walk that knows the statements above the one it visits: enterStatement
+/// (S, Above) is called for every statement, Above innermost last. The
+/// brackets are AstWalker's enterStmt/leaveStmt (a statement reached through
+/// a declaration, a VarDecl's initializer, nests inside its DeclStmt's
+/// bracket), so no native recursion as deep as an expression comes back.
+class AncestorTrackingVisitor : public AstWalker {
 public:
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool dataTraverseStmtPre(Stmt *S) {
-    static_cast<Derived *>(this)->enterStatement(S, Stack);
+  AncestorTrackingVisitor() { VisitTemplateInstantiations = true; }
+
+protected:
+  virtual void enterStatement(const Stmt *S, const std::vector<const Stmt *> &Above) = 0;
+
+  bool enterStmt(Stmt *S) override {
+    enterStatement(S, Stack);
     Stack.push_back(S);
     return true;
   }
-  bool dataTraverseStmtPost(Stmt *) {
-    Stack.pop_back();
-    return true;
-  }
+  void leaveStmt(Stmt *) override { Stack.pop_back(); }
 
 private:
   std::vector<const Stmt *> Stack;

@@ -28,30 +28,21 @@ namespace {
 // Walks every function body of the translation unit once: kernels, launches
 // (their variants read after the walk, when every caller is known), opt-ins,
 // and every call for the call index.
-class FactsCollector : public InstantiatedFunctionVisitor<FactsCollector> {
+class FactsCollector : public InstantiatedFunctionVisitor {
 public:
   FactsCollector(ASTContext &Ctx, TranslationUnitFacts &Facts, CallSiteIndex &Calls)
       : Ctx(Ctx), Facts(Facts), Values(Ctx), Calls(Calls) {}
 
-  void enterFunction(const FunctionDecl &FD) {
+  void enterFunction(const FunctionDecl &FD) override {
     if (FD.hasAttr<CUDAGlobalAttr>() && FD.doesThisDeclarationHaveABody() && Seen.insert(&FD).second)
       Facts.kernels.push_back(std::make_unique<KernelInfo>(describeKernel(FD, Ctx, Values)));
   }
 
-  bool VisitCallExpr(CallExpr *Call) {
-    Calls.noteCall(*Call, currentFunction());
-    if (!currentFunction() || Call->isValueDependent() || Call->isTypeDependent())
-      return true;
-    if (std::optional<LaunchSite> Site = recognizeLaunch(*Call, currentFunction(), Ctx, Values))
-      Launches.push_back(std::move(*Site));
-    else if (std::optional<DynamicSharedMemOptin> Optin = recognizeOptin(*Call, Ctx, Values))
-      Optins.push_back(std::move(*Optin));
-    return true;
-  }
-
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    Calls.noteFunctionReference(*Ref);
-    Calls.noteParameterReference(*Ref);
+  bool visitStmt(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      visitCall(*Call);
+    else if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      visitReference(*Ref);
     return true;
   }
 
@@ -66,6 +57,21 @@ public:
   std::vector<DynamicSharedMemOptin> Optins;
 
 private:
+  void visitCall(const CallExpr &Call) {
+    Calls.noteCall(Call, currentFunction());
+    if (!currentFunction() || Call.isValueDependent() || Call.isTypeDependent())
+      return;
+    if (std::optional<LaunchSite> Site = recognizeLaunch(Call, currentFunction(), Ctx, Values))
+      Launches.push_back(std::move(*Site));
+    else if (std::optional<DynamicSharedMemOptin> Optin = recognizeOptin(Call, Ctx, Values))
+      Optins.push_back(std::move(*Optin));
+  }
+
+  void visitReference(const DeclRefExpr &Ref) {
+    Calls.noteFunctionReference(Ref);
+    Calls.noteParameterReference(Ref);
+  }
+
   ASTContext &Ctx;
   TranslationUnitFacts &Facts;
   ValueEvaluator Values;
@@ -185,7 +191,7 @@ const KernelResourceFacts *TranslationUnitFacts::resourcesFor(const KernelInfo &
 
 void TranslationUnitFacts::collect(ASTContext &Ctx, CallSiteIndex &Calls) {
   FactsCollector Collector(Ctx, *this, Calls);
-  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Collector.traverseDecl(Ctx.getTranslationUnitDecl());
   Collector.expandLaunches();
   for (const DynamicSharedMemOptin &Optin : Collector.Optins) {
     const KernelInfo *Found = kernelFor(Optin.kernel);

@@ -7,7 +7,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/PrettyPrinter.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -147,9 +147,12 @@ namespace {
 /// The variables lambdas of a function body capture by reference, and the
 /// expressions of those captures written out (`[&threads]`: the capture,
 /// not a use).
-class ReferenceCaptures : public RecursiveASTVisitor<ReferenceCaptures> {
+class ReferenceCaptures : public AstWalker {
 public:
-  bool VisitLambdaExpr(LambdaExpr *L) {
+  bool visitStmt(Stmt *S) override {
+    const auto *L = dyn_cast<LambdaExpr>(S);
+    if (!L)
+      return true;
     for (unsigned I = 0; I < L->capture_size(); ++I) {
       const LambdaCapture &Capture = L->capture_begin()[I];
       if (!Capture.capturesVariable() || Capture.getCaptureKind() != LCK_ByRef)
@@ -165,11 +168,11 @@ public:
 };
 
 /// The uses of one variable in a function body, lambda bodies included.
-class VariableUses : public RecursiveASTVisitor<VariableUses> {
+class VariableUses : public AstWalker {
 public:
   explicit VariableUses(const VarDecl &VD) : VD(VD) {}
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (Ref->getDecl() == &VD)
+  bool visitStmt(Stmt *S) override {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl() == &VD)
       Uses.push_back(Ref);
     return true;
   }
@@ -189,13 +192,13 @@ bool ValueEvaluatorImpl::mutatedBeyondReferenceCaptures(const VarDecl &VD, const
   std::optional<ValueEvaluator::Cache::CapturesByReference> &Captures = C.capturesByReference[&Body];
   if (!Captures) {
     ReferenceCaptures Walk;
-    Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+    Walk.traverseStmt(&Body);
     Captures = std::move(Walk.Found);
   }
   if (!Captures->variables.count(&VD))
     return true; // modified some other way
   VariableUses Walk(VD);
-  Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+  Walk.traverseStmt(&Body);
   for (const DeclRefExpr *Use : Walk.Uses)
     if (!Captures->explicitCaptures.count(Use) && Analyzer.isMutated(Use))
       return true;
@@ -207,9 +210,12 @@ namespace {
 // An explicit cast to a reference or pointer whose target is not const:
 // const_cast, or a C-style, functional or reinterpret cast (static_cast
 // cannot drop const). Conservative: it need not drop const to count.
-class ConstDroppingCasts : public RecursiveASTVisitor<ConstDroppingCasts> {
+class ConstDroppingCasts : public AstWalker {
 public:
-  bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
+  bool visitStmt(Stmt *S) override {
+    const auto *E = dyn_cast<ExplicitCastExpr>(S);
+    if (!E)
+      return true;
     if (isa<CXXConstCastExpr>(E)) {
       Found = true;
     } else if (isa<CStyleCastExpr, CXXFunctionalCastExpr, CXXReinterpretCastExpr>(E)) {
@@ -239,7 +245,7 @@ bool ValueEvaluatorImpl::castsAwayConst(const Stmt &Body) {
   auto [It, Inserted] = C.castsAwayConst.try_emplace(&Body, false);
   if (Inserted) {
     ConstDroppingCasts Walk;
-    Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+    Walk.traverseStmt(&Body);
     It->second = Walk.Found;
   }
   return It->second;

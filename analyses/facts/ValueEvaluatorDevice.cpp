@@ -40,14 +40,14 @@ bool isQueryOut(const CallExpr &Call, unsigned Arg) {
 // (innermost first): the parents of a reference without a
 // whole-translation-unit parent map (ASTContext's, which walks every header
 // once it is asked for one parent).
-class References : public AncestorTrackingVisitor<References> {
+class References : public AncestorTrackingVisitor {
 public:
   struct Found {
     const DeclRefExpr *ref;
     std::vector<const Stmt *> ancestors; // ancestors[0] is the parent
   };
   explicit References(const VarDecl &VD) : VD(VD) {}
-  void enterStatement(const Stmt *S, const std::vector<const Stmt *> &Above) {
+  void enterStatement(const Stmt *S, const std::vector<const Stmt *> &Above) override {
     // Any declaration of the variable: a global's uses may name its
     // `extern` declaration in a header.
     if (const auto *E = dyn_cast<DeclRefExpr>(S); E && E->getDecl()->getCanonicalDecl() == VD.getCanonicalDecl())
@@ -136,9 +136,9 @@ const CallExpr *ValueEvaluatorImpl::deviceQueryFiller(const VarDecl &VD) {
   if (Valid && (Global || (FD && FD->getBody()))) {
     References Refs(VD);
     if (Global)
-      Refs.TraverseDecl(Ctx.getTranslationUnitDecl());
+      Refs.traverseDecl(Ctx.getTranslationUnitDecl());
     else
-      Refs.TraverseStmt(FD->getBody());
+      Refs.traverseStmt(FD->getBody());
     for (const References::Found &Found : Refs.All) {
       AncestorWalk Up(Found);
       const Stmt *Parent = Up.parent();
@@ -279,7 +279,7 @@ const ValueEvaluator::Cache::GlobalDeviceWrite &ValueEvaluatorImpl::globalDevice
     Valid = false;
   if (Valid) {
     References Refs(VD);
-    Refs.TraverseDecl(Ctx.getTranslationUnitDecl());
+    Refs.traverseDecl(Ctx.getTranslationUnitDecl());
     for (const References::Found &Found : Refs.All) {
       const DeclRefExpr *Ref = Found.ref;
       const Stmt *Parent = AncestorWalk(Found).parent();

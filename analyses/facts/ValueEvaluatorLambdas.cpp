@@ -19,7 +19,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 
 #include <algorithm>
 
@@ -40,42 +40,22 @@ const CXXMethodDecl *lambdaCallee(const CallExpr &Call) {
 
 /// The calls of one lambda in a function body, through the one local
 /// variable that holds it.
-class LambdaCallFinder : public RecursiveASTVisitor<LambdaCallFinder> {
+class LambdaCallFinder : public AstWalker {
 public:
   explicit LambdaCallFinder(const CXXRecordDecl &Closure) : Closure(Closure) {}
 
-  bool VisitVarDecl(VarDecl *V) {
-    const Expr *Init = V->getInit();
-    const auto *Lambda = Init ? dyn_cast<LambdaExpr>(Init->IgnoreImplicit()) : nullptr;
-    if (Lambda && Lambda->getLambdaClass() == &Closure) {
-      if (Holder || !V->isLocalVarDecl() || V->getType()->isReferenceType())
-        Escapes = true;
-      Holder = V;
-    }
+  bool visitDecl(Decl *D) override {
+    if (const auto *V = dyn_cast<VarDecl>(D))
+      visitVariable(*V);
     return true;
   }
-  bool VisitCallExpr(CallExpr *Call) {
-    const CXXMethodDecl *Method = lambdaCallee(*Call);
-    if (Method && Method->getParent() == &Closure) {
-      const auto *Object = dyn_cast<DeclRefExpr>(Call->getArg(0)->IgnoreParenImpCasts());
-      if (!Object)
-        Escapes = true; // called on a temporary or through a copy
-      else
-        CallObjects.push_back(Object);
-      Calls.push_back(Call);
-    }
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    References.push_back(Ref);
-    return true;
-  }
-  bool VisitLambdaExpr(LambdaExpr *L) {
-    // A lambda capturing the variable by copy holds a copy of the closure.
-    for (const LambdaCapture &Capture : L->captures())
-      if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByCopy && Holder &&
-          Capture.getCapturedVar() == Holder)
-        Escapes = true;
+  bool visitStmt(Stmt *S) override {
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      visitCall(*Call);
+    else if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+      References.push_back(Ref);
+    else if (const auto *L = dyn_cast<LambdaExpr>(S))
+      visitLambda(*L);
     return true;
   }
 
@@ -93,6 +73,34 @@ public:
   }
 
 private:
+  void visitVariable(const VarDecl &V) {
+    const Expr *Init = V.getInit();
+    const auto *Lambda = Init ? dyn_cast<LambdaExpr>(Init->IgnoreImplicit()) : nullptr;
+    if (Lambda && Lambda->getLambdaClass() == &Closure) {
+      if (Holder || !V.isLocalVarDecl() || V.getType()->isReferenceType())
+        Escapes = true;
+      Holder = &V;
+    }
+  }
+  void visitCall(const CallExpr &Call) {
+    const CXXMethodDecl *Method = lambdaCallee(Call);
+    if (Method && Method->getParent() == &Closure) {
+      const auto *Object = dyn_cast<DeclRefExpr>(Call.getArg(0)->IgnoreParenImpCasts());
+      if (!Object)
+        Escapes = true; // called on a temporary or through a copy
+      else
+        CallObjects.push_back(Object);
+      Calls.push_back(&Call);
+    }
+  }
+  void visitLambda(const LambdaExpr &L) {
+    // A lambda capturing the variable by copy holds a copy of the closure.
+    for (const LambdaCapture &Capture : L.captures())
+      if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByCopy && Holder &&
+          Capture.getCapturedVar() == Holder)
+        Escapes = true;
+  }
+
   const CXXRecordDecl &Closure;
   const VarDecl *Holder = nullptr;
   bool Escapes = false;
@@ -108,7 +116,7 @@ ValueEvaluatorImpl::lambdaCallsIn(const FunctionDecl &Enclosing, const CXXRecord
   auto [It, New] = C.lambdaCalls.try_emplace(&Closure);
   if (New && Enclosing.getBody()) {
     LambdaCallFinder Finder(Closure);
-    Finder.TraverseStmt(Enclosing.getBody());
+    Finder.traverseStmt(Enclosing.getBody());
     It->second = Finder.finish();
   }
   return It->second;

@@ -1,7 +1,7 @@
 #include "lint/ArchTestRecorder.h"
 #include "lint/ArchCondition.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "facts/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
@@ -258,22 +258,27 @@ const ArchTestVerdict &ArchTestRecorder::finish() {
 namespace {
 
 // The declarations the project's code refers to, against the blocks.
-class ArchDependentReferences : public RecursiveASTVisitor<ArchDependentReferences> {
+class ArchDependentReferences : public clang::tidy::occlint::AstWalker {
 public:
-  ArchDependentReferences(const SourceManager &SM, const ArchTestVerdict &Verdict) : SM(SM), Verdict(Verdict) {}
+  ArchDependentReferences(const SourceManager &SM, const ArchTestVerdict &Verdict) : SM(SM), Verdict(Verdict) {
+    VisitTemplateInstantiations = true;
+  }
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
-
-  bool VisitDeclRefExpr(DeclRefExpr *E) { return check(E->getDecl(), E->getLocation()); }
-  bool VisitMemberExpr(MemberExpr *E) { return check(E->getMemberDecl(), E->getMemberLoc()); }
-  bool VisitCXXConstructExpr(CXXConstructExpr *E) { return check(E->getConstructor(), E->getLocation()); }
-  bool VisitOverloadExpr(OverloadExpr *E) {
-    for (NamedDecl *D : E->decls())
-      if (!check(D, E->getNameLoc()))
-        return false;
+  bool visitStmt(Stmt *S) override {
+    if (const auto *E = dyn_cast<DeclRefExpr>(S))
+      return check(E->getDecl(), E->getLocation());
+    if (const auto *E = dyn_cast<MemberExpr>(S))
+      return check(E->getMemberDecl(), E->getMemberLoc());
+    if (const auto *E = dyn_cast<CXXConstructExpr>(S))
+      return check(E->getConstructor(), E->getLocation());
+    if (const auto *E = dyn_cast<OverloadExpr>(S)) {
+      for (NamedDecl *D : E->decls())
+        if (!check(D, E->getNameLoc()))
+          return false;
+    }
     return true;
   }
-  bool VisitTypeLoc(TypeLoc TL) {
+  bool visitTypeLoc(TypeLoc TL) override {
     const Type *T = TL.getTypePtr();
     if (const auto *Typedef = T->getAs<TypedefType>())
       if (!check(Typedef->getDecl(), TL.getBeginLoc()))
@@ -324,7 +329,7 @@ std::optional<std::string> usesArchDependentDeclaration(ASTContext &Ctx, const A
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     if (SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
       continue;
-    Visitor.TraverseDecl(D);
+    Visitor.traverseDecl(D);
     if (Visitor.found)
       break;
   }
