@@ -62,24 +62,31 @@ std::string ResultCache::entryPath(std::string_view keyText) const {
   return dir_ + "/v1/" + hashHex(fnv1a64(keyText)) + ".json";
 }
 
-std::optional<std::string> ResultCache::lookup(std::string_view keyText) const {
+std::optional<std::string> ResultCache::lookup(std::string_view keyText, bool *corrupt) const {
+  if (corrupt) *corrupt = false;
+  // An entry that exists but is not one of ours, or not whole.
+  auto bad = [corrupt]() -> std::optional<std::string> {
+    if (corrupt) *corrupt = true;
+    return std::nullopt;
+  };
   try {
     std::ifstream in(entryPath(keyText), std::ios::binary);
     if (!in) return std::nullopt;
     std::stringstream ss;
     ss << in.rdbuf();
     auto j = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object() || j.value("format", 0) != 1) return std::nullopt;
+    if (!j.is_object() || j.value("format", 0) != 1) return bad();
     auto key = j.find("key");
     auto payload = j.find("payload");
     auto deps = j.find("dependencies");
-    if (key == j.end() || !key->is_string() || key->get<std::string>() != keyText) return std::nullopt;
-    if (payload == j.end() || !payload->is_string()) return std::nullopt;
-    if (deps == j.end() || !deps->is_array()) return std::nullopt;
+    if (key == j.end() || !key->is_string()) return bad();
+    if (key->get<std::string>() != keyText) return std::nullopt; // a hash collision
+    if (payload == j.end() || !payload->is_string()) return bad();
+    if (deps == j.end() || !deps->is_array()) return bad();
     for (const auto &d : *deps) {
       if (!d.is_object() || !d.contains("path") || !d["path"].is_string() ||
           !d.contains("fnv1a64") || !d["fnv1a64"].is_string())
-        return std::nullopt;
+        return bad();
       auto h = hashFileContents(d["path"].get<std::string>());
       if (!h || hashHex(*h) != d["fnv1a64"].get<std::string>()) return std::nullopt;
     }

@@ -44,8 +44,10 @@ public:
   std::string entryPath(std::string_view keyText) const;
 
   /// The payload stored for keyText, if the entry exists, parses, has this
-  /// exact key, and every dependency still has the content it had.
-  std::optional<std::string> lookup(std::string_view keyText) const;
+  /// exact key, and every dependency still has the content it had. Given
+  /// `corrupt`, it says whether a miss was an entry that exists but does not
+  /// parse as one (cut short, not occlint's).
+  std::optional<std::string> lookup(std::string_view keyText, bool *corrupt = nullptr) const;
 
   /// Stores payload under keyText with the dependencies' current content
   /// hashes (a dependency that cannot be read is stored as such and makes

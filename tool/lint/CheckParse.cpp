@@ -16,6 +16,8 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <cassert>
 #include <optional>
@@ -194,7 +196,8 @@ private:
 std::vector<std::vector<tidy::ClangTidyError>>
 runChecksOnFile(tidy::ClangTidyContext &Context, const tooling::CompilationDatabase &Commands, const std::string &File,
                 IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool Quiet, OtherArchs *Others,
-                std::vector<RejectedSharedDeclaration> *Rejected, std::string *HeldStats) {
+                std::vector<RejectedSharedDeclaration> *Rejected, std::string *HeldStats,
+                std::vector<std::string> *FilesRead) {
   tooling::ClangTool Tool(Commands, {File}, std::make_shared<PCHContainerOperations>(), BaseFS);
   // The configuration's ExtraArgsBefore (after the compiler) and ExtraArgs.
   Tool.appendArgumentsAdjuster([&Context](const tooling::CommandLineArguments &Args, StringRef Filename) {
@@ -232,6 +235,20 @@ runChecksOnFile(tidy::ClangTidyContext &Context, const tooling::CompilationDatab
   ChecksActionFactory Factory(Context, std::move(BaseFS), Quiet, Runs);
   Tool.run(&Factory);
   Runs.finished.push_back(Diagnostics.take());
+  if (FilesRead) {
+    SmallVector<OptionalFileEntryRef, 0> Seen;
+    Tool.getFiles().GetUniqueIDMapping(Seen);
+    for (OptionalFileEntryRef Entry : Seen) {
+      if (!Entry)
+        continue;
+      SmallString<256> Path(Entry->getName());
+      Tool.getFiles().makeAbsolutePath(Path);
+      llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+      // A file only an in-memory overlay holds is not one the user can edit.
+      if (llvm::sys::fs::is_regular_file(Path))
+        FilesRead->push_back(std::string(Path));
+    }
+  }
   return std::move(Runs.finished);
 }
 

@@ -44,11 +44,12 @@ struct OtherArchs {
 /// it receives the `__shared__` declarations Clang rejected for their
 /// initializer (lint/SharedDeclarationOverlay.h), and such a parse does not
 /// count as failed; given HeldStats, Clang's "N errors generated" goes there
-/// instead of stderr.
+/// instead of stderr. Given FilesRead, every file of the real file system
+/// the parse opened (the main file, every header) is added to it, absolute.
 std::vector<std::vector<clang::tidy::ClangTidyError>>
 runChecksOnFile(clang::tidy::ClangTidyContext &Context, const clang::tooling::CompilationDatabase &Commands,
                 const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS, bool Quiet,
                 OtherArchs *Others = nullptr, std::vector<RejectedSharedDeclaration> *Rejected = nullptr,
-                std::string *HeldStats = nullptr);
+                std::string *HeldStats = nullptr, std::vector<std::string> *FilesRead = nullptr);
 
 } // namespace occlint

@@ -147,6 +147,10 @@ it runs only the CUDA toolkit's programs and
 database or .clang-tidy never widens that
 (docs/security.md).)"),
                                             cl::cat(OcclintCategory));
+static cl::opt<bool> NoResultCache("no-result-cache", cl::desc(R"(Analyse every file, even one whose findings occlint's
+cache holds for its unchanged content, headers, command,
+configuration and resource reports (docs/result-cache.md).)"),
+                                   cl::init(false), cl::cat(OcclintCategory));
 static cl::opt<bool> Verbose("verbose", cl::desc(R"(Per file and arch: the Clang command line, the flags
 the nvcc translation dropped and its notes, where the
 resource report came from; skipped included .cu files.)"),
@@ -245,6 +249,7 @@ static LintSettings settingsFromCommandLine(const std::string &Color) {
   S.parseEachArch = ParseEachArch;
   S.allowCompilers = std::vector<std::string>(AllowCompilers.begin(), AllowCompilers.end());
   S.verbose = Verbose;
+  S.resultCache = !NoResultCache;
   S.jobs = Jobs > 0 ? Jobs : std::max(1u, std::thread::hardware_concurrency());
   S.compileTimeoutSeconds = CompileTimeout;
   S.maxMemoryMB = MaxMemory;

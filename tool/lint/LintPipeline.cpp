@@ -286,6 +286,39 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
     for (const nlohmann::json &Note : Notes)
       Reports.printNoteOnce(Note.at(0).get<std::string>(), Note.at(1).get<std::string>());
   };
+  // Each file's findings from the result cache while nothing they depend
+  // on changed (lint/UnitResultCache.h): the settings below, with the
+  // file's commands and configuration, make its key.
+  if (Settings.resultCache && Job.isolate) {
+    LintJob::ResultCacheUse Cache;
+    Cache.configuration = [&Settings](const std::string &File) {
+      std::string Ignored; // the same settings succeeded above
+      std::unique_ptr<ClangTidyOptionsProvider> Provider = createOptionsProvider(Settings, Ignored);
+      llvm::SmallString<256> Absolute(File);
+      llvm::sys::fs::make_absolute(Absolute);
+      return Provider ? configurationAsText(Provider->getOptions(Absolute)) : std::string("none");
+    };
+    Cache.runSettings = nlohmann::json({{"strictParse", Settings.strictParse},
+                                        {"parseEachArch", Settings.parseEachArch},
+                                        {"lineFilter", Settings.lineFilter},
+                                        {"showDiagnosticsIn", Settings.showDiagnosticsIn},
+                                        {"cudaPath", Parse.cudaPath.value_or("")},
+                                        {"builtinHeaders", Parse.builtinHeaders},
+                                        {"compatPrelude", Parse.compatPrelude}})
+                            .dump();
+    if (Settings.verbose)
+      Cache.verbose = [&Log, &ParseNotesLock](const std::string &Line) {
+        std::lock_guard<std::mutex> Guard(ParseNotesLock);
+        Log << Line << "\n";
+        Log.flush();
+      };
+    if (!Settings.quiet)
+      Cache.notice = [&Log](const std::string &Line) {
+        Log << Line << "\n";
+        Log.flush();
+      };
+    Job.resultCache = std::move(Cache);
+  }
   // Clang's errors in a file nvcc compiled are occlint's gap: asked only
   // for a parse with errors, answered by that file's resource compile.
   if (!Settings.strictParse)

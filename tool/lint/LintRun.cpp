@@ -5,16 +5,19 @@
 
 #include "core/ResultCache.h"
 #include "lint/IsolatedAnalysis.h"
+#include "lint/UnitResultCache.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -250,7 +253,10 @@ LintOutcome runLintJob(const LintJob &Job) {
 
   // Every parse of one file (one for all its archs, or one per arch), with
   // clang-tidy's engine.
-  auto AnalyseFile = [&Job, &Sink](const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS) {
+  // Given FilesRead and Inputs (the result cache), every file the parses
+  // read and every nvcc verdict asked go there.
+  auto AnalyseFile = [&Job, &Sink](const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+                                   std::vector<std::string> *FilesRead = nullptr, AnalysisInputs *Inputs = nullptr) {
     FileFindings Found;
     auto Run = [&](const clang::tooling::CompilationDatabase &Commands, const std::string &Arch,
                    OtherArchs *Others) {
@@ -268,7 +274,7 @@ LintOutcome runLintJob(const LintJob &Job) {
         {
           ExtentSinkInstallation Installed(Job.nvccAccepted ? &Extents : nullptr);
           Runs = runChecksOnFile(Context, Commands, File, FS, Job.quiet, Others, FirstParse ? &Rejected : nullptr,
-                                 FirstParse ? &HeldStats : nullptr);
+                                 FirstParse ? &HeldStats : nullptr, FilesRead);
         }
         if (!FirstParse || Rejected.empty() ||
             !(FS = overlayRejectedSharedDeclarations(Rejected, BaseFS))) {
@@ -288,13 +294,17 @@ LintOutcome runLintJob(const LintJob &Job) {
       std::vector<clang::tidy::ClangTidyError> Errors = std::move(Runs.front());
       // Compiler errors in code nvcc compiled: occlint's gap (ParseGaps.h).
       // nvcc is asked only here, so a clean parse never waits for it.
-      if (Job.nvccAccepted && !Arch.empty() && std::any_of(Errors.begin(), Errors.end(), isCompilerError))
-        if (std::optional<bool> Accepted = Job.nvccAccepted(File, Arch); Accepted && *Accepted) {
+      if (Job.nvccAccepted && !Arch.empty() && std::any_of(Errors.begin(), Errors.end(), isCompilerError)) {
+        const std::optional<bool> Accepted = Job.nvccAccepted(File, Arch);
+        if (Inputs)
+          Inputs->add("verdict", File, Arch, answerOf(Accepted));
+        if (Accepted && *Accepted) {
           ParseGap Gap = degradeParse(Errors, Extents.Extents);
           Gap.file = File;
           Gap.arch = Arch;
           Found.parseGaps.push_back(std::move(Gap));
         }
+      }
       for (clang::tidy::ClangTidyError &E : Errors)
         Found.errors.push_back(std::move(E));
     };
@@ -341,21 +351,92 @@ LintOutcome runLintJob(const LintJob &Job) {
       // parent collected so far. Sent back, they would be collected again,
       // doubling with each file (memory and time).
       (void)Sink.take();
+      // The result cache, asked here: the resource reports an entry used are
+      // asked again as this process would ask them for its analysis.
+      std::optional<std::string> Key;
+      bool Corrupt = false;
+      if (Job.resultCache) {
+        const auto Asked = std::chrono::steady_clock::now(); // the key and the check of an entry, timed
+        llvm::SmallString<256> Absolute(File);
+        llvm::sys::fs::make_absolute(Absolute);
+        llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+        Key = unitResultKey(std::string(Absolute), Job.compilations->getCompileCommands(File),
+                            Job.resultCache->configuration(File), Job.resultCache->runSettings);
+        auto CurrentAnswer = [&Job](const nlohmann::json &Use) -> std::string {
+          const std::string What = Use.at("what"), UseFile = Use.at("file"), Arch = Use.at("arch");
+          if (What == "report") {
+            clang::tidy::occlint::ResourceReportSource *Source = clang::tidy::occlint::getResourceReportSource();
+            return Source ? answerOf(Source->reportFor(UseFile, Arch)) : "no report source";
+          }
+          if (What == "verdict")
+            return answerOf(Job.nvccAccepted ? Job.nvccAccepted(UseFile, Arch) : std::nullopt);
+          return "not known: " + What;
+        };
+        if (std::optional<WorkerResult> Hit =
+                UnitResultCache(Job.resultCache->directory).lookup(*Key, CurrentAnswer, Corrupt)) {
+          const std::chrono::duration<double, std::milli> Took = std::chrono::steady_clock::now() - Asked;
+          Hit->cache = {{"hit", true}, {"milliseconds", Took.count()}};
+          return std::move(*Hit);
+        }
+      }
+      AnalysisInputs Inputs;
+      std::optional<RecordingReportSource> Recording;
+      if (Key)
+        if (clang::tidy::occlint::ResourceReportSource *Source = clang::tidy::occlint::getResourceReportSource()) {
+          Recording.emplace(*Source, Inputs);
+          clang::tidy::occlint::setResourceReportSource(&*Recording); // this process ends with the file
+        }
+      std::vector<std::string> FilesRead;
       auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
       WorkerResult R;
-      FileFindings Found = AnalyseFile(File, BaseFS);
+      FileFindings Found = AnalyseFile(File, BaseFS, Key ? &FilesRead : nullptr, Key ? &Inputs : nullptr);
       R.errors = std::move(Found.errors);
       R.parseGaps = std::move(Found.parseGaps);
       R.units = Sink.take();
       if (Job.childNotes)
         R.deferred = Job.childNotes();
+      if (Key) {
+        llvm::sort(FilesRead);
+        FilesRead.erase(std::unique(FilesRead.begin(), FilesRead.end()), FilesRead.end());
+        R.cache = {{"hit", false}, {"key", *Key}, {"corrupt", Corrupt}, {"filesRead", FilesRead},
+                   {"uses", Inputs.take()}};
+      }
       return R;
+    };
+    // A result the child analysed goes into the cache; one it took from
+    // there is said (--verbose).
+    auto UseCache = [&Job](const std::string &File, WorkerResult &Result) {
+      const nlohmann::json Cache = std::move(Result.cache);
+      Result.cache = nullptr;
+      if (!Job.resultCache || !Cache.is_object())
+        return;
+      const LintJob::ResultCacheUse &Use = *Job.resultCache;
+      if (Cache.value("corrupt", false) && Use.notice)
+        Use.notice("occlint: note: " + File + ": a result-cache entry that is not whole was ignored; the file was "
+                   "analysed again");
+      if (Cache.value("hit", false)) {
+        if (Use.verbose)
+          Use.verbose("occlint: " + File + ": result cache: hit, checked in " +
+                      llvm::formatv("{0:f1}", Cache.value("milliseconds", 0.0)).str() +
+                      " ms (the file, its headers, its command, its configuration and its resource reports are "
+                      "unchanged)");
+        return;
+      }
+      std::string Error;
+      const bool Stored = UnitResultCache(Use.directory)
+                              .store(Cache.at("key"), Cache.at("filesRead").get<std::vector<std::string>>(),
+                                     Cache.at("uses"), Result, Error);
+      if (!Stored && Use.notice)
+        Use.notice("occlint: note: " + File + ": not kept in the result cache: " + Error);
+      if (Use.verbose)
+        Use.verbose("occlint: " + File + ": result cache: miss, analysed" + (Stored ? " and stored" : ""));
     };
     auto Collect = [&](IsolatedFile F) {
       if (!F.result) {
         All.push_back(internalError(F, saveCrashLog(F), Job.maxMemoryMB));
         return;
       }
+      UseCache(F.file, *F.result);
       for (clang::tidy::ClangTidyError &E : F.result->errors)
         All.push_back(std::move(E));
       for (clang::tidy::occlint::TranslationUnitRecord &U : F.result->units)

@@ -51,6 +51,20 @@ struct LintJob {
   std::function<nlohmann::json()> childNotes;
   std::function<void(const nlohmann::json &)> parentNotes;
 
+  /// With `isolate`: a file's findings and facts from the result cache
+  /// while nothing they depend on changed, else analysed and stored there
+  /// (lint/UnitResultCache.h).
+  struct ResultCacheUse {
+    std::string directory; // "": occlint's cache directory
+    /// The file's clang-tidy configuration, as text (configurationAsText).
+    std::function<std::string(const std::string &File)> configuration;
+    /// The run's settings that change findings, as text.
+    std::string runSettings;
+    std::function<void(const std::string &Line)> verbose; // hit or miss per file (--verbose); optional
+    std::function<void(const std::string &Line)> notice;  // a corrupt entry ignored, a failed store
+  };
+  std::optional<ResultCacheUse> resultCache;
+
   /// Whether nvcc compiled a file for an arch (ToolResourceReports::
   /// nvccAccepted), asked only for a parse with compiler errors: true makes
   /// them occlint's gap (lint/ParseGaps.h). Unset (--strict-parse), or an

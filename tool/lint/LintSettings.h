@@ -59,6 +59,11 @@ struct LintSettings {
   /// that process itself.
   bool isolateFiles = true;
   bool progress = false;                 // the progress line (caller decides: terminal and not --quiet)
+  /// Each file's findings and facts kept in occlint's cache and reused while
+  /// nothing they depend on changed (lint/UnitResultCache.h). Off with
+  /// --no-result-cache, and in the language server (it analyses the open
+  /// buffer). Used where files are analysed in processes of their own.
+  bool resultCache = true;
 
   /// Files (.cu linted inside another translation unit) whose diagnostics are
   /// shown although they are headers of that translation unit.

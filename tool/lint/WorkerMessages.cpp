@@ -290,6 +290,7 @@ json workerResultToJson(const WorkerResult &Result) {
   J["parseGaps"] = json::array();
   for (const ParseGap &G : Result.parseGaps)
     J["parseGaps"].push_back(toJson(G));
+  J["cache"] = Result.cache;
   return J;
 }
 
@@ -302,6 +303,7 @@ WorkerResult workerResultFromJson(const json &J) {
   for (const json &G : J.at("parseGaps"))
     R.parseGaps.push_back(parseGapFromJson(G));
   R.deferred = J.at("deferred");
+  R.cache = J.value("cache", json());
   return R;
 }
 

@@ -22,6 +22,10 @@ struct WorkerResult {
   std::vector<clang::tidy::occlint::TranslationUnitRecord> units;
   std::vector<ParseGap> parseGaps;
   nlohmann::json deferred; // the caller's own data (deferred notes); null when none
+  /// How the result cache took part (lint/UnitResultCache.h): null when it
+  /// did not; {"hit": true} for a result it gave; for an analysed one, what
+  /// the parent needs to store it: {"hit": false, "key", "filesRead", "uses"}.
+  nlohmann::json cache;
 };
 
 nlohmann::json workerResultToJson(const WorkerResult &Result);

@@ -47,6 +47,8 @@ waves and findings, and each launch's occupancy staircases (docs/report.md).
                        marked new, and the fixed ones listed
   --ptxas-log FILE     build log with ptxas -v output; repeatable
   --no-compile         never run the device compiler: registers unknown
+  --no-result-cache    analyse every file, even one occlint's cache holds
+                       unchanged findings for (docs/result-cache.md)
   --strict-parse       Clang's errors in files nvcc compiled are errors, as
                        for any file Clang cannot parse (docs/nvcc-parity.md)
   --allow-compiler GLOB  also allow this program to run (realpath glob;
@@ -212,6 +214,7 @@ LintSettings settingsFrom(const ArgParser &Args) {
   S.trustedCudaPath = S.cudaPath;
   S.ptxasLogs = Args.values("ptxas-log");
   S.noCompile = Args.has("no-compile");
+  S.resultCache = !Args.has("no-result-cache");
   S.strictParse = Args.has("strict-parse");
   S.allowCompilers = Args.values("allow-compiler");
   const int64_t Jobs = Args.integer("jobs", 1, 1024).value_or(0);
@@ -231,7 +234,7 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
     Argv.push_back(A.c_str());
   ArgParser Args("report", {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown",
                            "allow-compiler", "compile-timeout", "max-memory", "root", "baseline", "weights"},
-                 {"no-compile", "strict-parse", "quiet", "help", "all-staircases"});
+                 {"no-compile", "no-result-cache", "strict-parse", "quiet", "help", "all-staircases"});
   Args.parse(int(Argv.size()), Argv.data());
   if (Args.has("help")) {
     llvm::outs() << ReportHelp;
