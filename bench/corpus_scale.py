@@ -96,6 +96,21 @@ def write_build(entries, build, prefix):
     return script
 
 
+def syntax_only_script(occlint, database, work, gpu):
+    """`occlint compdb`'s database of `database` (in work/compdb) and the
+    script of its entries with -fsyntax-only, one shell line per entry
+    (work/syntax.txt): the reference a lint is compared with."""
+    compdb = os.path.join(work, 'compdb')
+    run_quiet(f"{shlex.quote(occlint)} compdb -p {shlex.quote(database)} -o {shlex.quote(compdb)} "
+              f"--gpu {gpu} --quiet")
+    syntax = os.path.join(work, 'syntax.txt')
+    with open(syntax, 'w') as f:
+        for e in json.load(open(os.path.join(compdb, 'compile_commands.json'))):
+            words = without_output(e.get('arguments') or shlex.split(e['command']))
+            f.write(f"cd {shlex.quote(e['directory'])} && {shlex.join(words)} -fsyntax-only\n")
+    return compdb, syntax
+
+
 def kernels_note(report):
     """What an `occlint -p --format json` report says of its kernels'
     registers: how many kernels, how many with registers, how many of those
@@ -166,14 +181,7 @@ def main():
                    'wrap': write_build(kept, builds['wrap'], shlex.quote(wrap) + ' '),
                    'lint': write_build(kept, builds['lint'],
                                        f"{shlex.quote(occlint)} wrap --lint --gpu {gpu} {CHECKS} ")}
-        compdb = os.path.join(work, 'compdb')
-        run_quiet(f"{shlex.quote(occlint)} compdb -p {shlex.quote(builds['plain'])} -o {shlex.quote(compdb)} "
-                  f"--gpu {gpu} --quiet")
-        syntax = os.path.join(work, 'syntax.txt')
-        with open(syntax, 'w') as f:
-            for e in json.load(open(os.path.join(compdb, 'compile_commands.json'))):
-                words = without_output(e.get('arguments') or shlex.split(e['command']))
-                f.write(f"cd {shlex.quote(e['directory'])} && {shlex.join(words)} -fsyntax-only\n")
+        compdb, syntax = syntax_only_script(occlint, builds['plain'], work, gpu)
         caches = {name: os.path.join(work, f'cache-{name}') for name in ('wrap', 'lint', 'cold')}
 
         def fresh(*paths):

@@ -38,8 +38,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, 'corpus'))
-from build_scale import each_line, measure, run_quiet, without_output  # noqa: E402
-from corpus_scale import CHECKS, GPU_OF  # noqa: E402
+from build_scale import each_line, measure, without_output  # noqa: E402
+from corpus_scale import CHECKS, GPU_OF, syntax_only_script  # noqa: E402
 import pick_units  # noqa: E402
 
 
@@ -73,14 +73,7 @@ def main():
         with open(os.path.join(database, 'compile_commands.json'), 'w') as f:
             json.dump([{'directory': e['directory'], 'file': e['file'], 'arguments': without_output(e['arguments'])}
                        for e in kept], f, indent=1)
-        compdb = os.path.join(work, 'compdb')
-        run_quiet(f"{shlex.quote(occlint)} compdb -p {shlex.quote(database)} -o {shlex.quote(compdb)} "
-                  f"--gpu {gpu} --quiet")
-        syntax = os.path.join(work, 'syntax.txt')
-        with open(syntax, 'w') as f:
-            for e in json.load(open(os.path.join(compdb, 'compile_commands.json'))):
-                words = without_output(e.get('arguments') or shlex.split(e['command']))
-                f.write(f"cd {shlex.quote(e['directory'])} && {shlex.join(words)} -fsyntax-only\n")
+        _, syntax = syntax_only_script(occlint, database, work, gpu)
         cache = os.path.join(work, 'cache')
         env = dict(os.environ, OCCLINT_CACHE_DIR=cache)
         lint = (f"{shlex.quote(occlint)} --gpu {gpu} --jobs {args.jobs} {CHECKS} --format json --quiet "
