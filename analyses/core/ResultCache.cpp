@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -90,9 +91,60 @@ std::optional<std::string> ResultCache::lookup(std::string_view keyText, bool *c
       auto h = hashFileContents(d["path"].get<std::string>());
       if (!h || hashHex(*h) != d["fnv1a64"].get<std::string>()) return std::nullopt;
     }
+    std::error_code ignored; // a read-only cache still answers
+    fs::last_write_time(entryPath(keyText), fs::file_time_type::clock::now(), ignored);
     return payload->get<std::string>();
   } catch (...) {
     return std::nullopt;
+  }
+}
+
+std::optional<uint64_t> ResultCache::maxBytesFromEnvironment(uint64_t *fallback) {
+  constexpr uint64_t defaultBytes = uint64_t(1024) << 20;
+  if (fallback) *fallback = defaultBytes;
+  const char *v = std::getenv("OCCLINT_CACHE_MAX_MB");
+  if (!v || !*v) return defaultBytes;
+  uint64_t mb = 0;
+  for (const char *c = v; *c; ++c) {
+    if (*c < '0' || *c > '9' || mb > (uint64_t(1) << 40)) return std::nullopt;
+    mb = mb * 10 + uint64_t(*c - '0');
+  }
+  if (mb == 0) return std::nullopt;
+  return mb << 20;
+}
+
+size_t ResultCache::evictLeastRecentlyUsed(uint64_t maxBytes) const {
+  try {
+    struct Entry {
+      fs::file_time_type used;
+      uint64_t bytes;
+      fs::path path;
+    };
+    std::vector<Entry> entries;
+    uint64_t total = 0;
+    std::error_code ec;
+    for (const fs::directory_entry &e : fs::directory_iterator(dir_ + "/v1", ec)) {
+      std::error_code one;
+      if (e.path().extension() != ".json" || !e.is_regular_file(one)) continue;
+      const uint64_t bytes = e.file_size(one);
+      const fs::file_time_type used = e.last_write_time(one);
+      if (one) continue; // gone meanwhile
+      entries.push_back({used, bytes, e.path()});
+      total += bytes;
+    }
+    if (total <= maxBytes) return 0;
+    std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) { return a.used < b.used; });
+    const uint64_t target = maxBytes / 10 * 9;
+    size_t removed = 0;
+    for (const Entry &e : entries) {
+      if (total <= target) break;
+      std::error_code one;
+      if (fs::remove(e.path, one)) ++removed;
+      total -= e.bytes; // removed here or by another process
+    }
+    return removed;
+  } catch (...) {
+    return 0;
   }
 }
 

@@ -11,7 +11,8 @@
 // lookup by re-hashing their contents: a changed, missing or unreadable
 // dependency makes the entry a miss. Writes go to a temporary file in the
 // same directory, then rename(2) -- readers never see half an entry. An entry
-// that does not parse is a miss. Nothing here throws.
+// that does not parse is a miss. A hit renews the entry's modification time,
+// which is what evictLeastRecentlyUsed orders by. Nothing here throws.
 #pragma once
 
 #include <cstdint>
@@ -60,6 +61,17 @@ public:
   bool storeHashed(std::string_view keyText,
                    const std::vector<std::pair<std::string, std::optional<uint64_t>>> &dependencies,
                    std::string_view payload, std::string *error = nullptr) const;
+
+  /// The most bytes the entries may take: $OCCLINT_CACHE_MAX_MB megabytes,
+  /// else 1024. nullopt, with the default in *fallback, when the variable is
+  /// set but not a positive whole number of megabytes.
+  static std::optional<uint64_t> maxBytesFromEnvironment(uint64_t *fallback = nullptr);
+
+  /// When the entries take more than maxBytes: removes the least recently
+  /// used ones (by modification time, which a hit renews) until they take at
+  /// most 90 % of it. Returns how many were removed. Safe beside other
+  /// processes using the cache (a removed entry is a later miss). Never throws.
+  size_t evictLeastRecentlyUsed(uint64_t maxBytes) const;
 
 private:
   std::string dir_;

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <optional>
 
 #include <filesystem>
@@ -311,3 +313,65 @@ TEST(ResultCache, DefaultDirectoryAndHash) {
   if (savedXdg)
     ::setenv("XDG_CACHE_HOME", savedXdg->c_str(), 1);
 }
+
+namespace {
+
+TEST(ResultCache, ACorruptEntryIsToldApartFromAMiss) {
+  ScratchDir d;
+  ResultCache cache((d.path / "c").string());
+  std::string dep = d.write("dep.h", "one");
+  bool corrupt = true;
+  EXPECT_FALSE(cache.lookup("key", &corrupt).has_value());
+  EXPECT_FALSE(corrupt) << "no entry";
+  ASSERT_TRUE(cache.store("key", {dep}, "payload"));
+  d.write("dep.h", "two");
+  EXPECT_FALSE(cache.lookup("key", &corrupt).has_value());
+  EXPECT_FALSE(corrupt) << "a changed dependency";
+  ASSERT_TRUE(cache.store("key", {dep}, "payload"));
+  fs::resize_file(cache.entryPath("key"), 25);
+  EXPECT_FALSE(cache.lookup("key", &corrupt).has_value());
+  EXPECT_TRUE(corrupt) << "cut short";
+}
+
+TEST(ResultCache, EvictionRemovesTheLeastRecentlyUsedEntriesFirst) {
+  ScratchDir d;
+  ResultCache cache((d.path / "c").string());
+  const std::string payload(1000, 'x');
+  const auto longAgo = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  uint64_t each = 0;
+  for (int i = 0; i < 10; ++i) {
+    const std::string key = "key " + std::to_string(i);
+    ASSERT_TRUE(cache.store(key, {}, payload));
+    // Stored one second apart, an hour ago: key 0 the oldest.
+    fs::last_write_time(cache.entryPath(key), longAgo + std::chrono::seconds(i));
+    each = std::max<uint64_t>(each, fs::file_size(cache.entryPath(key)));
+  }
+  EXPECT_EQ(cache.evictLeastRecentlyUsed(10 * each), 0u) << "within the limit: nothing removed";
+  ASSERT_TRUE(cache.lookup("key 0").has_value()); // used now: the most recent
+  // A limit of six entries: down to 90 % of it, five entries, the oldest
+  // used ones (1 to 5) removed.
+  EXPECT_EQ(cache.evictLeastRecentlyUsed(6 * each), 5u);
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(cache.lookup("key " + std::to_string(i)).has_value(), i == 0 || i > 5) << i;
+}
+
+TEST(ResultCache, TheLimitComesFromTheEnvironment) {
+  const char *saved = getenv("OCCLINT_CACHE_MAX_MB");
+  const std::optional<std::string> restore = saved ? std::optional<std::string>(saved) : std::nullopt;
+  ::unsetenv("OCCLINT_CACHE_MAX_MB");
+  EXPECT_EQ(ResultCache::maxBytesFromEnvironment(), uint64_t(1024) << 20);
+  ::setenv("OCCLINT_CACHE_MAX_MB", "64", 1);
+  EXPECT_EQ(ResultCache::maxBytesFromEnvironment(), uint64_t(64) << 20);
+  for (const char *bad : {"0", "-1", "1G", "ten"}) {
+    ::setenv("OCCLINT_CACHE_MAX_MB", bad, 1);
+    uint64_t fallback = 0;
+    EXPECT_FALSE(ResultCache::maxBytesFromEnvironment(&fallback).has_value()) << bad;
+    EXPECT_EQ(fallback, uint64_t(1024) << 20);
+  }
+  if (restore)
+    ::setenv("OCCLINT_CACHE_MAX_MB", restore->c_str(), 1);
+  else
+    ::unsetenv("OCCLINT_CACHE_MAX_MB");
+}
+
+} // namespace

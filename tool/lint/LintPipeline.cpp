@@ -11,6 +11,7 @@
 #include "lint/LineFilter.h"
 #include "lint/LintRun.h"
 #include "core/ResourceCompiler.h"
+#include "core/ResultCache.h"
 #include "lint/ShownIncludedFiles.h"
 #include "lint/TargetsOption.h"
 #include "lint/ToolResourceReports.h"
@@ -342,6 +343,15 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   }
   Progress.finish();
   clang::tidy::occlint::setResourceReportSource(nullptr);
+  // occlint's cache (resource reports, results) kept within its size: the
+  // least recently used entries go (docs/result-cache.md).
+  uint64_t DefaultMaxBytes = 0;
+  const std::optional<uint64_t> MaxBytes = ::occlint::ResultCache::maxBytesFromEnvironment(&DefaultMaxBytes);
+  if (!MaxBytes && !Settings.quiet)
+    Log << "occlint: warning: OCCLINT_CACHE_MAX_MB is not a positive whole number of megabytes; the cache keeps "
+           "to "
+        << (DefaultMaxBytes >> 20) << " MB\n";
+  ::occlint::ResultCache().evictLeastRecentlyUsed(MaxBytes.value_or(DefaultMaxBytes));
 
   Result.errors = std::move(Outcome.errors);
   Result.units = std::move(Outcome.units);

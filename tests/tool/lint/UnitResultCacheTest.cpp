@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -160,6 +161,35 @@ TEST(UnitResultCache, TwoRunsAtOnceOnOneCacheAreBothRight) {
     EXPECT_EQ(B.get().output, Cold.output);
   }
   EXPECT_TRUE(hit(P.cacheLine("--format=json")));
+}
+
+TEST(UnitResultCache, ARunKeepsTheCacheWithinItsSize) {
+  Project P;
+  // 1.5 MB of old entries (as an earlier run would have left them), for a
+  // limit of 1 MB.
+  const fs::path Entries = fs::path(P.cache()) / "v1";
+  fs::create_directories(Entries);
+  const auto LongAgo = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  for (int I = 0; I < 15; ++I) {
+    const fs::path Old = Entries / ("old" + std::to_string(I) + ".json");
+    writeFile(Old, std::string(100 * 1024, ' '));
+    fs::last_write_time(Old, LongAgo + std::chrono::seconds(I));
+  }
+  CommandResult R = runCommand("cd " + shellQuote(P.Dir.path().string()) + " && OCCLINT_CACHE_MAX_MB=1 " +
+                               "OCCLINT_CACHE_DIR=" + shellQuote(P.cache()) + " " + shellQuote(OCCLINT_BINARY) +
+                               " --no-compile --gpu H100 src/k.cu -- -DGRID=2");
+  uint64_t Total = 0;
+  for (const fs::directory_entry &E : fs::directory_iterator(Entries))
+    Total += E.file_size();
+  EXPECT_LE(Total, uint64_t(1) << 20) << R.output;
+  EXPECT_FALSE(fs::exists(Entries / "old0.json")) << "the least recently used go first";
+  EXPECT_TRUE(fs::exists(Entries / "old14.json")) << "down to 90 % of the limit, not further";
+  EXPECT_TRUE(hit(P.cacheLine())) << "this run's own entry stays";
+  // A limit that is not a number: said, and the default kept.
+  R = runCommand("cd " + shellQuote(P.Dir.path().string()) + " && OCCLINT_CACHE_MAX_MB=lots OCCLINT_CACHE_DIR=" +
+                 shellQuote(P.cache()) + " " + shellQuote(OCCLINT_BINARY) +
+                 " --no-compile --gpu H100 src/k.cu -- -DGRID=2");
+  EXPECT_NE(R.output.find("OCCLINT_CACHE_MAX_MB is not a positive whole number"), std::string::npos) << R.output;
 }
 
 } // namespace
