@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -128,6 +129,29 @@ TEST_F(EcosystemPreCommit, HookFailsOnAFindingAndPassesOnceFixed) {
   CommandResult Good = preCommit("try-repo --color never " + shellQuote(Hooks.string()) + " occlint --files bad.cu");
   EXPECT_EQ(Good.exitCode, 0) << Good.output;
   EXPECT_NE(Good.output.find("Passed"), std::string::npos) << Good.output;
+}
+
+// The hook is occlint: an unchanged file's findings come from its result
+// cache (docs/result-cache.md), the same findings.
+TEST_F(EcosystemPreCommit, AnUnchangedFileComesFromTheResultCache) {
+  const fs::path Cache = Scratch.path() / "occlint-cache";
+  Env += "OCCLINT_CACHE_DIR=" + shellQuote(Cache.string()) + " ";
+  stage("bad.cu", BadLaunch);
+  const std::string Hook = "try-repo --color never " + shellQuote(Hooks.string()) + " occlint --files bad.cu";
+  CommandResult First = preCommit(Hook);
+  EXPECT_EQ(First.exitCode, 1) << First.output;
+  // The file's entry, made to look a day old; a hit renews it.
+  std::vector<fs::path> Entries;
+  for (const fs::directory_entry &E : fs::directory_iterator(Cache / "v1"))
+    if (readFile(E.path()).find("occlint-unit-result") != std::string::npos)
+      Entries.push_back(E.path());
+  ASSERT_EQ(Entries.size(), 1u) << "one result for bad.cu";
+  const auto DayAgo = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  fs::last_write_time(Entries.front(), DayAgo);
+  CommandResult Second = preCommit(Hook);
+  EXPECT_EQ(Second.exitCode, 1);
+  EXPECT_NE(Second.output.find("bad.cu:2:32: error: block of 100 threads"), std::string::npos) << Second.output;
+  EXPECT_GT(fs::last_write_time(Entries.front()), DayAgo + std::chrono::hours(1)) << "the second run was a hit";
 }
 
 TEST_F(EcosystemPreCommit, HookLintsHeadersAndSkipsOtherFiles) {
