@@ -153,8 +153,10 @@ configuration and resource reports (docs/result-cache.md).)"),
                                    cl::init(false), cl::cat(OcclintCategory));
 static cl::opt<bool> Verbose("verbose", cl::desc(R"(Per file and arch: the Clang command line, the flags
 the nvcc translation dropped and its notes, where the
-resource report came from; skipped included .cu files.)"),
+resource report came from; skipped included .cu files;
+per file, whether its findings came from the result cache.)"),
                              cl::init(false), cl::cat(OcclintCategory));
+static cl::alias VerboseShort("v", cl::desc("Alias for --verbose"), cl::aliasopt(Verbose));
 
 // The values of an option CommonOptionsParser owns, read again from argv
 // (spellings -opt V, -opt=V, --opt V, --opt=V; none after "--").

@@ -38,12 +38,12 @@ struct Project {
                           Flags,
                       /*MergeStderr=*/false);
   }
-  /// --verbose's line for the file, from stderr (a run whose stdout is the output).
+  /// -v's (--verbose's) line for the file, from stderr.
   std::string cacheLine(const std::string &Args = "", const std::string &Flags = "-DGRID=2",
                         const std::string &Binary = OCCLINT_BINARY) const {
     CommandResult R = runCommand("cd " + shellQuote(Dir.path().string()) + " && OCCLINT_CACHE_DIR=" +
                                  shellQuote(cache()) + " " + shellQuote(Binary) +
-                                 " --no-compile --gpu H100 --verbose " + Args + " src/k.cu -- " + Flags +
+                                 " --no-compile --gpu H100 -v " + Args + " src/k.cu -- " + Flags +
                                  " 2>&1 >/dev/null | grep 'result cache'");
     return R.output;
   }
