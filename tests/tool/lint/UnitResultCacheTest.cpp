@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <vector>
 
 namespace fs = std::filesystem;
 using namespace occlint::testing;
@@ -161,6 +162,30 @@ TEST(UnitResultCache, TwoRunsAtOnceOnOneCacheAreBothRight) {
     EXPECT_EQ(B.get().output, Cold.output);
   }
   EXPECT_TRUE(hit(P.cacheLine("--format=json")));
+}
+
+// `occlint report` uses the cache too: its page from the cache equals the
+// page without it, and the file's entry is renewed by the second report.
+TEST(UnitResultCache, TheReportUsesIt) {
+  Project P;
+  auto Report = [&](const std::string &Args) {
+    runCommand("cd " + shellQuote(P.Dir.path().string()) + " && OCCLINT_CACHE_DIR=" + shellQuote(P.cache()) + " " +
+               shellQuote(OCCLINT_BINARY) + " report --no-compile --gpu H100 --markdown page.md " + Args +
+               " src/k.cu -- -DGRID=2");
+    return readFile(P.Dir.path() / "page.md");
+  };
+  const std::string Cold = Report("--no-result-cache");
+  EXPECT_NE(Cold.find("block of 100 threads"), std::string::npos) << Cold;
+  EXPECT_TRUE(miss(P.cacheLine())); // the report without the cache stored nothing
+  std::vector<fs::path> Entries;
+  for (const fs::directory_entry &E : fs::directory_iterator(fs::path(P.cache()) / "v1"))
+    if (readFile(E.path()).find("occlint-unit-result") != std::string::npos)
+      Entries.push_back(E.path());
+  ASSERT_EQ(Entries.size(), 1u);
+  const auto DayAgo = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  fs::last_write_time(Entries.front(), DayAgo);
+  EXPECT_EQ(Report(""), Cold);
+  EXPECT_GT(fs::last_write_time(Entries.front()), DayAgo + std::chrono::hours(1)) << "the report was a hit";
 }
 
 TEST(UnitResultCache, ARunKeepsTheCacheWithinItsSize) {
