@@ -355,11 +355,11 @@ LintOutcome runLintJob(const LintJob &Job) {
       // asked again as this process would ask them for its analysis.
       std::optional<std::string> Key;
       bool Corrupt = false;
+      llvm::SmallString<256> Absolute(File);
+      llvm::sys::fs::make_absolute(Absolute);
+      llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
       if (Job.resultCache) {
         const auto Asked = std::chrono::steady_clock::now(); // the key and the check of an entry, timed
-        llvm::SmallString<256> Absolute(File);
-        llvm::sys::fs::make_absolute(Absolute);
-        llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
         Key = unitResultKey(std::string(Absolute), Job.compilations->getCompileCommands(File),
                             Job.resultCache->configuration(File), Job.resultCache->runSettings);
         auto CurrentAnswer = [&Job](const nlohmann::json &Use) -> std::string {
@@ -396,6 +396,9 @@ LintOutcome runLintJob(const LintJob &Job) {
       if (Job.childNotes)
         R.deferred = Job.childNotes();
       if (Key) {
+        // The file itself, whatever its parses read (a command Clang rejects
+        // reads nothing): an edit of it is always a miss.
+        FilesRead.push_back(std::string(Absolute));
         llvm::sort(FilesRead);
         FilesRead.erase(std::unique(FilesRead.begin(), FilesRead.end()), FilesRead.end());
         R.cache = {{"hit", false}, {"key", *Key}, {"corrupt", Corrupt}, {"filesRead", FilesRead},
