@@ -12,7 +12,6 @@
 namespace occlint {
 namespace translator_detail {
 
-bool startsWith(std::string_view S, std::string_view P) { return S.substr(0, P.size()) == P; }
 
 std::string trimQuotesAndBrackets(std::string S) {
   std::string Out;

@@ -1,5 +1,5 @@
 // Internal to the compile command translator: the small text helpers its parts
-// share (prefix test, comma lists, quote trimming, positive integers).
+// share (comma lists, quote trimming, positive integers).
 // splitCommandLine, the shell-like word splitter, is public and declared in
 // core/CompileCommandTranslator.h; CommandLineText.cpp defines all of them.
 #pragma once
@@ -10,8 +10,6 @@
 #include <vector>
 
 namespace occlint::translator_detail {
-
-bool startsWith(std::string_view S, std::string_view P);
 
 /// Removes every quote, square bracket, space and tab.
 std::string trimQuotesAndBrackets(std::string S);

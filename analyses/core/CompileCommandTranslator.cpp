@@ -53,7 +53,7 @@ bool isClangName(const std::string &Name) {
     if (Name == Stem)
       return true;
     // clang-22, clang++-22, clang++-22.1
-    if (startsWith(Name, std::string(Stem) + "-")) {
+    if (Name.starts_with(std::string(Stem) + "-")) {
       std::string_view Rest = std::string_view(Name).substr(Stem.size() + 1);
       if (!Rest.empty() && std::all_of(Rest.begin(), Rest.end(), [](char C) {
             return (C >= '0' && C <= '9') || C == '.';
@@ -81,7 +81,7 @@ void takePtxasItem(const std::string &Item, PtxasState &S, TranslatedCommand &R)
     return;
   }
   for (std::string_view P : {"-maxrregcount=", "--maxrregcount="})
-    if (startsWith(Item, P)) {
+    if (Item.starts_with(P)) {
       if (auto N = parsePositiveInt(std::string_view(Item).substr(P.size())))
         R.maxRegisterCount = *N;
       else
@@ -106,13 +106,13 @@ TranslatedCommand translateClang(const std::vector<std::string> &Argv, size_t Co
   for (size_t I = 1; I < A.size(); ++I) {
     const std::string &Tok = A[I];
     bool HasNext = I + 1 < A.size();
-    if (startsWith(Tok, "--cuda-gpu-arch=")) {
+    if (Tok.starts_with("--cuda-gpu-arch=")) {
       TakeArchs(Tok.substr(16));
-    } else if (startsWith(Tok, "--offload-arch=")) {
+    } else if (Tok.starts_with("--offload-arch=")) {
       TakeArchs(Tok.substr(15));
     } else if ((Tok == "--cuda-gpu-arch" || Tok == "--offload-arch") && HasNext) {
       TakeArchs(A[++I]);
-    } else if (startsWith(Tok, "--no-cuda-gpu-arch=") || startsWith(Tok, "--no-offload-arch=")) {
+    } else if (Tok.starts_with("--no-cuda-gpu-arch=") || Tok.starts_with("--no-offload-arch=")) {
       for (const std::string &V : splitList(Tok.substr(Tok.find('=') + 1))) {
         if (V == "all") {
           R.archs.clear();
@@ -236,17 +236,17 @@ private:
       Inputs.push_back(Tok);
       return;
     }
-    std::string Body = Tok.substr(startsWith(Tok, "--") ? 2 : 1);
+    std::string Body = Tok.substr(Tok.starts_with("--") ? 2 : 1);
     size_t Eq = Body.find('=');
     std::string Name = Body.substr(0, Eq);
     std::optional<std::string> Joined;
     if (Eq != std::string::npos)
       Joined = Body.substr(Eq + 1);
     const OptInfo *Info = lookupOption(Name);
-    if (!Info && !startsWith(Tok, "--")) {
+    if (!Info && !Tok.starts_with("--")) {
       // Joined short forms: -DFOO=1, -I/path, -O3, -lfoo, -isystem/path.
       for (std::string_view P : {"isystem", "MF", "MT", "D", "U", "I", "L", "l", "O"}) {
-        if (startsWith(Body, P) && Body.size() > P.size()) {
+        if (Body.starts_with(P) && Body.size() > P.size()) {
           Info = lookupOption(std::string(P));
           Name = P;
           Joined = Body.substr(P.size());
@@ -305,7 +305,7 @@ private:
                             "; none recorded, name the GPU to analyse for");
         } else if (auto A = normalizeArch(Clean)) {
           ArchValues.push_back(*A);
-          if (startsWith(Clean, "lto_"))
+          if (Clean.starts_with("lto_"))
             addArch(LtoArchValues, *A); // -arch=lto_90: LTO-IR only
         } else {
           drop(Spelled);

@@ -30,7 +30,7 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 bool isClangName(const std::string &name) {
   for (std::string_view stem : {"clang++", "clang"}) {
     if (name == stem) return true;
-    if (startsWith(name, std::string(stem) + "-")) { // clang++-22, clang-22.1
+    if (name.starts_with(std::string(stem) + "-")) { // clang++-22, clang-22.1
       std::string_view rest = std::string_view(name).substr(stem.size() + 1);
       if (!rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; }))
         return true;
@@ -42,7 +42,7 @@ bool isClangName(const std::string &name) {
 /// "sm_90a" from a code/arch item, nullopt for compute_XX, lto_XX and the rest.
 std::optional<std::string> sassArch(const std::string &raw) {
   std::string v = trimQuotesAndBrackets(raw);
-  if (!startsWith(v, "sm_") || v.size() < 5 || !std::isdigit(static_cast<unsigned char>(v[3]))) return std::nullopt;
+  if (!v.starts_with("sm_") || v.size() < 5 || !std::isdigit(static_cast<unsigned char>(v[3]))) return std::nullopt;
   if (!std::all_of(v.begin() + 3, v.end(), [](unsigned char c) { return std::isalnum(c); })) return std::nullopt;
   return v;
 }
@@ -87,15 +87,15 @@ void scanNvcc(const std::vector<std::string> &a, CompileInvocation &inv, Scan &s
       else ++s.otherInputs;
       continue;
     }
-    std::string body = tok.substr(startsWith(tok, "--") ? 2 : 1);
+    std::string body = tok.substr(tok.starts_with("--") ? 2 : 1);
     size_t eq = body.find('=');
     std::string name = body.substr(0, eq);
     std::optional<std::string> joined;
     if (eq != std::string::npos) joined = body.substr(eq + 1);
     const OptInfo *info = lookupOption(name);
-    if (!info && !startsWith(tok, "--")) {
+    if (!info && !tok.starts_with("--")) {
       for (std::string_view p : {"isystem", "MF", "MT", "D", "U", "I", "L", "l", "O"})
-        if (startsWith(body, p) && body.size() > p.size()) {
+        if (body.starts_with(p) && body.size() > p.size()) {
           info = lookupOption(std::string(p));
           name = std::string(p);
           joined = body.substr(p.size());
@@ -144,8 +144,8 @@ void scanNvcc(const std::vector<std::string> &a, CompileInvocation &inv, Scan &s
       bool inCode = false, anyCode = false;
       for (const std::string &item : splitList(trimQuotesAndBrackets(value))) {
         std::string code;
-        if (startsWith(item, "arch=")) { inCode = false; continue; }
-        if (startsWith(item, "code=")) { inCode = true; code = item.substr(5); }
+        if (item.starts_with("arch=")) { inCode = false; continue; }
+        if (item.starts_with("code=")) { inCode = true; code = item.substr(5); }
         else if (inCode) code = item;
         else continue;
         anyCode = true;
@@ -204,24 +204,24 @@ void scanClang(const std::vector<std::string> &a, CompileInvocation &inv, Scan &
     bool separate = clangTakesValue(tok) && i + 1 < a.size();
     if (separate) value = a[++i];
     if (tok == "-o" || tok == "--output") inv.output = value;
-    else if (startsWith(tok, "--output=")) inv.output = tok.substr(9);
-    else if (startsWith(tok, "-o") && !separate && tok.size() > 2) inv.output = tok.substr(2);
-    else if (tok == "-x" || (startsWith(tok, "-x") && tok.size() > 2 && !separate)) {
+    else if (tok.starts_with("--output=")) inv.output = tok.substr(9);
+    else if (tok.starts_with("-o") && !separate && tok.size() > 2) inv.output = tok.substr(2);
+    else if (tok == "-x" || (tok.starts_with("-x") && tok.size() > 2 && !separate)) {
       std::string lang = tok == "-x" ? value : tok.substr(2);
       cudaLanguage = lang == "cuda";
     } else if (tok == "-MD" || tok == "-MMD") inv.writesDepfile = true;
     else if (tok == "-MF") inv.depfile = value;
-    else if (startsWith(tok, "-MF") && !separate) inv.depfile = tok.substr(3);
+    else if (tok.starts_with("-MF") && !separate) inv.depfile = tok.substr(3);
     else if (tok == "-Xcuda-ptxas") {
       if (value == "-v" || value == "--verbose") inv.reportRequested = true;
     } else if (tok == "--cuda-gpu-arch" || tok == "--offload-arch") takeArchs(value);
-    else if (startsWith(tok, "--cuda-gpu-arch=")) takeArchs(tok.substr(16));
-    else if (startsWith(tok, "--offload-arch=")) takeArchs(tok.substr(15));
-    else if (startsWith(tok, "--no-cuda-gpu-arch=") || startsWith(tok, "--no-offload-arch=")) archUnknown = true;
+    else if (tok.starts_with("--cuda-gpu-arch=")) takeArchs(tok.substr(16));
+    else if (tok.starts_with("--offload-arch=")) takeArchs(tok.substr(15));
+    else if (tok.starts_with("--no-cuda-gpu-arch=") || tok.starts_with("--no-offload-arch=")) archUnknown = true;
     else if (tok == "-E" || tok == "-M" || tok == "-MM" || tok == "-fsyntax-only" || tok == "-S" ||
              tok == "--cuda-host-only" || tok == "--offload-host-only" || tok == "-emit-llvm" ||
-             tok == "--precompile" || tok == "--help" || tok == "--version" || startsWith(tok, "-print-") ||
-             startsWith(tok, "--print-"))
+             tok == "--precompile" || tok == "--help" || tok == "--version" || tok.starts_with("-print-") ||
+             tok.starts_with("--print-"))
       noPtxas(s, tok);
     else if (tok == "-v" || tok == "-###" || tok == "--verbose") s.verboseDriver = true;
   }
@@ -306,8 +306,8 @@ std::vector<std::string> normalizedCompileArguments(const std::vector<std::strin
       ++i; // and its value
       continue;
     }
-    if (startsWith(tok, "-MF") || startsWith(tok, "-MT") || startsWith(tok, "-MQ") ||
-        startsWith(tok, "--dependency-output=") || startsWith(tok, "--dependency-target-name="))
+    if (tok.starts_with("-MF") || tok.starts_with("-MT") || tok.starts_with("-MQ") ||
+        tok.starts_with("--dependency-output=") || tok.starts_with("--dependency-target-name="))
       continue;
     out.push_back(tok);
   }

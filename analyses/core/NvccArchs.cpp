@@ -13,7 +13,7 @@ namespace occlint::translator_detail {
 std::optional<std::string> normalizeArch(const std::string &Raw) {
   std::string V = trimQuotesAndBrackets(Raw);
   for (std::string_view Prefix : {"sm_", "compute_", "lto_"}) {
-    if (!startsWith(V, Prefix))
+    if (!V.starts_with(Prefix))
       continue;
     std::string Rest = V.substr(Prefix.size());
     if (Rest.empty() || !(Rest[0] >= '0' && Rest[0] <= '9'))
@@ -36,10 +36,10 @@ GencodeItems gencodeItems(const std::string &Value) {
   GencodeItems G;
   bool InCode = false;
   for (const std::string &Item : splitList(trimQuotesAndBrackets(Value))) {
-    if (startsWith(Item, "arch=")) {
+    if (Item.starts_with("arch=")) {
       G.arch = Item.substr(5);
       InCode = false;
-    } else if (startsWith(Item, "code=")) {
+    } else if (Item.starts_with("code=")) {
       InCode = true;
       if (Item.size() > 5)
         G.codes.push_back(Item.substr(5));
@@ -73,9 +73,9 @@ std::vector<std::string> linkTimeOnlyArchs(const std::vector<std::string> &Codes
   for (const std::string &Raw : Codes) {
     const std::string C = trimQuotesAndBrackets(Raw);
     if (auto A = normalizeArch(C)) {
-      if (startsWith(C, "lto_"))
+      if (C.starts_with("lto_"))
         addArch(Lto, *A);
-      else if (startsWith(C, "sm_"))
+      else if (C.starts_with("sm_"))
         addArch(Sass, *A);
     }
   }

@@ -27,7 +27,7 @@ bool isGccOnlyFFlag(const std::string &F) {
       return true;
   for (std::string_view P : {"-fabi-version=", "-fipa-", "-fno-ipa-", "-fsched-", "-fno-sched-",
                              "-fvar-tracking", "-fno-var-tracking", "-fira-", "-fno-ira-"})
-    if (startsWith(F, P))
+    if (F.starts_with(P))
       return true;
   return false;
 }
@@ -138,22 +138,22 @@ HostKind classifyHostFlag(const std::string &F) {
   }
   for (std::string_view P : {"-D", "-U", "-I", "-isystem", "-include", "-iquote", "-idirafter",
                              "-imacros", "-isysroot", "--sysroot="}) {
-    if (startsWith(F, P))
+    if (F.starts_with(P))
       return HostKind::Pass;
   }
-  if (startsWith(F, "-std=") || startsWith(F, "-stdlib=") || startsWith(F, "-O") ||
-      startsWith(F, "-g") || F == "-w" || F == "-pedantic" || F == "-ansi" || F == "-pthread" ||
+  if (F.starts_with("-std=") || F.starts_with("-stdlib=") || F.starts_with("-O") ||
+      F.starts_with("-g") || F == "-w" || F == "-pedantic" || F == "-ansi" || F == "-pthread" ||
       F == "-nostdinc" || F == "-nostdinc++")
     return HostKind::Pass;
-  if (startsWith(F, "-W")) {
+  if (F.starts_with("-W")) {
     // Linker/assembler/preprocessor pass-through, and warnings-as-errors (a
     // warning GCC never gave would stop the analysis).
-    if (startsWith(F, "-Wl,") || startsWith(F, "-Wa,") || startsWith(F, "-Wp,") || F == "-Werror" ||
-        startsWith(F, "-Werror="))
+    if (F.starts_with("-Wl,") || F.starts_with("-Wa,") || F.starts_with("-Wp,") || F == "-Werror" ||
+        F.starts_with("-Werror="))
       return HostKind::Drop;
     return HostKind::Pass;
   }
-  if (startsWith(F, "-f") && F.size() > 2)
+  if (F.starts_with("-f") && F.size() > 2)
     return isGccOnlyFFlag(F) ? HostKind::Drop : HostKind::Pass;
   for (std::string_view P : {"-o", "-x", "-MF", "-MT", "-MQ", "-Xlinker", "-Xassembler",
                              "-Xpreprocessor", "-Xclang", "-L", "-l"})

@@ -65,7 +65,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool endsWith(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
@@ -99,7 +98,7 @@ std::optional<std::string_view> afterTag(std::string_view line, std::string_view
     std::string_view rest = line.substr(pos + tool.size());
     size_t i = 0;
     while (i < rest.size() && rest[i] == ' ') ++i;
-    if (i > 0 && startsWith(rest.substr(i), kind)) {
+    if (i > 0 && rest.substr(i).starts_with(kind)) {
       rest = rest.substr(i + kind.size());
       size_t j = 0;
       while (j < rest.size() && rest[j] == ' ') ++j;
@@ -122,7 +121,7 @@ std::string_view stripTarget(std::string_view &s) {
 }
 
 bool plausibleArch(std::string_view a) {
-  if (a.size() < 4 || a.size() > 12 || !(startsWith(a, "sm_") || startsWith(a, "compute_")))
+  if (a.size() < 4 || a.size() > 12 || !(a.starts_with("sm_") || a.starts_with("compute_")))
     return false;
   for (char c : a)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
@@ -171,7 +170,7 @@ std::string sourceNamedBy(std::string_view line) {
   std::string_view prog = t.substr(0, sp);
   size_t slash = prog.rfind('/');
   if (slash != std::string_view::npos) prog = prog.substr(slash + 1);
-  if (!(prog == "nvcc" || startsWith(prog, "clang") || prog == "nvcc.exe")) return {};
+  if (!(prog == "nvcc" || prog.starts_with("clang") || prog == "nvcc.exe")) return {};
   std::string found;
   bool afterO = false;
   while (sp != std::string_view::npos) {
@@ -323,7 +322,7 @@ private:
   }
 
   void ptxasInfo(std::string_view s) {
-    if (startsWith(s, "Compiling entry function")) {
+    if (s.starts_with("Compiling entry function")) {
       // Compiling entry function '_Z4fillPf' for 'sm_90'
       size_t q1 = s.find('\'');
       size_t forPos = s.rfind("' for '");
@@ -339,7 +338,7 @@ private:
       current_ = props_ = record(name, arch, true, sourceFile_);
       return;
     }
-    if (startsWith(s, "Function properties for")) {
+    if (s.starts_with("Function properties for")) {
       std::string name(trim(s.substr(23)));
       if (name.size() >= 2 && name.front() == '\'' && name.back() == '\'')
         name = name.substr(1, name.size() - 2);
@@ -352,7 +351,7 @@ private:
       props_ = current_ = record(name, blockHasArch_ ? arch_ : std::string(), false, sourceFile_);
       return;
     }
-    if (startsWith(s, "Used ") || startsWith(s, "used ")) {
+    if (s.starts_with("Used ") || s.starts_with("used ")) {
       if (current_ >= 0) usedLine(s, report.functions[static_cast<size_t>(current_)]);
       return;
     }
@@ -370,7 +369,7 @@ private:
       std::string_view part = trim(s.substr(start, comma == std::string_view::npos ? s.npos
                                                                                      : comma - start));
       start = comma == std::string_view::npos ? s.size() + 1 : comma + 1;
-      if (startsWith(part, "Used ") || startsWith(part, "used ")) part = trim(part.substr(5));
+      if (part.starts_with("Used ") || part.starts_with("used ")) part = trim(part.substr(5));
       size_t sp = part.find(' ');
       if (sp == std::string_view::npos) continue;
       auto n = parseNumber(part.substr(0, sp));
@@ -384,7 +383,7 @@ private:
       else if (what == "bytes smem") f.sharedMem = *n;
       else if (what == "bytes cumulative stack size") f.cumulativeStack = *n;
       else if (what == "stack") { f.stackFrame = *n; f.cumulativeStack = *n; } // nvlink
-      else if (startsWith(what, "bytes cmem[")) {
+      else if (what.starts_with("bytes cmem[")) {
         std::string_view bank = what.substr(11);
         size_t close = bank.find(']');
         if (close == std::string_view::npos) continue;
@@ -443,7 +442,7 @@ private:
   void nvlinkInfo(std::string_view s) {
     std::string_view body = s;
     std::string arch(stripTarget(body));
-    if (startsWith(body, "Function properties for")) {
+    if (body.starts_with("Function properties for")) {
       std::string_view name = trim(body.substr(23));
       if (!name.empty() && name.back() == ':') name.remove_suffix(1);
       name = trim(name);
@@ -463,7 +462,7 @@ private:
       props_ = -1;
       return;
     }
-    if (startsWith(body, "used ") || startsWith(body, "Used ")) {
+    if (body.starts_with("used ") || body.starts_with("Used ")) {
       if (current_ >= 0 && report.functions[static_cast<size_t>(current_)].arch == arch)
         usedLine(body, report.functions[static_cast<size_t>(current_)]);
       return;
@@ -480,21 +479,21 @@ private:
   //    Function _Z1kPfS_:
   //     REG:17 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:336 TEXTURE:0 SURFACE:0 SAMPLER:0
   bool cuobjdumpLine(std::string_view l) {
-    if (startsWith(l, "arch = ")) {
+    if (l.starts_with("arch = ")) {
       std::string a(trim(l.substr(7)));
       cuobjArch_ = plausibleArch(a) ? a : std::string();
       cuobjFunction_.clear();
       return true;
     }
-    if (startsWith(l, "Fatbin ") || l == "Resource usage:" || l == "Common:") {
+    if (l.starts_with("Fatbin ") || l == "Resource usage:" || l == "Common:") {
       cuobjFunction_.clear();
       return true;
     }
-    if (startsWith(l, "Function ") && endsWith(l, ":")) {
+    if (l.starts_with("Function ") && endsWith(l, ":")) {
       cuobjFunction_ = std::string(trim(l.substr(9, l.size() - 10)));
       return true;
     }
-    if (!startsWith(l, "REG:")) return false;
+    if (!l.starts_with("REG:")) return false;
     if (cuobjFunction_.empty() || cuobjArch_.empty()) return true;
     if (!blockHasArch_ || arch_ != cuobjArch_) {
       newBlock();
@@ -516,7 +515,7 @@ private:
       if (key == "REG") { f.registers = clampInt(*n); f.registersReported = true; }
       else if (key == "STACK") f.stackFrame = *n;
       else if (key == "SHARED") f.sharedMem = *n;
-      else if (startsWith(key, "CONSTANT[") && endsWith(key, "]")) {
+      else if (key.starts_with("CONSTANT[") && endsWith(key, "]")) {
         if (auto b = parseNumber(key.substr(9, key.size() - 10)); b && *b < 1024)
           f.constantBanks[static_cast<int>(*b)] = *n;
       }

@@ -7,7 +7,6 @@ namespace occlint {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 std::string_view withoutCr(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -47,7 +46,7 @@ bool mayBePtxasLine(std::string_view start) {
 }
 
 bool isGmemLine(std::string_view line) {
-  if (!startsWith(line, kInfo)) return false;
+  if (!line.starts_with(kInfo)) return false;
   size_t at = kInfo.size();
   return number(line, at) && literal(line, at, " bytes gmem");
 }
@@ -55,7 +54,7 @@ bool isGmemLine(std::string_view line) {
 /// The arch of "ptxas info    : Compiling entry function 'X' for 'sm_90'", or "".
 std::string compilingArch(std::string_view line) {
   constexpr std::string_view head = "ptxas info    : Compiling entry function '";
-  if (!startsWith(line, head) || line.size() < 2 || line.back() != '\'') return {};
+  if (!line.starts_with(head) || line.size() < 2 || line.back() != '\'') return {};
   size_t open = line.rfind("' for '");
   if (open == std::string_view::npos || open < head.size()) return {};
   return std::string(line.substr(open + 7, line.size() - open - 8));
@@ -65,18 +64,18 @@ std::string compilingArch(std::string_view line) {
 /// ptxas prints before the run it belongs to).
 bool isRecordLine(std::string_view line) {
   if (isStackLine(line)) return true;
-  if (!startsWith(line, kInfo)) return false;
+  if (!line.starts_with(kInfo)) return false;
   std::string_view rest = line.substr(kInfo.size());
-  return startsWith(rest, "Compiling entry function ") || startsWith(rest, "Function properties for ") ||
-         startsWith(rest, "Used ") || startsWith(rest, "Compile time = ");
+  return rest.starts_with("Compiling entry function ") || rest.starts_with("Function properties for ") ||
+         rest.starts_with("Used ") || rest.starts_with("Compile time = ");
 }
 
 /// The lines ptxas prints only with -v (the format strings of ptxas 13.0).
 bool isVerboseOnly(std::string_view line) {
   if (isRecordLine(line) || isGmemLine(line)) return true;
-  if (!startsWith(line, kInfo)) return false;
+  if (!line.starts_with(kInfo)) return false;
   std::string_view rest = line.substr(kInfo.size());
-  return startsWith(rest, "Overriding maximum register limit ") || startsWith(rest, "Overriding global maxrregcount ");
+  return rest.starts_with("Overriding maximum register limit ") || rest.starts_with("Overriding global maxrregcount ");
 }
 
 } // namespace
@@ -85,7 +84,7 @@ bool isPtxasVerboseLine(std::string_view line) { return isVerboseOnly(withoutCr(
 
 bool isPtxasLine(std::string_view line) {
   line = withoutCr(line);
-  return startsWith(line, "ptxas ") || isStackLine(line);
+  return line.starts_with("ptxas ") || isStackLine(line);
 }
 
 std::string PtxasStderrFilter::line(std::string_view text, bool complete) {

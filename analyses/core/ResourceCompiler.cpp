@@ -20,7 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 bool isFile(const std::string &p) {
   struct stat st{};
@@ -36,7 +35,7 @@ std::string trimmed(std::string s, size_t maxChars = 4000) {
 }
 
 bool validArch(const std::string &a) {
-  if (!startsWith(a, "sm_") || a.size() < 5 || a.size() > 9) return false;
+  if (!a.starts_with("sm_") || a.size() < 5 || a.size() > 9) return false;
   size_t i = 3;
   while (i < a.size() && std::isdigit(static_cast<unsigned char>(a[i]))) ++i;
   if (i == 3) return false;
@@ -47,7 +46,7 @@ bool validArch(const std::string &a) {
 enum class Match { No, Alone, WithValue };
 Match matchOpt(const std::string &a, std::string_view name, bool joined) {
   if (a == name) return Match::Alone;
-  if (startsWith(a, name) && a.size() > name.size() && (a[name.size()] == '=' || joined))
+  if (a.starts_with(name) && a.size() > name.size() && (a[name.size()] == '=' || joined))
     return Match::WithValue;
   return Match::No;
 }
@@ -93,7 +92,7 @@ void keep(Filtered &f, const std::string &a, std::string_view name, Match m, con
 /// load other code (nvcc's filter drops every -Xcompiler; these are named).
 bool unsafeHostFlag(std::string_view v) {
   for (std::string_view p : {"-fplugin", "-B", "-wrapper", "-specs", "--specs", "-fpass-plugin"})
-    if (startsWith(v, p)) return true;
+    if (v.starts_with(p)) return true;
   return false;
 }
 
@@ -196,7 +195,7 @@ Filtered filterClang(const std::vector<std::string> &command, const std::string 
     }
     bool done = false;
     for (auto name : dropValue) {
-      Match m = matchOpt(a, name, name == "-o" || name == "-x" || startsWith(name, "-M"));
+      Match m = matchOpt(a, name, name == "-o" || name == "-x" || name.starts_with("-M"));
       if (m == Match::Alone) ++i;
       if (m != Match::No) { done = true; break; }
     }
@@ -210,14 +209,14 @@ Filtered filterClang(const std::vector<std::string> &command, const std::string 
       break;
     }
     if (done) continue;
-    if (startsWith(a, "-O") || a == "-m64" || a == "-nocudainc" || a == "-nocudalib" ||
+    if (a.starts_with("-O") || a == "-m64" || a == "-nocudainc" || a == "-nocudalib" ||
         a == "-nogpulib" || a == "-nogpuinc" || a == "--no-cuda-version-check") {
       f.flags.push_back(a);
       continue;
     }
-    if (startsWith(a, "-f")) {
+    if (a.starts_with("-f")) {
       bool drop = false;
-      for (auto p : dropFlagPrefixes) drop = drop || startsWith(a, p);
+      for (auto p : dropFlagPrefixes) drop = drop || a.starts_with(p);
       if (!drop) f.flags.push_back(a);
     }
     // -c, -S, -E, -M*, --cuda-host-only/--cuda-device-only, -W*, -g, -m* ...: dropped.
@@ -261,7 +260,7 @@ struct TempDir {
 CompilerKind compilerKindOf(const std::string &argv0) {
   std::string base = fs::path(argv0).filename().string();
   if (base == "nvcc" || base == "nvcc.exe") return CompilerKind::Nvcc;
-  if (startsWith(base, "clang")) return CompilerKind::Clang;
+  if (base.starts_with("clang")) return CompilerKind::Clang;
   return CompilerKind::Unknown;
 }
 

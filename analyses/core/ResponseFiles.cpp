@@ -78,7 +78,7 @@ void Expander::expand(const std::vector<std::string> &In, int Depth,
       continue;
     }
     if (Tok.size() > 1 && Tok[0] == '-') {
-      std::string Body = Tok.substr(startsWith(Tok, "--") ? 2 : 1);
+      std::string Body = Tok.substr(Tok.starts_with("--") ? 2 : 1);
       size_t Eq = Body.find('=');
       if (isOptionsFileFlag(Body.substr(0, Eq))) {
         std::string Value;

@@ -6,17 +6,16 @@ namespace occlint {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 /// A flag that loads a plugin into Clang, on the driver's command line.
 bool loadsPlugin(std::string_view a) {
-  return startsWith(a, "-fplugin") || startsWith(a, "-fpass-plugin");
+  return a.starts_with("-fplugin") || a.starts_with("-fpass-plugin");
 }
 
 /// A cc1 flag (after -Xclang) that loads or runs a plugin.
 bool cc1LoadsPlugin(std::string_view a) {
   return a == "-load" || a == "-load-pass-plugin" || a == "-plugin" || a == "-add-plugin" ||
-         startsWith(a, "-plugin-arg-") || loadsPlugin(a);
+         a.starts_with("-plugin-arg-") || loadsPlugin(a);
 }
 
 } // namespace
@@ -38,8 +37,8 @@ std::vector<std::string> dropUnsafeClangFlags(std::vector<std::string> &args) {
       dropped.push_back(flag);
       continue;
     }
-    if (loadsPlugin(a) || startsWith(a, "--config=") || a == "--config" || startsWith(a, "--config-") ||
-        startsWith(a, "-B") || a == "--prefix" || startsWith(a, "--prefix=")) {
+    if (loadsPlugin(a) || a.starts_with("--config=") || a == "--config" || a.starts_with("--config-") ||
+        a.starts_with("-B") || a == "--prefix" || a.starts_with("--prefix=")) {
       std::string flag = a;
       // Separate values: "-B dir", "--config file", "--prefix dir".
       if ((a == "-B" || a == "--config" || a == "--prefix" || a == "--config-system-dir" ||

@@ -25,7 +25,6 @@ unsigned groupSizeOfType(QualType T) {
   return 0;
 }
 
-static bool startsWith(StringRef S, StringRef P) { return S.starts_with(P); }
 
 CallInfo classifyCall(const CallExpr &Call) {
   CallInfo Info;
@@ -61,11 +60,11 @@ CallInfo classifyCall(const CallExpr &Call) {
       Info.Role = CallRole::ThreadIndex;
     else if (Name == "shfl")
       Info.Role = CallRole::ShuffleIdx;
-    else if (startsWith(Name, "shfl_"))
+    else if (Name.starts_with("shfl_"))
       Info.Role = CallRole::Shuffle;
     else if (Name == "any" || Name == "all" || Name == "ballot")
       Info.Role = CallRole::Vote;
-    else if (startsWith(Name, "match_"))
+    else if (Name.starts_with("match_"))
       Info.Role = CallRole::Match;
     else
       Info.Role = CallRole::GroupUniform;
@@ -105,7 +104,7 @@ CallInfo classifyCall(const CallExpr &Call) {
     Info.Role = CallRole::Shuffle;
     Info.MaskArg = 0;
   } else if (Name == "__ballot_sync" || Name == "__any_sync" || Name == "__all_sync" || Name == "__uni_sync" ||
-             startsWith(Name, "__reduce_")) {
+             Name.starts_with("__reduce_")) {
     Info.Role = CallRole::Vote;
     Info.MaskArg = 0;
   } else if (Name == "__match_any_sync" || Name == "__match_all_sync") {
@@ -113,7 +112,7 @@ CallInfo classifyCall(const CallExpr &Call) {
     Info.MaskArg = 0;
   } else if (Name == "__activemask") {
     Info.Role = CallRole::ActiveMask;
-  } else if (startsWith(Name, "atomic") || startsWith(Name, "__nv_atomic")) {
+  } else if (Name.starts_with("atomic") || Name.starts_with("__nv_atomic")) {
     Info.Role = CallRole::Atomic;
     Info.Group = 0;
   } else {
