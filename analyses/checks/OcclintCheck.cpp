@@ -209,12 +209,6 @@ std::string OcclintCheck::occupancySummary(const LaunchOnTarget &L) {
   return Text;
 }
 
-void OcclintCheck::noteOccupancy(const LaunchOnTarget &L) {
-  const std::string Text = occupancySummary(L);
-  if (!Text.empty())
-    diag(L.site->loc, "%0", DiagnosticIDs::Note) << Text;
-}
-
 std::string OcclintCheck::gpuName(const ::occlint::TargetGpu &Gpu) {
   return llvm::formatv("{0} ({1}, {2} SMs)", Gpu.productName, Gpu.arch.name, Gpu.smCount).str();
 }

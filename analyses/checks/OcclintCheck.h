@@ -91,10 +91,9 @@ protected:
   /// remark at the first kernel of the main file: "spills cannot be checked
   /// on sm_90: no ptxas report (...)".
   void remarkMissingResources(const TranslationUnitFacts &Facts, ASTContext &Ctx, StringRef WhatIsOff);
-  /// The predicted occupancy of a launch on its target, as a note on the
-  /// launch: "on H100 (sm_90, 132 SMs): 8 blocks of 256 threads per SM, 64 of
-  /// 64 warps (100.0% occupancy), limited by warps; 1.2 waves".
-  void noteOccupancy(const LaunchOnTarget &L);
+  /// The predicted occupancy of a launch on its target: "on H100 (sm_90,
+  /// 132 SMs): 8 blocks of 256 threads per SM, 64 of 64 warps (100.0%
+  /// occupancy), limited by warps; 1.2 waves".
   static std::string occupancySummary(const LaunchOnTarget &L);
   /// "H100 (sm_90, 132 SMs)".
   static std::string gpuName(const ::occlint::TargetGpu &Gpu);

@@ -98,7 +98,6 @@ struct ThreadValue {
 
   bool laneConstant() const;   // every lane of a warp has the same value
   bool blockUniform() const;   // every thread of the block has the same value
-  bool isTop() const { return Rest == RestKind::PerLane && Align == 0; }
   std::optional<int64_t> exact() const;
   /// log2 of a range of consecutive integers known to hold every lane's
   /// value (up to a per-warp offset), when it is at most one period of the
