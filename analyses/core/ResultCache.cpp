@@ -71,7 +71,8 @@ std::optional<std::string> ResultCache::lookup(std::string_view keyText, bool *c
     return std::nullopt;
   };
   try {
-    std::ifstream in(entryPath(keyText), std::ios::binary);
+    const std::string path = entryPath(keyText);
+    std::ifstream in(path, std::ios::binary);
     if (!in) return std::nullopt;
     std::stringstream ss;
     ss << in.rdbuf();
@@ -92,7 +93,7 @@ std::optional<std::string> ResultCache::lookup(std::string_view keyText, bool *c
       if (!h || hashHex(*h) != d["fnv1a64"].get<std::string>()) return std::nullopt;
     }
     std::error_code ignored; // a read-only cache still answers
-    fs::last_write_time(entryPath(keyText), fs::file_time_type::clock::now(), ignored);
+    fs::last_write_time(path, fs::file_time_type::clock::now(), ignored);
     return payload->get<std::string>();
   } catch (...) {
     return std::nullopt;

@@ -292,13 +292,6 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   // file's commands and configuration, make its key.
   if (Settings.resultCache && Job.isolate) {
     LintJob::ResultCacheUse Cache;
-    Cache.configuration = [&Settings](const std::string &File) {
-      std::string Ignored; // the same settings succeeded above
-      std::unique_ptr<ClangTidyOptionsProvider> Provider = createOptionsProvider(Settings, Ignored);
-      llvm::SmallString<256> Absolute(File);
-      llvm::sys::fs::make_absolute(Absolute);
-      return Provider ? configurationAsText(Provider->getOptions(Absolute)) : std::string("none");
-    };
     Cache.runSettings = nlohmann::json({{"strictParse", Settings.strictParse},
                                         {"parseEachArch", Settings.parseEachArch},
                                         {"lineFilter", Settings.lineFilter},

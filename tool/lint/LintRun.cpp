@@ -361,7 +361,8 @@ LintOutcome runLintJob(const LintJob &Job) {
       if (Job.resultCache) {
         const auto Asked = std::chrono::steady_clock::now(); // the key and the check of an entry, timed
         Key = unitResultKey(std::string(Absolute), Job.compilations->getCompileCommands(File),
-                            Job.resultCache->configuration(File), Job.resultCache->runSettings);
+                            clang::tidy::configurationAsText(Job.makeOptionsProvider()->getOptions(Absolute)),
+                            Job.resultCache->runSettings);
         auto CurrentAnswer = [&Job](const nlohmann::json &Use) -> std::string {
           const std::string What = Use.at("what"), UseFile = Use.at("file"), Arch = Use.at("arch");
           if (What == "report") {
@@ -449,6 +450,8 @@ LintOutcome runLintJob(const LintJob &Job) {
       if (Job.parentNotes && !F.result->deferred.is_null())
         Job.parentNotes(F.result->deferred);
     };
+    if (Job.resultCache)
+      (void)occlintIdentity(); // hashed here once: every child inherits it
     analyseInChildren(Job.files, IsolationLimits{Job.jobs, Job.maxMemoryMB}, InChild, Collect, Job.progress,
                       llvm::errs());
   } else {

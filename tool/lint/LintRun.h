@@ -56,8 +56,6 @@ struct LintJob {
   /// (lint/UnitResultCache.h).
   struct ResultCacheUse {
     std::string directory; // "": occlint's cache directory
-    /// The file's clang-tidy configuration, as text (configurationAsText).
-    std::function<std::string(const std::string &File)> configuration;
     /// The run's settings that change findings, as text.
     std::string runSettings;
     std::function<void(const std::string &Line)> verbose; // hit or miss per file (--verbose); optional
