@@ -194,14 +194,17 @@ TEST(LintOptions, ProgressLineOnATerminalOnly) {
   for (const char *Name : {"divergence-classics.cu", "divergence-branch.cu", "seed-examples.cu",
                            "launch-invalid-config.cu", "occupancy-spills.cu", "launch-tail-wave.cu"})
     Files += (ChecksDir / Name).string() + " ";
-  // One job, so the run takes several seconds (each file parses CUDA headers).
-  const std::string Command = std::string(OCCLINT_BINARY) + " --no-compile -j1 " + Files + "-- -x cuda";
+  // One job, so the run takes several seconds (each file parses CUDA headers;
+  // none comes from the result cache, which an earlier test may have filled).
+  const std::string Command =
+      std::string(OCCLINT_BINARY) + " --no-compile --no-result-cache -j1 " + Files + "-- -x cuda";
   CommandResult OnTerminal = runCommand("TERM=xterm script -qec " + shellQuote(Command) + " /dev/null");
   EXPECT_NE(OnTerminal.output.find("files done]"), std::string::npos) << OnTerminal.output;
   EXPECT_NE(OnTerminal.output.find("\r\x1b[K"), std::string::npos); // erased before the findings
   CommandResult InPipe = runCommand(Command, /*MergeStderr=*/true);
   EXPECT_EQ(InPipe.output.find("files done]"), std::string::npos) << InPipe.output;
-  const std::string QuietCommand = std::string(OCCLINT_BINARY) + " --quiet --no-compile -j1 " + Files + "-- -x cuda";
+  const std::string QuietCommand =
+      std::string(OCCLINT_BINARY) + " --quiet --no-compile --no-result-cache -j1 " + Files + "-- -x cuda";
   CommandResult Quiet = runCommand("TERM=xterm script -qec " + shellQuote(QuietCommand) + " /dev/null");
   EXPECT_EQ(Quiet.output.find("files done]"), std::string::npos);
 }
