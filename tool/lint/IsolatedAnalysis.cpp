@@ -209,6 +209,7 @@ void analyseInChildren(const std::vector<std::string> &Files, const IsolationLim
     }
     // The child's own messages (notes, Clang's "Error while processing"), without a stack dump.
     std::string Said = C.err.substr(0, stackDumpStart(C.err));
+    Out.said = Said;
     // Every Clang error of the file was occlint's gap (lint/ParseGaps.h: nvcc
     // compiled it, a warning says so): ClangTool's "Error while processing
     // FILE." would contradict that warning.

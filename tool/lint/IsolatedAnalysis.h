@@ -34,6 +34,10 @@ struct IsolatedFile {
   std::string file;
   std::optional<WorkerResult> result; // null when the child failed: see failure
   ChildFailure failure;
+  /// What the child wrote on stderr (Clang's "N warnings generated.", its
+  /// "Error while processing"), a crash's stack dump left out, as it wrote
+  /// it: the result cache keeps it to say it again on a hit.
+  std::string said;
 };
 
 struct IsolationLimits {

@@ -373,11 +373,15 @@ LintOutcome runLintJob(const LintJob &Job) {
             return answerOf(Job.nvccAccepted ? Job.nvccAccepted(UseFile, Arch) : std::nullopt);
           return "not known: " + What;
         };
-        if (std::optional<WorkerResult> Hit =
+        if (std::optional<CachedResult> Hit =
                 UnitResultCache(Job.resultCache->directory).lookup(*Key, CurrentAnswer, Corrupt)) {
           const std::chrono::duration<double, std::milli> Took = std::chrono::steady_clock::now() - Asked;
-          Hit->cache = {{"hit", true}, {"milliseconds", Took.count()}};
-          return std::move(*Hit);
+          Hit->result.cache = {{"hit", true}, {"milliseconds", Took.count()}};
+          // Said again as the analysis said it (this process's stderr is
+          // the parent's pipe): Clang's "N warnings generated." included.
+          llvm::errs() << Hit->said;
+          llvm::errs().flush();
+          return std::move(Hit->result);
         }
       }
       AnalysisInputs Inputs;
@@ -409,7 +413,7 @@ LintOutcome runLintJob(const LintJob &Job) {
     };
     // A result the child analysed goes into the cache; one it took from
     // there is said (--verbose).
-    auto UseCache = [&Job](const std::string &File, WorkerResult &Result) {
+    auto UseCache = [&Job](const std::string &File, WorkerResult &Result, const std::string &Said) {
       const nlohmann::json Cache = std::move(Result.cache);
       Result.cache = nullptr;
       if (!Job.resultCache || !Cache.is_object())
@@ -429,7 +433,7 @@ LintOutcome runLintJob(const LintJob &Job) {
       std::string Error;
       const bool Stored = UnitResultCache(Use.directory)
                               .store(Cache.at("key"), Cache.at("filesRead").get<std::vector<std::string>>(),
-                                     Cache.at("uses"), Result, Error);
+                                     Cache.at("uses"), Result, Said, Error);
       if (!Stored && Use.notice)
         Use.notice("occlint: note: " + File + ": not kept in the result cache: " + Error);
       if (Use.verbose)
@@ -440,7 +444,7 @@ LintOutcome runLintJob(const LintJob &Job) {
         All.push_back(internalError(F, saveCrashLog(F), Job.maxMemoryMB));
         return;
       }
-      UseCache(F.file, *F.result);
+      UseCache(F.file, *F.result, F.said);
       for (clang::tidy::ClangTidyError &E : F.result->errors)
         All.push_back(std::move(E));
       for (clang::tidy::occlint::TranslationUnitRecord &U : F.result->units)

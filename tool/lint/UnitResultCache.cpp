@@ -142,7 +142,7 @@ clang::tidy::occlint::ResourceReportLookup RecordingReportSource::reportFor(llvm
   return Lookup;
 }
 
-std::optional<WorkerResult>
+std::optional<CachedResult>
 UnitResultCache::lookup(const std::string &Key, const std::function<std::string(const json &Use)> &CurrentAnswer,
                         bool &Corrupt) const {
   Corrupt = false;
@@ -154,7 +154,7 @@ UnitResultCache::lookup(const std::string &Key, const std::function<std::string(
     for (const json &Use : Entry.at("uses"))
       if (CurrentAnswer(Use) != Use.at("answer").get<std::string>())
         return std::nullopt;
-    return workerResultFromJson(Entry.at("result"));
+    return CachedResult{workerResultFromJson(Entry.at("result")), Entry.at("said").get<std::string>()};
   } catch (const std::exception &) {
     Corrupt = true;
     return std::nullopt;
@@ -162,10 +162,10 @@ UnitResultCache::lookup(const std::string &Key, const std::function<std::string(
 }
 
 bool UnitResultCache::store(const std::string &Key, const std::vector<std::string> &FilesRead, const json &Uses,
-                            const WorkerResult &Result, std::string &Error) const {
+                            const WorkerResult &Result, const std::string &Said, std::string &Error) const {
   WorkerResult Stored = Result;
   Stored.cache = nullptr;
-  const json Entry = {{"uses", Uses}, {"result", workerResultToJson(Stored)}};
+  const json Entry = {{"uses", Uses}, {"result", workerResultToJson(Stored)}, {"said", Said}};
   return ResultCache(Directory).store(Key, FilesRead, Entry.dump(), &Error);
 }
 

@@ -74,6 +74,12 @@ private:
   AnalysisInputs &Inputs;
 };
 
+/// A stored analysis: what the child sent back and what it wrote on stderr.
+struct CachedResult {
+  WorkerResult result;
+  std::string said;
+};
+
 class UnitResultCache {
 public:
   /// `Directory` empty: ResultCache's default ($OCCLINT_CACHE_DIR, ...).
@@ -82,14 +88,15 @@ public:
   /// The result stored under Key when every file it read is unchanged and
   /// `CurrentAnswer` gives each recorded use the answer it had. A corrupt
   /// entry is a miss, and sets `Corrupt`.
-  std::optional<WorkerResult> lookup(const std::string &Key,
+  std::optional<CachedResult> lookup(const std::string &Key,
                                      const std::function<std::string(const nlohmann::json &Use)> &CurrentAnswer,
                                      bool &Corrupt) const;
 
-  /// Stores Result (its `cache` member aside) under Key with the contents
-  /// of FilesRead and the recorded uses. False, and why in Error, on failure.
+  /// Stores Result (its `cache` member aside) and what its analysis wrote
+  /// on stderr (`Said`) under Key with the contents of FilesRead and the
+  /// recorded uses. False, and why in Error, on failure.
   bool store(const std::string &Key, const std::vector<std::string> &FilesRead, const nlohmann::json &Uses,
-             const WorkerResult &Result, std::string &Error) const;
+             const WorkerResult &Result, const std::string &Said, std::string &Error) const;
 
 private:
   std::string Directory;

@@ -70,6 +70,25 @@ TEST(UnitResultCache, AnUnchangedRunHitsAndPrintsWhatTheColdRunPrinted) {
   EXPECT_EQ(P.cacheLine("--no-result-cache"), "");
 }
 
+TEST(UnitResultCache, AHitSaysWhatTheAnalysisSaidOnStderr) {
+  // Clang's "N warnings generated." (-Wall and an unused variable) is said
+  // on stderr by the parse; a hit, which parses nothing, says it again.
+  Project P;
+  P.Dir.write("src/k.cu", Kernel + "void unusedLocal() { int unused; }\n");
+  auto Stderr = [&](const std::string &Args) {
+    return runCommand("(cd " + shellQuote(P.Dir.path().string()) + " && OCCLINT_CACHE_DIR=" + shellQuote(P.cache()) +
+                          " " + shellQuote(OCCLINT_BINARY) + " --no-compile --gpu H100 " + Args +
+                          " src/k.cu -- -DGRID=2 -Wall 2>&1 >/dev/null)",
+                      /*MergeStderr=*/false)
+        .output;
+  };
+  const std::string Cold = Stderr("--no-result-cache");
+  EXPECT_NE(Cold.find("1 warning generated"), std::string::npos) << Cold;
+  EXPECT_EQ(Stderr(""), Cold); // analysed and stored
+  EXPECT_TRUE(hit(P.cacheLine("", "-DGRID=2 -Wall")));
+  EXPECT_EQ(Stderr(""), Cold); // from the cache
+}
+
 TEST(UnitResultCache, AnEditedHeaderMisses) {
   Project P;
   EXPECT_TRUE(miss(P.cacheLine()));
