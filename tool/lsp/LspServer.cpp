@@ -312,7 +312,7 @@ void Server::checkAndPublish(const std::string &Path, const std::string &Uri) {
   Settings.quiet = true; // no progress line or summary: stderr is a log here
   Settings.progress = false;
   Settings.verbose = false;
-  Settings.resultCache = false; // the open buffer is analysed, whatever the cache holds for the saved file
+  Settings.resultCache = false; // each open and save analyses the saved file anew, whatever the cache holds
   Settings.jobs = 1;
 
   LintResult Result;

@@ -300,6 +300,49 @@ TEST(Lsp, CompileCommandsFromInitializationOptions) {
   EXPECT_EQ(Server.waitForExit(), 0) << Server.stderrText();
 }
 
+TEST(Lsp, TheServerAnalysesTheFileWhateverTheResultCacheHolds) {
+  // A command-line run stores the file's analysis in the result cache; the
+  // entry is then altered ("block of 777 threads"), and a second run, a hit,
+  // prints the altered text: the server, given the same cache, prints what
+  // the file says and stores nothing.
+  ScratchDir Dir;
+  const fs::path Cache = Dir.path() / "cache";
+  const std::string File = Dir.write("k.cu", "__global__ void k(float *p) { p[threadIdx.x] = 1; }\n"
+                                             "void launch(float *p) { k<<<4096, 100>>>(p); }\n");
+  const std::string Checks = "--checks=-*,cuda-launch-block-not-warp-multiple";
+  const std::string Cli = "OCCLINT_CACHE_DIR=" + shellQuote(Cache.string()) + " " + shellQuote(OCCLINT_BINARY) +
+                          " --no-compile --gpu H100 " + Checks + " -v " + shellQuote(File) + " --";
+  ASSERT_TRUE(contains(runCommand(Cli).output, "result cache: miss, analysed and stored"));
+  std::vector<fs::path> Entries;
+  for (const fs::directory_entry &E : fs::directory_iterator(Cache / "v1"))
+    Entries.push_back(E.path());
+  ASSERT_EQ(Entries.size(), 1u);
+  std::string Entry = readFile(Entries[0]);
+  ASSERT_NE(Entry.find("block of 100 threads"), std::string::npos);
+  Entry.replace(Entry.find("block of 100 threads"), 20, "block of 777 threads");
+  writeFile(Entries[0].string(), Entry);
+  const CommandResult Hit = runCommand(Cli);
+  ASSERT_TRUE(contains(Hit.output, "result cache: hit")) << Hit.output;
+  ASSERT_TRUE(contains(Hit.output, "block of 777 threads")) << Hit.output;
+
+  LspClient Server({"/usr/bin/env", "OCCLINT_CACHE_DIR=" + Cache.string(), OCCLINT_BINARY, "lsp", "--no-compile",
+                    "--gpu", "H100", Checks},
+                   (Dir.path() / "stderr.log").string());
+  ASSERT_TRUE(Server.request("initialize", initializeParams(Dir.path())).contains("result"));
+  Server.notify("initialized", json::object());
+  Server.notify("textDocument/didOpen", openParams(uriOf(File), readFile(File), "cuda"));
+  const json Published = Server.waitForDiagnostics(uriOf(File));
+  ASSERT_FALSE(Published.is_null());
+  const json &Diagnostics = Published["params"]["diagnostics"];
+  ASSERT_EQ(Diagnostics.size(), 1u) << Published.dump(2);
+  EXPECT_TRUE(contains(Diagnostics[0]["message"], "block of 100 threads")) << Published.dump(2);
+  EXPECT_EQ(std::distance(fs::directory_iterator(Cache / "v1"), fs::directory_iterator()), 1);
+
+  EXPECT_TRUE(Server.request("shutdown", nullptr).contains("result"));
+  Server.notify("exit", nullptr);
+  EXPECT_EQ(Server.waitForExit(), 0) << Server.stderrText();
+}
+
 TEST(Lsp, ExitCodes) {
   ScratchDir Dir;
   {
