@@ -32,7 +32,15 @@ void OccupancyReportCheck::checkFacts(const TranslationUnitFacts &Facts, ASTCont
           << L.site->dynamicSharedMem.describe();
       continue;
     }
-    diag(L.site->loc, "predicted occupancy of '%0' %1", DiagnosticIDs::Remark) << Kernel << occupancySummary(L);
+    // A one-block grid is taken as a deliberate serial step (a final pass,
+    // a scalar update): its cost is not the lanes it masks nor the SMs it
+    // leaves idle, so no warning judges it; the remark says so.
+    const char *Serial = isDeliberateSerialLaunch(*L.site)
+                             ? "; one block: taken as a deliberate serial step, so no launch or occupancy "
+                               "warning judges it (IgnoreSingleBlock)"
+                             : "";
+    diag(L.site->loc, "predicted occupancy of '%0' %1%2", DiagnosticIDs::Remark)
+        << Kernel << occupancySummary(L) << Serial;
     noteResources(L);
     notePipeline(L);
   }

@@ -1,6 +1,10 @@
 #include "checks/TinyGridCheck.h"
 
+#include "facts/BlockResizePatterns.h"
+
 #include <map>
+#include <optional>
+#include <string>
 
 namespace clang::tidy::occlint {
 
@@ -40,7 +44,41 @@ largestOfSweeps(const TranslationUnitFacts &Facts) {
   return Out;
 }
 
-void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
+// Why more blocks could take a share of the kernel's work, as the end of the
+// message; nullopt when they could not (facts/GridStrideLoops.h). A kernel
+// that spreads its work over the grid (a grid-stride loop) could use more
+// blocks unless the launch passes an extent that its grid already covers in
+// one pass; one whose threads loop over an extent the launch passes does
+// work that grows with it. A kernel with neither does a fixed amount of work
+// per thread: its grid is as large as its problem, and a small grid is a
+// small problem, not a finding. So is a kernel occlint cannot see.
+static std::optional<std::string> whyMoreBlocksHelp(const LaunchOnTarget &L, int64_t GridBlocks, ASTContext &Ctx) {
+  if (!L.kernel)
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto LineOf = [&SM](const Stmt *S) {
+    return std::to_string(SM.getPresumedLineNumber(SM.getExpansionLoc(S->getBeginLoc())));
+  };
+  const std::string Kernel = "'" + L.kernel->displayName + "'";
+  if (const KernelLoop &Loop = L.kernel->gridStrideLoop) {
+    const EvaluatedValue Threads = L.site->block.product();
+    if (Loop.extent && Threads.isExact()) {
+      const unsigned Index = Loop.extent->getFunctionScopeIndex();
+      if (Index < L.site->argumentValues.size())
+        if (const std::optional<int64_t> Extent = L.site->argumentValues[Index];
+            Extent && *Extent <= GridBlocks * Threads.exactValue())
+          return std::nullopt; // one pass of the grid covers it
+    }
+    return "; " + Kernel + " spreads its work over the grid (grid-stride loop at line " + LineOf(Loop.loop) +
+           "): more blocks would share it";
+  }
+  if (const KernelLoop &Loop = L.kernel->runtimeExtentLoop)
+    return "; each thread of " + Kernel + " loops while '" + resize::spellingOf(Loop.condition, Ctx) + "' (line " +
+           LineOf(Loop.loop) + "): more blocks could share that work";
+  return std::nullopt;
+}
+
+void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
   const LaunchFindingPrecedence Table = precedence(Facts);
   const auto Sweeps = largestOfSweeps(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
@@ -64,12 +102,15 @@ void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
       continue;
     if (isMootOnTarget(Table, L))
       continue; // an invalid launch: its error is the finding
+    const std::optional<std::string> Why = whyMoreBlocksHelp(L, Max, Ctx);
+    if (!Why)
+      continue;
     if (isSilencedAtCaller(*L.site))
       continue;
-    diag(L.site->loc, "grid of %0%1 block%s2 on %3 leaves %4%5 of its %6 SMs idle (%7)")
+    diag(L.site->loc, "grid of %0%1 block%s2 on %3 leaves %4%5 of its %6 SMs idle (%7)%8")
         << (Exact ? "" : "at most ") << static_cast<unsigned>(Max) << static_cast<unsigned>(Max) << gpuName(*L.gpu)
         << (Exact ? "" : "at least ")
-        << static_cast<unsigned>(Idle) << static_cast<unsigned>(Sms) << percent(double(Idle) / double(Sms))
+        << static_cast<unsigned>(Idle) << static_cast<unsigned>(Sms) << percent(double(Idle) / double(Sms)) << *Why
         << L.site->range;
     noteDerivation(L.site->grid.derivation());
   }

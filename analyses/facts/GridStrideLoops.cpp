@@ -1,25 +1,61 @@
 #include "facts/GridStrideLoops.h"
 
+#include "facts/AstWalker.h"
 #include "facts/BlockResizePatterns.h"
 
-#include "facts/AstWalker.h"
+#include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::occlint {
 
 namespace {
 
-// `x += gridDim.x * blockDim.x`, or `x += stride` where `stride` was
-// initialised with that product.
-bool addsGridStride(const Stmt *S, ASTContext &Ctx) {
-  const auto *Add = dyn_cast_or_null<CompoundAssignOperator>(S);
-  if (!Add || Add->getOpcode() != BO_AddAssign)
+// `grid.size()`, `grid.num_threads()`, `grid.num_blocks()` on a cooperative
+// groups grid (`cg::grid_group`, `cg::this_grid()`).
+// (CUDA's headers declare them static: a call through the object is then a
+// plain call of the method.)
+bool isCooperativeGridSize(const Stmt *S) {
+  const auto *Call = dyn_cast<CallExpr>(S);
+  const auto *Method = Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+  if (!Method || !Method->getIdentifier())
     return false;
-  const Expr *Step = resize::stripIntegerCasts(Add->getRHS(), Ctx);
-  if (resize::isGridStrideFormula(Step, Ctx))
+  const StringRef Name = Method->getName();
+  if (Name != "size" && Name != "num_threads" && Name != "num_blocks" && Name != "dim_blocks")
+    return false;
+  const CXXRecordDecl *Record = Method->getParent();
+  return Record && Record->getIdentifier() && Record->getName().contains("grid_group");
+}
+
+// Whether `S` reads the grid's size: `gridDim` or a cooperative grid's size.
+bool readsGridSize(const Stmt *S, ASTContext &Ctx) {
+  if (!S)
+    return false;
+  if (isCooperativeGridSize(S) || resize::mentionsBuiltin(S, "gridDim", Ctx))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (readsGridSize(Child, Ctx))
+      return true;
+  return false;
+}
+
+// A step that reads the grid's size, or a variable initialised with one.
+bool isGridStep(const Expr *Step, ASTContext &Ctx) {
+  Step = resize::stripIntegerCasts(Step, Ctx);
+  if (readsGridSize(Step, Ctx))
     return true;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Step))
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      return Var->getInit() && resize::isGridStrideFormula(resize::stripIntegerCasts(Var->getInit(), Ctx), Ctx);
+      return Var->getInit() && readsGridSize(Var->getInit(), Ctx);
+  return false;
+}
+
+// `x += step` or `x = x + step` with a grid step.
+bool addsGridStride(const Stmt *S, ASTContext &Ctx) {
+  if (const auto *Add = dyn_cast_or_null<CompoundAssignOperator>(S))
+    return Add->getOpcode() == BO_AddAssign && isGridStep(Add->getRHS(), Ctx);
+  if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(S); Assign && Assign->getOpcode() == BO_Assign)
+    if (const auto *Sum = dyn_cast<BinaryOperator>(Assign->getRHS()->IgnoreParenImpCasts());
+        Sum && Sum->getOpcode() == BO_Add)
+      return isGridStep(Sum->getLHS(), Ctx) || isGridStep(Sum->getRHS(), Ctx);
   return false;
 }
 
@@ -27,35 +63,90 @@ class GridStrideFinder : public AstWalker {
 public:
   explicit GridStrideFinder(ASTContext &Ctx) : Ctx(Ctx) {}
   bool visitStmt(Stmt *S) override {
-    if (const auto *For = dyn_cast<ForStmt>(S))
-      Found |= addsGridStride(For->getInc(), Ctx);
-    else if (const auto *Op = dyn_cast<CompoundAssignOperator>(S); Op && LoopDepth > 0)
-      Found |= addsGridStride(Op, Ctx);
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      if (addsGridStride(For->getInc(), Ctx))
+        Found = For;
+    } else if (!Loops.empty() && isa<CompoundAssignOperator, BinaryOperator>(S) && addsGridStride(S, Ctx)) {
+      Found = Loops.back();
+    }
     return !Found;
   }
   // A `while` or `do` loop's condition and body are inside the loop.
   bool enterStmt(Stmt *S) override {
     if (isa<WhileStmt, DoStmt>(S))
-      ++LoopDepth;
+      Loops.push_back(S);
     return true;
   }
   void leaveStmt(Stmt *S) override {
     if (isa<WhileStmt, DoStmt>(S))
-      --LoopDepth;
+      Loops.pop_back();
   }
-  bool Found = false;
+  const Stmt *Found = nullptr;
 
 private:
   ASTContext &Ctx;
-  unsigned LoopDepth = 0;
+  std::vector<const Stmt *> Loops;
+};
+
+// The integer parameter that `S` reads, directly or through a
+// local variable initialised from one (one level of locals at a time, as
+// deep as they go); null when it reads none.
+const ParmVarDecl *parameterRead(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 8)
+    return nullptr;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *Parm = dyn_cast<ParmVarDecl>(Ref->getDecl()))
+      return Parm->getType()->isIntegerType() ? Parm : nullptr;
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()); Var && Var->isLocalVarDecl())
+      return parameterRead(Var->getInit(), Depth + 1);
+    return nullptr;
+  }
+  for (const Stmt *Child : S->children())
+    if (const ParmVarDecl *Parm = parameterRead(Child, Depth))
+      return Parm;
+  return nullptr;
+}
+
+const Expr *conditionOf(const Stmt *Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop))
+    return For->getCond();
+  if (const auto *While = dyn_cast<WhileStmt>(Loop))
+    return While->getCond();
+  if (const auto *Do = dyn_cast<DoStmt>(Loop))
+    return Do->getCond();
+  return nullptr;
+}
+
+class RuntimeExtentFinder : public AstWalker {
+public:
+  bool visitStmt(Stmt *S) override {
+    if (const Expr *Condition = conditionOf(S))
+      if (const ParmVarDecl *Parm = parameterRead(Condition))
+        Found = {S, Condition, Parm};
+    return !Found;
+  }
+  KernelLoop Found;
 };
 
 } // namespace
 
-bool hasGridStrideLoop(const Stmt *Body, ASTContext &Ctx) {
+KernelLoop findGridStrideLoop(const Stmt *Body, ASTContext &Ctx) {
   if (!Body)
-    return false;
+    return {};
   GridStrideFinder Finder(Ctx);
+  Finder.traverseStmt(Body);
+  if (!Finder.Found)
+    return {};
+  const Expr *Condition = conditionOf(Finder.Found);
+  return {Finder.Found, Condition, parameterRead(Condition)};
+}
+
+bool hasGridStrideLoop(const Stmt *Body, ASTContext &Ctx) { return bool(findGridStrideLoop(Body, Ctx)); }
+
+KernelLoop findRuntimeExtentLoop(const Stmt *Body) {
+  if (!Body)
+    return {};
+  RuntimeExtentFinder Finder;
   Finder.traverseStmt(Body);
   return Finder.Found;
 }

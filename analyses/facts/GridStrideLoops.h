@@ -1,18 +1,42 @@
-// Whether a kernel distributes its work with a grid-stride loop
-// (`for (i = ...; i < n; i += gridDim.x * blockDim.x)`): then every block has
-// the same share of the work whatever the grid, the grid size is a tuning
-// choice (often a multiple of the SM count), and a partial last wave is not a
-// finding (cuda-launch-tail-wave, docs/launch-analysis.md).
+// How a kernel's work grows, read from its loops: whether it spreads its
+// work over the grid (a loop that steps by the grid's size:
+// `for (i = ...; i < n; i += gridDim.x * blockDim.x)`, `row += gridDim.x`,
+// cooperative groups' `grid.size()`), and whether each thread loops over an
+// extent the launch passes at run time (`for (j = 0; j < n; ++j)` with `n` a
+// parameter). Either way, more blocks could take a share of the work; a
+// kernel with neither does a fixed amount of work per thread, and a grid that
+// covers its problem is as large as that problem (cuda-launch-tiny-grid,
+// cuda-launch-tail-wave, docs/launch-analysis.md).
 #pragma once
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+
+#include <string>
 
 namespace clang::tidy::occlint {
 
-/// A loop in `Body` (the for's increment, or a statement in a while or do
-/// loop's body) that adds the grid-stride step `gridDim.x * blockDim.x`
-/// (either order), directly or through a variable initialised with it.
+/// A loop of a kernel, and the integer parameter its condition reads
+/// (directly, or through a local variable initialised from one), if any.
+struct KernelLoop {
+  const Stmt *loop = nullptr; // null: no such loop
+  const Expr *condition = nullptr;
+  const ParmVarDecl *extent = nullptr;
+  explicit operator bool() const { return loop != nullptr; }
+};
+
+/// The first loop of `Body` (the for's increment, or an assignment in a
+/// while or do loop's body) whose step reads the grid's size (`gridDim`, or
+/// a cooperative-groups grid's size()/num_threads()/num_blocks()), directly
+/// or through a variable initialised with it.
+KernelLoop findGridStrideLoop(const Stmt *Body, ASTContext &Ctx);
+
+/// Whether `Body` has such a loop.
 bool hasGridStrideLoop(const Stmt *Body, ASTContext &Ctx);
+
+/// The first loop of `Body` whose condition reads an integer parameter:
+/// each thread's work grows with a value the launch passes.
+KernelLoop findRuntimeExtentLoop(const Stmt *Body);
 
 } // namespace clang::tidy::occlint

@@ -114,7 +114,8 @@ KernelInfo describeKernel(const FunctionDecl &FD, ASTContext &Ctx, ValueEvaluato
     SharedVariableSizes Sizes(Ctx);
     Sizes.traverseStmt(FD.getBody());
     Out.staticSharedMemEstimate = Sizes.Bytes;
-    Out.gridStrideLoop = hasGridStrideLoop(FD.getBody(), Ctx);
+    Out.gridStrideLoop = findGridStrideLoop(FD.getBody(), Ctx);
+    Out.runtimeExtentLoop = findRuntimeExtentLoop(FD.getBody());
     Out.pipeline = describeAsyncPipeline(FD, Ctx);
     if (Out.pipeline)
       Out.pipelineHazards = findPipelineHazards(FD, *Out.pipeline, Ctx);

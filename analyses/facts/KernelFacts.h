@@ -6,6 +6,7 @@
 
 #include "facts/AsyncPipeline.h"
 #include "facts/AsyncPipelineHazards.h"
+#include "facts/GridStrideLoops.h"
 #include "facts/ValueEvaluator.h"
 
 #include "clang/AST/Decl.h"
@@ -43,9 +44,12 @@ struct KernelInfo {
   std::optional<int64_t> dynamicSharedMemOptin;
   SourceLocation dynamicSharedMemOptinLoc;
 
-  /// The body has a grid-stride loop (facts/GridStrideLoops.h): its work is
-  /// spread over whatever grid it gets.
-  bool gridStrideLoop = false;
+  /// The body's grid-stride loop (facts/GridStrideLoops.h), if any: its
+  /// work is spread over whatever grid it gets.
+  KernelLoop gridStrideLoop;
+  /// A loop of the body over an extent the launch passes (a parameter), if
+  /// any: each thread's work grows with it.
+  KernelLoop runtimeExtentLoop;
 
   /// The async copies into shared memory its body (or a function it calls)
   /// makes, and their ring (facts/AsyncPipeline.h); null when it makes none.

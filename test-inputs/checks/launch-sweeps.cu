@@ -9,16 +9,28 @@
 
 __global__ void scale(float *p) { p[blockIdx.x * blockDim.x + threadIdx.x] *= 2.0f; }
 
+// One thread per channel, each walking the channel's `length` values: more
+// blocks could share that work (cuda-launch-tiny-grid).
+__global__ void channelSums(const float *p, float *sums, int channels, int length) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= channels)
+    return;
+  float s = 0.0f;
+  for (int i = 0; i < length; ++i)
+    s += p[c * length + i];
+  sums[c] = s;
+}
+
 static int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 
 // 768 channels: even the smallest block (32) gives only 24 blocks on 132 SMs.
 // One finding for the sweep, at its largest grid; none for 48 threads (not a
 // warp multiple) or for 32 (block-capped): both are tried on purpose.
-void channelsOnly(float *p) {
+void channelsOnly(const float *p, float *sums, int length) {
   const int sizes[] = {32, 48, 256, 1024}; // expect-note {{'sizes[j]' is one of the 4 values 32 to 1024 of 'sizes', defined here}}
   for (int j = 0; j < 4; j++) {
     const int block = sizes[j]; // expect-note {{'block' is defined here as 32}} expect-note {{'sizes[j]' is 32 in this variant (one of 4 values)}}
-    scale<<<ceilDiv(768, block), block>>>(p); // expect-warning {{grid of at most 24 blocks on H200 (sm_90, 132 SMs) leaves at least 108 of its 132 SMs idle (81.8%)}} [cuda-launch-tiny-grid] expect-note {{'ceilDiv' returns 24 here}}
+    channelSums<<<ceilDiv(768, block), block>>>(p, sums, 768, length); // expect-warning {{grid of at most 24 blocks on H200 (sm_90, 132 SMs) leaves at least 108 of its 132 SMs idle (81.8%); each thread of 'channelSums' loops while 'i < length' (line 19): more blocks could share that work}} [cuda-launch-tiny-grid] expect-note {{'ceilDiv' returns 24 here}}
   }
 }
 

@@ -7,7 +7,12 @@
 // RUN-ARGS: --gpu=H100 --checks=-*,cuda-launch-*,cuda-occupancy-spills --ptxas-log=%S/../checks/ptxas/occupancy-spills.sm_90.log
 #include <cuda_runtime.h>
 
-__global__ void fill(float *p) { p[threadIdx.x] = 1.0f; }
+// A grid-stride kernel: more blocks would share its work, so a grid of fewer
+// blocks than SMs is a finding (cuda-launch-tiny-grid).
+__global__ void fill(float *p) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (1 << 20); i += gridDim.x * blockDim.x)
+    p[i] = 1.0f;
+}
 
 // Grids of 264 blocks: two per SM on an H100 (132 SMs), so only the block
 // size is wrong in the launches below.

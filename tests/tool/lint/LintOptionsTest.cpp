@@ -80,11 +80,11 @@ TEST(LintOptions, LineFilterKeepsOnlyTheNamedLines) {
   const std::string File = inputs({"launch-tiny-grid.cu"});
   CommandResult All = runOcclint(File + "-- -x cuda");
   ASSERT_GT(diagnosticLines(All.output).size(), 1u) << All.output;
-  const std::string Filter = R"([{"name":"launch-tiny-grid.cu","lines":[[11,11]]}])";
+  const std::string Filter = R"([{"name":"launch-tiny-grid.cu","lines":[[62,62]]}])";
   CommandResult Filtered = runOcclint("--line-filter=" + shellQuote(Filter) + " " + File + "-- -x cuda");
   std::vector<std::string> Lines = diagnosticLines(Filtered.output);
   ASSERT_EQ(Lines.size(), 1u) << Filtered.output;
-  EXPECT_NE(Lines[0].find("launch-tiny-grid.cu:11:"), std::string::npos) << Lines[0];
+  EXPECT_NE(Lines[0].find("launch-tiny-grid.cu:62:"), std::string::npos) << Lines[0];
 
   CommandResult Bad = runOcclint("--line-filter='[{name' " + File + "-- -x cuda", true);
   EXPECT_EQ(Bad.exitCode, 2);

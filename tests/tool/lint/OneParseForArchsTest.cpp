@@ -54,7 +54,9 @@ protected:
 };
 
 const std::string Plain = "#include <cuda_runtime.h>\n"
-                          "__global__ void k(float *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 0; }\n"
+                          "__global__ void k(float *p) {\n"
+                          "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 0;\n"
+                          "}\n"
                           "void run(float *p) { k<<<8, 96>>>(p); }\n";
 
 TEST_F(OneParseForArchs, AFileThatNeverTestsTheArchIsParsedOnceForAll) {

@@ -82,7 +82,7 @@ TEST(DegradeParse, TheArchIsTheParseCommandsCudaGpuArch) {
 // End to end: a toolkit whose nvcc "compiles" everything (it prints a ptxas
 // report), and a file Clang rejects in one function only.
 const std::string Source = "__global__ void good(float *p) { p[threadIdx.x] = 1; }\n"   // 1
-                           "__global__ void bad(float *p) { p[threadIdx.x] = 2; }\n"    // 2
+                           "__global__ void bad(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 2; }\n" // 2
                            "void launchGood(float *p) { good<<<2, 100>>>(p); }\n"      // 3
                            "void launchBad(float *p) {\n"                               // 4
                            "  bad<<<2, 100>>>(p);\n"                                   // 5

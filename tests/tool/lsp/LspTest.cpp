@@ -269,7 +269,7 @@ TEST(Lsp, CompileCommandsFromInitializationOptions) {
   // The build directory is beside the sources, not above them: only the
   // configured path finds it. Its command defines a macro the file needs.
   std::string Source = readFile(Checks / "launch-tiny-grid.cu");
-  Source += "void fromTheDatabase(const float *in, float *out) { stream<<<OCCLINT_LSP_TEST_GRID, 256>>>(in, out); }"
+  Source += "void fromTheDatabase(const float *in, float *out) { stream<<<OCCLINT_LSP_TEST_GRID, 256>>>(in, out, 1 << 24); }"
             " // expect-warning {{grid of 8 blocks on H200}} [cuda-launch-tiny-grid]\n";
   const std::string File = Dir.write("src/tiny.cu", Source);
   const json Database = json::array(

@@ -86,10 +86,10 @@ TEST(Baseline, ABadBaselineIsAnErrorNamingTheFile) {
   EXPECT_NE(readBaseline(Other, Roots, Saved).find("is not occlint's JSON output"), std::string::npos);
 }
 
-const char Before[] = "__global__ void k(float *p) { p[threadIdx.x] = 1.0f; }\n"
+const char Before[] = "__global__ void k(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 1.0f; }\n"
                       "void a(float *p) { k<<<2, 128>>>(p); }\n"    // tiny grid: fixed later
                       "void b(float *p) { k<<<1024, 100>>>(p); }\n"; // not a warp multiple: stays
-const char After[] = "__global__ void k(float *p) { p[threadIdx.x] = 1.0f; }\n"
+const char After[] = "__global__ void k(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 1.0f; }\n"
                      "// a comment moves everything down\n"
                      "void a(float *p) { k<<<1024, 128>>>(p); }\n"
                      "void b(float *p) { k<<<1024, 100>>>(p); }\n"

@@ -277,7 +277,7 @@ std::set<std::string> checksAt(const json &J, int Line) {
 TEST(JsonFormat, MootFindingsAreRecordedOnTheLaunch) {
   ScratchDir D;
   const std::string Input = D.write("moot.cu", "#include <cuda_runtime.h>\n"
-                                               "__global__ void copy(float *p) { p[threadIdx.x] = 0.0f; }\n"
+                                               "__global__ void copy(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 0.0f; }\n"
                                                "void run(float *p) {\n"
                                                "  copy<<<2, 32>>>(p);\n"     // 4: tiny grid; block cap moot
                                                "  copy<<<2, 2048>>>(p);\n"   // 5: invalid; tiny grid moot

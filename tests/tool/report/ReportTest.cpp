@@ -555,8 +555,8 @@ TEST_F(Report, AGeneratedProjectOf220LaunchesFitsTheWindowAndStaysSmall) {
                        "kernels_declared_in_a_header_with_a_long_name.cuh\"\n";
     for (int K = 0; K < 22; ++K)
       Code += "__global__ void kernel_number_" + std::to_string(K) + "_of_file_" + std::to_string(F) +
-              "_with_a_long_descriptive_name(float *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
-              "if (i < n) p[i] = 2.0f * p[i]; }\n";
+              "_with_a_long_descriptive_name(float *p, int n) { for (int i = blockIdx.x * blockDim.x + threadIdx.x; "
+              "i < n; i += gridDim.x * blockDim.x) p[i] = 2.0f * p[i]; }\n";
     Code += "void launchEverything(float *p, int numberOfElementsInTheVeryLongNamedBuffer) {\n"
             "  const int threadsPerBlockForThisKernelLaunch = 96;\n";
     for (int K = 0; K < 22; ++K)
