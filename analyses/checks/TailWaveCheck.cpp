@@ -24,6 +24,12 @@ void TailWaveCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
     // a tuning choice, not a tail to trim.
     if (L.kernel && L.kernel->gridStrideLoop)
       continue;
+    // Blocks of unequal work (a loop whose trip count depends on the block:
+    // causal attention, triangular loops) do not run in waves of equal
+    // length: later blocks take the slots short ones free, and the
+    // imbalance, not the block count, sets the runtime.
+    if (L.kernel && L.kernel->blockDependentTripLoop)
+      continue;
     const ::occlint::OccupancyResult &R = *L.occupancy;
     const int64_t Full = *R.fullWaves, Tail = *R.tailBlocks;
     if (Full < 1 || Tail == 0)

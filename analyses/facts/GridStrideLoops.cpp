@@ -128,6 +128,54 @@ public:
   KernelLoop Found;
 };
 
+// Whether `S` reads `blockIdx`, directly or through local variables'
+// initialisers (a loop variable's included: `for (int t = row; ...)`),
+// references to `Own` aside.
+bool readsBlockIndex(const Stmt *S, ASTContext &Ctx, const VarDecl *Own = nullptr, unsigned Depth = 0) {
+  if (!S || Depth > 8)
+    return false;
+  if (resize::mentionsBuiltin(S, "blockIdx", Ctx))
+    return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var || Var == Own || isa<ParmVarDecl>(Var) || !Var->isLocalVarDecl())
+      return false;
+    return readsBlockIndex(Var->getInit(), Ctx, nullptr, Depth + 1);
+  }
+  for (const Stmt *Child : S->children())
+    if (readsBlockIndex(Child, Ctx, Own, Depth))
+      return true;
+  return false;
+}
+
+// The variable a for loop declares in its init (`for (int t = ...; ...)`).
+const VarDecl *loopVariable(const ForStmt &For) {
+  if (const auto *Decl = dyn_cast_or_null<DeclStmt>(For.getInit()); Decl && Decl->isSingleDecl())
+    return dyn_cast<VarDecl>(Decl->getSingleDecl());
+  return nullptr;
+}
+
+class BlockDependentTripFinder : public AstWalker {
+public:
+  explicit BlockDependentTripFinder(ASTContext &Ctx) : Ctx(Ctx) {}
+  bool visitStmt(Stmt *S) override {
+    const auto *For = dyn_cast<ForStmt>(S);
+    if (!For || !For->getCond() || addsGridStride(For->getInc(), Ctx))
+      return true;
+    // The start and the bound, the loop's own variable aside in the bound
+    // (its initialiser is the start).
+    const bool Start = readsBlockIndex(For->getInit(), Ctx);
+    const bool Bound = readsBlockIndex(For->getCond(), Ctx, loopVariable(*For));
+    if (Start != Bound)
+      Found = For;
+    return !Found;
+  }
+  const Stmt *Found = nullptr;
+
+private:
+  ASTContext &Ctx;
+};
+
 } // namespace
 
 KernelLoop findGridStrideLoop(const Stmt *Body, ASTContext &Ctx) {
@@ -147,6 +195,18 @@ KernelLoop findRuntimeExtentLoop(const Stmt *Body) {
   if (!Body)
     return {};
   RuntimeExtentFinder Finder;
+  Finder.traverseStmt(Body);
+  return Finder.Found;
+}
+
+} // namespace clang::tidy::occlint
+
+namespace clang::tidy::occlint {
+
+const Stmt *findBlockDependentTripLoop(const Stmt *Body, ASTContext &Ctx) {
+  if (!Body)
+    return nullptr;
+  BlockDependentTripFinder Finder(Ctx);
   Finder.traverseStmt(Body);
   return Finder.Found;
 }

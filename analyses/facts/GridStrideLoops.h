@@ -6,7 +6,9 @@
 // parameter). Either way, more blocks could take a share of the work; a
 // kernel with neither does a fixed amount of work per thread, and a grid that
 // covers its problem is as large as that problem (cuda-launch-tiny-grid,
-// cuda-launch-tail-wave, docs/launch-analysis.md).
+// cuda-launch-tail-wave, docs/launch-analysis.md). And whether its blocks do
+// equal work: a loop whose trip count depends on blockIdx makes some blocks
+// longer than others, and waves of equal length do not describe the launch.
 #pragma once
 
 #include "clang/AST/ASTContext.h"
@@ -38,5 +40,14 @@ bool hasGridStrideLoop(const Stmt *Body, ASTContext &Ctx);
 /// The first loop of `Body` whose condition reads an integer parameter:
 /// each thread's work grows with a value the launch passes.
 KernelLoop findRuntimeExtentLoop(const Stmt *Body);
+
+/// The first loop of `Body` (not a grid-stride one) whose trip count depends
+/// on the block: its start or its bound reads `blockIdx` (directly, or
+/// through local variables' initialisers, outer loop variables included),
+/// the other does not (`for (t = row; t < T; ++t)` with `row` from blockIdx,
+/// `for (j = 0; j <= t; ++j)` inside it: causal attention, triangular
+/// solves). Its blocks do unequal work; a chunk of the block's own
+/// (`for (i = b * c; i < (b + 1) * c; ++i)`: both read it) is equal work.
+const Stmt *findBlockDependentTripLoop(const Stmt *Body, ASTContext &Ctx);
 
 } // namespace clang::tidy::occlint

@@ -116,6 +116,7 @@ KernelInfo describeKernel(const FunctionDecl &FD, ASTContext &Ctx, ValueEvaluato
     Out.staticSharedMemEstimate = Sizes.Bytes;
     Out.gridStrideLoop = findGridStrideLoop(FD.getBody(), Ctx);
     Out.runtimeExtentLoop = findRuntimeExtentLoop(FD.getBody());
+    Out.blockDependentTripLoop = findBlockDependentTripLoop(FD.getBody(), Ctx);
     Out.pipeline = describeAsyncPipeline(FD, Ctx);
     if (Out.pipeline)
       Out.pipelineHazards = findPipelineHazards(FD, *Out.pipeline, Ctx);

@@ -50,6 +50,9 @@ struct KernelInfo {
   /// A loop of the body over an extent the launch passes (a parameter), if
   /// any: each thread's work grows with it.
   KernelLoop runtimeExtentLoop;
+  /// A loop whose trip count depends on the block, if any: the blocks do
+  /// unequal work.
+  const Stmt *blockDependentTripLoop = nullptr;
 
   /// The async copies into shared memory its body (or a function it calls)
   /// makes, and their ring (facts/AsyncPipeline.h); null when it makes none.

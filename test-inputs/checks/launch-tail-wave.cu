@@ -21,9 +21,28 @@ __global__ void scaleStridedVariable(float *p, float a, int n) {
   }
 }
 
+// Blocks of unequal work: row r of a causal (lower-triangular) pass walks
+// r + 1 values, so the blocks of high rows run longer. Waves of equal length
+// do not describe the launch: later blocks take the slots that short blocks
+// free, and the imbalance sets the runtime, not the block count.
+__global__ void causalRows(float *p, int T) {
+  const int row = blockIdx.x;
+  float s = 0.0f;
+  for (int t = threadIdx.x; t <= row; t += blockDim.x)
+    s += p[row * T + t];
+  p[row * T + threadIdx.x] = s;
+}
+// Each block takes its own chunk of 1024 values: the start and the bound
+// both read the block, the trip count does not. Equal work, and a tail.
+__global__ void chunks(float *p, int n) { // expect-note {{'chunks' uses}}
+  for (int i = blockIdx.x * 1024 + threadIdx.x; i < (blockIdx.x + 1) * 1024; i += blockDim.x)
+    p[i] *= 2.0f;
+}
+
 void positives(float *p) {
   // The seeds' example: 1057 blocks -> 4 full waves and a partial wave (Nsight: up to 20 %).
   scale<<<1057, 1024>>>(p, 2.0f); // expect-warning {{on H200 (sm_90, 132 SMs), the grid of 1057 blocks runs as 4 full waves of 264 blocks and a partial wave of 1 block: the partial wave can cost up to 20.0% of the runtime}} [cuda-launch-tail-wave] expect-note {{1056 or 1320 blocks fill whole waves (2 blocks per SM x 132 SMs)}}
+  chunks<<<300, 1024>>>(p, 300 * 1024); // expect-warning {{the grid of 300 blocks runs as 1 full wave of 264 blocks and a partial wave of 36 blocks}} [cuda-launch-tail-wave] expect-note {{264 or 528 blocks fill}}
   scale<<<300, 1024>>>(p, 2.0f); // expect-warning {{runs as 1 full wave of 264 blocks and a partial wave of 36 blocks: the partial wave can cost up to 50.0%}} [cuda-launch-tail-wave] expect-note {{264 or 528 blocks fill whole waves}}
 }
 
@@ -36,4 +55,5 @@ void negatives(float *p, int n) {
   scale<<<528, 1024>>>(p, 2.0f);   // a persistent grid: 2 blocks per SM x 132 SMs x 2, whole waves
   scaleStrided<<<1057, 1024>>>(p, 2.0f, n);         // grid-stride: 1057 blocks would be a tail for 'scale'
   scaleStridedVariable<<<300, 1024>>>(p, 2.0f, n);  // grid-stride through a stride variable
+  causalRows<<<300, 1024>>>(p, 300);                 // blocks of unequal work: no waves of equal length
 }
