@@ -58,6 +58,7 @@ void BlockCapCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
           << registersThatKeepBlocks(*L.gpu, L.resources->model, *L.shape, R.limitBlocks) << L.resources->source;
     else
       noteResources(L);
+    noteGridFromCallers(L);
     noteDerivation(L.site->block.derivation());
   }
 }

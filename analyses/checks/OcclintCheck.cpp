@@ -156,6 +156,11 @@ void OcclintCheck::noteDerivation(const std::vector<ValueDerivation> &Steps) {
       diag(Step.loc, "%0", DiagnosticIDs::Note) << Step.text;
 }
 
+void OcclintCheck::noteGridFromCallers(const LaunchOnTarget &L) {
+  if (!L.site->values.callChain.empty() && L.site->grid.isExact())
+    noteDerivation(L.site->grid.derivation());
+}
+
 void OcclintCheck::noteResources(const LaunchOnTarget &L) {
   if (!L.kernel || !L.resources)
     return;

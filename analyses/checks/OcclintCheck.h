@@ -84,6 +84,10 @@ protected:
 
   /// One note per derivation step of a value ("'threads' is defined here as 256").
   void noteDerivation(const std::vector<ValueDerivation> &Steps);
+  /// Where a grid its callers give comes from ("'run' is called here with
+  /// 'n' = 784"), for a finding the grid's size decides; nothing for a grid
+  /// the launch's own function gives.
+  void noteGridFromCallers(const LaunchOnTarget &L);
   /// "ptxas, sm_90: 130 registers, ..." at the kernel, or the estimate's reason.
   void noteResources(const LaunchOnTarget &L);
   /// Inside clang-tidy (no occlint binary behind the checks) a check that

@@ -57,6 +57,7 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
         << Threads << percent(R.occupancy) << percent(Step->occupancy) << int(Step->newValue) << *Condition
         << L.site->range;
     noteResources(L);
+    noteGridFromCallers(L);
     // The fix-it is on the note (applied by --fix-notes, never by --fix), and
     // only where no launch can exceed the attribute (checks/LaunchBoundsFix.h).
     const std::string Attribute =

@@ -16,30 +16,31 @@ void TinyGridCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "MinIdlePercent", MinIdlePercent);
 }
 
-// A grid swept with an array's elements (a benchmark trying each block size
-// in turn, LaunchSites.h values.gridSweep) is the sweep's: each element is
-// deliberate, so the finding is made once, at the variant with the largest
-// grid, and only when even that one leaves SMs idle (then the grid is too
-// small for the problem whatever the choice). Per launch site and GPU, in one
-// pass over the launches: the variant with the largest grid and that grid;
-// no variant when some variant's grid is not bounded.
-struct LargestOfSweep {
+// A launch read in several contexts (a grid swept with an array's elements,
+// LaunchSites.h values.gridSweep; a helper its callers give different sizes,
+// `bit_permute(10)` ... `bit_permute(28)` from main) is judged by the largest
+// grid it gets: each smaller one is the program's choice of a smaller
+// problem, and a GPU that the largest fills is not left idle by the launch.
+// The finding is made once, at the variant with the largest grid, and only
+// when even that one leaves SMs idle; not at all when some variant's grid is
+// not bounded. Per launch site and GPU, in one pass over the launches.
+struct LargestVariant {
   const LaunchOnTarget *variant = nullptr;
   int64_t grid = 0;
   bool bounded = true;
+  unsigned count = 0;
 };
-static std::map<std::pair<const CallExpr *, const ::occlint::TargetGpu *>, LargestOfSweep>
-largestOfSweeps(const TranslationUnitFacts &Facts) {
-  std::map<std::pair<const CallExpr *, const ::occlint::TargetGpu *>, LargestOfSweep> Out;
+static std::map<std::pair<const CallExpr *, const ::occlint::TargetGpu *>, LargestVariant>
+largestVariants(const TranslationUnitFacts &Facts) {
+  std::map<std::pair<const CallExpr *, const ::occlint::TargetGpu *>, LargestVariant> Out;
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
-    if (!L.site->values.gridSweep)
-      continue;
-    LargestOfSweep &Sweep = Out[{L.site->call, L.gpu}];
+    LargestVariant &Largest = Out[{L.site->call, L.gpu}];
+    ++Largest.count;
     const EvaluatedValue Grid = L.site->grid.product();
     if (!Grid.max || *Grid.max <= 0)
-      Sweep.bounded = false;
-    else if (!Sweep.variant || *Grid.max > Sweep.grid)
-      Sweep = {&L, *Grid.max, Sweep.bounded};
+      Largest.bounded = false;
+    else if (!Largest.variant || *Grid.max > Largest.grid)
+      Largest = {&L, *Grid.max, Largest.bounded, Largest.count};
   }
   return Out;
 }
@@ -80,17 +81,15 @@ static std::optional<std::string> whyMoreBlocksHelp(const LaunchOnTarget &L, int
 
 void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
   const LaunchFindingPrecedence Table = precedence(Facts);
-  const auto Sweeps = largestOfSweeps(Facts);
+  const auto Largest = largestVariants(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     const EvaluatedValue Grid = L.site->grid.product();
     if (!Grid.max || *Grid.max <= 0)
       continue; // unknown or unbounded grids are never guessed
-    const bool Swept = L.site->values.gridSweep;
-    if (Swept) {
-      const LargestOfSweep &Sweep = Sweeps.at({L.site->call, L.gpu});
-      if (!Sweep.bounded || Sweep.variant != &L)
-        continue; // the sweep is reported once, at its largest grid
-    }
+    const LargestVariant &Variants = Largest.at({L.site->call, L.gpu});
+    if (!Variants.bounded || Variants.variant != &L)
+      continue; // reported once, at the largest grid the launch gets
+    const bool Swept = Variants.count > 1;
     const int64_t Max = *Grid.max;
     if (Max >= L.gpu->smCount || isDeliberateSerialLaunch(*L.site))
       continue;

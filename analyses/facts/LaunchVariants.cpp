@@ -21,10 +21,13 @@ struct Pending {
 
 // Evaluates the launch's written values in `Context`; the choice that could
 // refine the block (first) or the dynamic shared memory, and in SetFallback
-// (when given) the first set whose member that value's reading met.
+// (when given) the first set whose member that value's reading met. With
+// both exact, the callers that could bind the grid (`GridOnly` set): a
+// grid its callers give (`run(q, 784)`, the sizes main passes) tells the
+// launch checks whether a limit can bind at all (issue 47).
 std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Context, ValueEvaluator &Values,
                                      bool &Infeasible, bool &NeedsTarget,
-                                     std::optional<OpenChoice> *SetFallback = nullptr) {
+                                     std::optional<OpenChoice> *SetFallback = nullptr, bool *GridOnly = nullptr) {
   EvaluationTrace Grid, Block, Smem;
   if (Site.gridExpr)
     Site.grid = Values.evaluateDim3(*Site.gridExpr, Context, &Grid);
@@ -48,6 +51,11 @@ std::optional<OpenChoice> evaluateIn(LaunchSite &Site, const ValueContext &Conte
     if (SetFallback)
       *SetFallback = Smem.setChoice;
     return Smem.choice;
+  }
+  if (GridOnly && Site.block.isExact() && Site.dynamicSharedMem.isExact() && !Site.grid.isExact() && Grid.choice &&
+      Grid.choice->kind == OpenChoice::Kind::Callers) {
+    *GridOnly = true;
+    return Grid.choice;
   }
   return std::nullopt;
 }
@@ -172,7 +180,9 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     LaunchSite S = Written;
     bool Infeasible = false;
     std::optional<OpenChoice> SetFallback;
-    std::optional<OpenChoice> Choice = evaluateIn(S, P.context, Values, Infeasible, NeedsTarget, &SetFallback);
+    bool GridOnly = false;
+    std::optional<OpenChoice> Choice =
+        evaluateIn(S, P.context, Values, Infeasible, NeedsTarget, &SetFallback, &GridOnly);
     S.values.callChain = P.chain;
     if (!First) {
       First = S;
@@ -192,9 +202,30 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
       ++Excluded;
       continue; // a caller whose value the guards around the launch exclude
     }
-    const bool Settled = S.block.isExact() && S.dynamicSharedMem.isExact();
+    const bool Settled = S.block.isExact() && S.dynamicSharedMem.isExact() && !GridOnly;
     if (Settled || !Choice) {
       Done.push_back(std::move(S));
+      continue;
+    }
+    if (GridOnly) {
+      // The grid is followed into the callers only where all of them are
+      // seen and within the bounds; otherwise the launch keeps its unknown
+      // grid, as before, and nothing is incomplete about its block.
+      const FunctionDecl *Fn = P.context.frames[Choice->frame].function;
+      const ParmVarDecl *Via = handingParameter(P.context, Choice->frame);
+      std::vector<CallSite> Sites = callersLeadingOn(P.context, Choice->frame, Via, Calls);
+      const bool Visible = Via || Calls.callersAllVisible(*Fn, nullptr);
+      if (!Visible || Sites.empty() || P.context.frames.size() > MaxCallDepth ||
+          Done.size() + Work.size() + Sites.size() > MaxPaths) {
+        Done.push_back(std::move(S));
+        continue;
+      }
+      for (const CallSite &C : Sites) {
+        Pending Q = P;
+        Q.context.frames.push_back({C.caller, C.call});
+        Q.chain.push_back(C.call);
+        Work.push_back(std::move(Q));
+      }
       continue;
     }
     const size_t Used = Done.size() + Work.size();

@@ -73,6 +73,19 @@ void positives(const float *in, float *out, bool small, int n) {
   rowsOverGrid<<<32, 128>>>(out, n); // expect-warning {{'rowsOverGrid' spreads its work over the grid (grid-stride loop at line 40)}} [cuda-launch-tiny-grid]
 }
 
+// A helper its callers give different grids is judged by the largest one:
+// the smaller ones are the program's smaller problems.
+static void streamSizes(const float *in, float *out, int blocks, int n) { stream<<<blocks, 256>>>(in, out, n); }
+static void streamSmall(const float *in, float *out, int blocks, int n) {
+  stream<<<blocks, 256>>>(in, out, n); // expect-warning {{grid of at most 64 blocks on H200 (sm_90, 132 SMs) leaves at least 68 of its 132 SMs idle (51.5%)}} [cuda-launch-tiny-grid]
+}
+void sizes(const float *in, float *out, int n) {
+  streamSizes(in, out, 8, n);
+  streamSizes(in, out, 4096, n); // the program fills the GPU with this launch: no finding
+  streamSmall(in, out, 8, n);
+  streamSmall(in, out, 64, n); // expect-note {{'streamSmall' is called here with 'blocks' = 64}}
+}
+
 void negatives(const float *in, float *out, int n) {
   stream<<<132, 256>>>(in, out, n);             // one block per SM
   stream<<<1056, 256>>>(in, out, n);

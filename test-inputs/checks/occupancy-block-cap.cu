@@ -19,6 +19,18 @@ void gridNotKnown(float *p, int n) {
   tiny<<<n, 32>>>(p); // expect-warning {{blocks of 32 threads hit the limit of 32 resident blocks per SM before the warp limit: 32 of 64 warps, 50.0% occupancy; blocks of 64 threads or more lift it; this matters when the grid has more than 4224 blocks}} [cuda-occupancy-block-cap] expect-note {{assuming registers do not limit the blocks}}
 }
 
+// A grid its callers give: the launch is read once per caller's value
+// (facts/LaunchVariants.h), so a helper called only with small sizes gets
+// no finding, and one called with a large size gets the finding for it.
+static void launchTiny(float *p, int n) {
+  tiny<<<(n + 31) / 32, 32>>>(p); // expect-warning {{blocks of 32 threads hit the limit of 32 resident blocks per SM before the warp limit: 32 of 64 warps, 50.0% occupancy; blocks of 64 threads or more lift it}} [cuda-occupancy-block-cap] expect-note {{assuming registers do not limit}}
+}
+static void launchSmall(float *p, int n) { tiny<<<(n + 31) / 32, 32>>>(p); }
+void callers(float *p) {
+  launchTiny(p, 1 << 20); // 32768 blocks expect-note {{'launchTiny' is called here with 'n' = 1048576}}
+  launchSmall(p, 1000);   // 32 blocks: one wave holds them
+}
+
 void negatives(float *p, int block) {
   tiny<<<4096, 64>>>(p);    // 32 blocks x 2 warps = all 64 warps: both limits at once
   tiny<<<4096, 256>>>(p);
