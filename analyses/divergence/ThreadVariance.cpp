@@ -91,7 +91,7 @@ unsigned ThreadValue::spanWithinPeriod() const {
 
 bool ThreadValue::uniformWithin(unsigned G) const {
   if (Rest == RestKind::PerLane)
-    return false;
+    return GroupLog2 > 0 && G <= (1u << GroupLog2);
   for (unsigned L = 0; L < Lanes; ++L)
     if (Lane[L] != Lane[L - L % G])
       return false;
@@ -120,7 +120,7 @@ std::optional<uint32_t> ThreadValue::trueLanes() const {
 bool ThreadValue::operator==(const ThreadValue &O) const {
   return Lane == O.Lane && Rest == O.Rest && RestConst == O.RestConst && Align == O.Align && Mono == O.Mono &&
          Split == O.Split && SureOther == O.SureOther && Assumed == O.Assumed && FromData == O.FromData &&
-         SpanLog2 == O.SpanLog2 && AtBound == O.AtBound;
+         SpanLog2 == O.SpanLog2 && AtBound == O.AtBound && GroupLog2 == O.GroupLog2;
 }
 
 static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B);
@@ -144,6 +144,7 @@ static ThreadValue joinValues(const ThreadValue &A, const ThreadValue &B) {
       const ThreadValue &S = A.Split != SplitKind::None ? A : B;
       ThreadValue Out = boolSplit(S.Split, (A.Split == B.Split) ? (A.SureOther & B.SureOther) : 0, R.Assumed);
       Out.Mono = R.Mono;
+      Out.GroupLog2 = std::min(groupLog2Of(A), groupLog2Of(B));
       return Out;
     }
     return boolSplit(SplitKind::Data, 0, R.Assumed);

@@ -80,6 +80,11 @@ struct ThreadValue {
   /// join, kept by join and opaque): a condition on it against uniform
   /// values splits only the warps the bound falls in.
   bool AtBound = false;
+  /// A boolean split whose lanes agree within every aligned group of
+  /// 2^GroupLog2 lanes (0: not known): `threadIdx.x < 8` splits warp 0 at
+  /// lane 8, so each aligned group of 8 lanes (a `tiled_partition<8>` tile)
+  /// is all on one side.
+  unsigned GroupLog2 = 0;
 
   static ThreadValue constant(int64_t V);
   /// Block-uniform and unknown, known to be a multiple of 2^AlignLog2.

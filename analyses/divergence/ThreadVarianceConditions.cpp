@@ -109,8 +109,22 @@ ThreadValue compare(CompareOp Op, const ThreadValue &A, const ThreadValue &B) {
   const int64_t Hi = *std::max_element(T.begin(), T.end()) - Off;
   if (floorDiv(Hi, Mod) == floorDiv(Lo, Mod))
     return kindOnly(D.Rest, Assumed);
-  return boolSplit(D.Mono != MonoCoord::None || stridedAgainstBound(A, B) ? SplitKind::Boundary : SplitKind::Threshold,
-                   0, Assumed);
+  ThreadValue Split = boolSplit(
+      D.Mono != MonoCoord::None || stridedAgainstBound(A, B) ? SplitKind::Boundary : SplitKind::Threshold, 0, Assumed);
+  // The same test per aligned group of lanes: where no threshold falls
+  // inside any group, each group is on one side (`threadIdx.x < 8`: groups
+  // of 8).
+  for (unsigned Log2 = 4; Log2 >= 1 && !Split.GroupLog2; --Log2) {
+    const unsigned G = 1u << Log2;
+    bool Uniform = true;
+    for (unsigned First = 0; First < Lanes && Uniform; First += G) {
+      const auto [Min, Max] = std::minmax_element(T.begin() + First, T.begin() + First + G);
+      Uniform = floorDiv(*Max - Off, Mod) == floorDiv(*Min - Off, Mod);
+    }
+    if (Uniform)
+      Split.GroupLog2 = Log2;
+  }
+  return Split;
 }
 
 ThreadValue toBool(const ThreadValue &A) {
@@ -144,9 +158,13 @@ ThreadValue combineLogical(bool IsAnd, const ThreadValue &A0, const ThreadValue 
   }
   if (A.laneConstant() && B.laneConstant())
     return kindOnly(maxKind(A.Rest, B.Rest), Assumed);
+  // Lanes uniform in aligned groups on both sides stay so in the result.
+  const unsigned Groups = std::min(groupLog2Of(A), groupLog2Of(B));
   if (A.laneConstant() || B.laneConstant()) {
     auto [S, Sure] = splitOf(A.laneConstant() ? B : A);
-    return boolSplit(S, Sure, Assumed);
+    ThreadValue R = boolSplit(S, Sure, Assumed);
+    R.GroupLog2 = Groups;
+    return R;
   }
   auto [SA, MA] = splitOf(A);
   auto [SB, MB] = splitOf(B);
@@ -156,8 +174,11 @@ ThreadValue combineLogical(bool IsAnd, const ThreadValue &A0, const ThreadValue 
       if (SA == K || SB == K)
         return boolSplit(K, 0, Assumed);
   }
-  if (SA == SplitKind::Boundary && SB == SplitKind::Boundary)
-    return boolSplit(SplitKind::Boundary, 0, Assumed);
+  if (SA == SplitKind::Boundary && SB == SplitKind::Boundary) {
+    ThreadValue R = boolSplit(SplitKind::Boundary, 0, Assumed);
+    R.GroupLog2 = Groups;
+    return R;
+  }
   if (IsAnd) {
     // A lane pattern narrowed by a boundary guard (`kx < 13 && px < width`):
     // the lanes outside the pattern are false in every warp, the others true

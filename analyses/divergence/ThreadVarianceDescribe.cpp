@@ -20,6 +20,8 @@ std::string ThreadValue::str() const {
     S << " span=2^" << SpanLog2;
   if (AtBound)
     S << " at-bound";
+  if (GroupLog2)
+    S << " groups=2^" << GroupLog2;
   return S.str();
 }
 

@@ -53,6 +53,10 @@ inline ThreadValue boolSplit(SplitKind S, uint32_t SureOther, bool Assumed) {
   return V;
 }
 
+/// The aligned lane groups a boolean is uniform in, as log2 (5: the warp,
+/// for a value the same in all lanes; ThreadValue::GroupLog2 for a split).
+inline unsigned groupLog2Of(const ThreadValue &V) { return V.laneConstant() ? 5 : V.GroupLog2; }
+
 inline ThreadValue withAssumed(ThreadValue V, bool Assumed) {
   V.Assumed = V.Assumed || Assumed;
   return V;

@@ -176,3 +176,17 @@ void launchRowsOfFour(float *p, unsigned depth) {
   dim3 block = {4, 8, depth};
   rowsOfFour<<<dim3(16, 16), block>>>(p);
 }
+
+// A guard as large as the tile (`threadIdx.x < 8` around an 8-thread tile's
+// shuffle): tile 0 runs it whole, the other tiles not at all, so every
+// member of a tile that runs it arrives (issue 47). Half a tile does not.
+__global__ void tileSizedGuard(float *p) {
+  cg::thread_block_tile<8> tile = cg::tiled_partition<8>(cg::this_thread_block());
+  float v = p[threadIdx.x];
+  if (threadIdx.x < 8)
+    v += tile.shfl_down(v, 4);
+  if (threadIdx.x < 4) // expect-note {{the branch on 'threadIdx.x < 4' depends on the thread}}
+    v += tile.shfl_down(v, 2); // expect-error {{'tile.shfl_down()' is reached by only some threads of its tile of 8: the others never arrive}} [cuda-divergence-warp-sync-mask]
+  p[threadIdx.x] = v;
+}
+void launchTileSizedGuard(float *p) { tileSizedGuard<<<64, 256>>>(p); } // expect-note {{the kernel is launched here with a block that the bound falls inside}}

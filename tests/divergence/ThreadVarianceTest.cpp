@@ -38,7 +38,18 @@ TEST(ThreadVariance, WarpUniformPatterns) {
   EXPECT_EQ(div(tid(), c(64)).uniformGroup(), 32u);
   EXPECT_EQ(compare(CompareOp::EQ, div(tid(), c(32)), c(2)).uniformGroup(), 32u);
   // Not a multiple of 32: splits.
-  EXPECT_EQ(compare(CompareOp::LT, tid(), c(48)).uniformGroup(), 1u); // the warp holding thread 48 splits
+  // The warp holding thread 48 splits between its halves: each aligned
+  // group of 16 lanes is on one side (issue 47: a guard as large as a
+  // tiled_partition's tile leaves every tile whole).
+  EXPECT_EQ(compare(CompareOp::LT, tid(), c(48)).uniformGroup(), 16u);
+  EXPECT_EQ(compare(CompareOp::LT, tid(), c(8)).uniformGroup(), 8u);
+  EXPECT_EQ(compare(CompareOp::GE, tid(), c(40)).uniformGroup(), 8u);
+  EXPECT_EQ(compare(CompareOp::LE, tid(), c(7)).uniformGroup(), 8u);
+  EXPECT_EQ(compare(CompareOp::LT, tid(), c(7)).uniformGroup(), 1u);
+  EXPECT_EQ(compare(CompareOp::LT, tid(), ThreadValue::uniform()).uniformGroup(), 1u); // a bound not known
+  // Kept through && and ! (a tile-sized guard and a warp-uniform one).
+  EXPECT_EQ(logicalAnd(compare(CompareOp::LT, tid(), c(8)), compare(CompareOp::LT, tid(), c(64))).uniformGroup(), 8u);
+  EXPECT_EQ(logicalNot(compare(CompareOp::LT, tid(), c(4))).uniformGroup(), 4u);
   EXPECT_EQ(div(tid(), c(16)).uniformGroup(), 16u);
   EXPECT_EQ(div(tid(), c(24)).uniformGroup(), 1u);
   // An offset that is a multiple of 32 (blockIdx.x * 256) keeps the lane pattern.
