@@ -1,15 +1,10 @@
 #include "checks/DivergenceBarrierCheck.h"
 
-#include <set>
-
 namespace clang::tidy::occlint {
 
 void DivergenceBarrierCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
-  std::set<SourceLocation::UIntTy> Done;
-  for (const DivergenceCollective &C : R.Collectives) {
-    const DivergenceContext *Missed = !C.Barrier ? nullptr : missedUnder(C);
-    if (!Missed || !Done.insert(C.Loc.getRawEncoding()).second)
-      continue;
+  for (const auto &[Collective, Missed] : collectivesToReport(R, /*Barriers=*/true)) {
+    const DivergenceCollective &C = *Collective;
     const DivergenceContext &Ctx = *Missed;
     if (Ctx.Boundary) { // missed only where the bound cuts through a block: a warning
       if (C.Needed >= 64)

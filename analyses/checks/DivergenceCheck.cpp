@@ -2,6 +2,9 @@
 
 #include "facts/StatedAssertions.h"
 
+#include <algorithm>
+#include <set>
+
 namespace clang::tidy::occlint {
 
 void DivergenceCheck::onStartOfTranslationUnit() {
@@ -45,7 +48,12 @@ void DivergenceCheck::noteContext(const DivergenceContext &C) {
   }
   for (const SourceLocation &Call : C.Calls)
     diag(Call, "reached through this call", DiagnosticIDs::Note);
-  if (C.DecidedByLaunch.isValid())
+  if (C.DecidedByLaunch.isValid() && !C.LaunchedBlock.empty())
+    diag(C.DecidedByLaunch, "the kernel is launched here with %select{|%1 and }0a block of %2 threads, for which the "
+                            "miss is certain",
+         DiagnosticIDs::Note)
+        << !C.DecidedByArguments.empty() << C.DecidedByArguments << C.LaunchedBlock;
+  else if (C.DecidedByLaunch.isValid())
     diag(C.DecidedByLaunch,
          "the kernel is launched here with %select{|%1 and }0a block %select{that the bound falls inside|whose "
          "threads run the loop a different number of times}2",
@@ -71,6 +79,74 @@ void DivergenceCollectiveCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) 
 const DivergenceContext *DivergenceCollectiveCheck::missedUnder(const DivergenceCollective &C) const {
   const DivergenceContext &Ctx = ReportExitedThreads || C.ExitedMatter ? C.Ctx : C.Ctx.ignoringExited();
   return Ctx.Group < C.Needed ? &Ctx : nullptr;
+}
+
+static bool sameCollective(const DivergenceCollective &A, const DivergenceCollective &B) {
+  return A.Kernel == B.Kernel && A.Call == B.Call && A.AsmStmt == B.AsmStmt;
+}
+
+std::vector<DivergenceCollectiveCheck::MissedCollective>
+DivergenceCollectiveCheck::collectivesToReport(const DivergenceResults &R, bool Barriers) const {
+  // Candidates in the order found; a place is reported once, a certain
+  // miss (an error) before a possible one: a helper analysed for two
+  // kernels, or a template's two instantiations, one of them launched with
+  // the configuration that makes the miss certain.
+  std::vector<MissedCollective> Candidates;
+  auto Add = [&](const DivergenceCollective &C, const DivergenceContext &Missed) {
+    Candidates.push_back({&C, &Missed});
+  };
+  std::vector<const LaunchCollectives *> Runs;
+  for (const DivergenceCollective &C : R.Collectives) {
+    if (C.Barrier != Barriers)
+      continue;
+    const DivergenceContext *Missed = missedUnder(C);
+    if (!Missed)
+      continue;
+    if (!Missed->Boundary) {
+      Add(C, *Missed);
+      continue;
+    }
+    // A possible miss: what do the kernel's launches, each on its own, make of it?
+    const DivergenceCollective *Certain = nullptr;
+    const DivergenceContext *CertainCtx = nullptr;
+    bool Analysed = false, AnyMiss = false;
+    for (const LaunchCollectives &Run : R.ByLaunch) {
+      if (Run.Kernel != C.Kernel)
+        continue;
+      Analysed = true;
+      for (const DivergenceCollective &Other : Run.Collectives) {
+        if (!sameCollective(C, Other))
+          continue;
+        if (const DivergenceContext *M = missedUnder(Other)) {
+          AnyMiss = true;
+          if (!M->Boundary && !Certain) {
+            Certain = &Other;
+            CertainCtx = M;
+          }
+        }
+      }
+    }
+    if (Certain)
+      Add(*Certain, *CertainCtx);
+    else if (!Analysed || AnyMiss)
+      Add(C, *Missed);
+    // else: every launch of the kernel rules the miss out
+  }
+  // A miss only a launch's own configuration shows (a value the agreed
+  // analysis takes as uniform, one launch gives).
+  for (const LaunchCollectives &Run : R.ByLaunch)
+    for (const DivergenceCollective &C : Run.Collectives)
+      if (C.Barrier == Barriers)
+        if (const DivergenceContext *M = missedUnder(C); M && !M->Boundary)
+          Add(C, *M);
+  std::stable_partition(Candidates.begin(), Candidates.end(),
+                        [](const MissedCollective &M) { return !M.missed->Boundary; });
+  std::vector<MissedCollective> Out;
+  std::set<SourceLocation::UIntTy> Done;
+  for (const MissedCollective &M : Candidates)
+    if (Done.insert(M.collective->Loc.getRawEncoding()).second)
+      Out.push_back(M);
+  return Out;
 }
 
 } // namespace clang::tidy::occlint

@@ -43,6 +43,19 @@ protected:
   /// threads; null when every thread that must arrive does.
   const DivergenceContext *missedUnder(const DivergenceCollective &C) const;
 
+  /// A collective to report and the control it is missed under.
+  struct MissedCollective {
+    const DivergenceCollective *collective;
+    const DivergenceContext *missed;
+  };
+  /// The barriers (Barriers true) or warp collectives to report, once per
+  /// place, with what the kernel's launches make of each (severity earned
+  /// by launches): a miss the agreed analysis finds only past a bound
+  /// (a warning) is an error where one launch's own block shape and
+  /// arguments make it certain (that launch's context, which names it), and
+  /// no finding where none of the kernel's launches misses it.
+  std::vector<MissedCollective> collectivesToReport(const DivergenceResults &R, bool Barriers) const;
+
 private:
   bool ReportExitedThreads;
 };

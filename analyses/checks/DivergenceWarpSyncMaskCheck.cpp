@@ -1,15 +1,10 @@
 #include "checks/DivergenceWarpSyncMaskCheck.h"
 
-#include <set>
-
 namespace clang::tidy::occlint {
 
 void DivergenceWarpSyncMaskCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
-  std::set<SourceLocation::UIntTy> Done;
-  for (const DivergenceCollective &C : R.Collectives) {
-    const DivergenceContext *Missed = C.Barrier ? nullptr : missedUnder(C);
-    if (!Missed || !Done.insert(C.Loc.getRawEncoding()).second)
-      continue;
+  for (const auto &[Collective, Missed] : collectivesToReport(R, /*Barriers=*/false)) {
+    const DivergenceCollective &C = *Collective;
     const DivergenceContext &Ctx = *Missed;
     const bool FullMask = C.Needed == 32 && C.Name.rfind("tile.", 0) != 0;
     if (Ctx.Boundary) { // missed only where the bound cuts through a warp: a warning

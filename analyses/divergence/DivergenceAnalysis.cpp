@@ -72,6 +72,72 @@ LaunchedArguments argumentsOf(const FunctionDecl &Kernel, const std::vector<cons
   return Agreed;
 }
 
+// The launches grouped by what the analysis reads of them: the block shape
+// and grid (exact, each dimension) and the integer arguments. Launches whose
+// block is not exact are left out (they say nothing certain).
+std::vector<std::vector<const LaunchSite *>> configurationsOf(const std::vector<const LaunchSite *> &Launches) {
+  std::map<std::string, std::vector<const LaunchSite *>> Groups;
+  std::vector<std::string> Order;
+  for (const LaunchSite *L : Launches) {
+    if (!L->block.isExact())
+      continue;
+    std::ostringstream Key;
+    for (unsigned I = 0; I < 3; ++I)
+      Key << L->block.xyz[I].exactValue() << ',';
+    for (unsigned I = 0; I < 3; ++I)
+      Key << (L->grid.xyz[I].isExact() ? std::to_string(L->grid.xyz[I].exactValue()) : "?") << ',';
+    for (const std::optional<int64_t> &A : L->argumentValues)
+      Key << (A ? std::to_string(*A) : "?") << ',';
+    if (Groups.find(Key.str()) == Groups.end())
+      Order.push_back(Key.str());
+    Groups[Key.str()].push_back(L);
+  }
+  std::vector<std::vector<const LaunchSite *>> Out;
+  for (const std::string &K : Order)
+    Out.push_back(std::move(Groups[K]));
+  return Out;
+}
+
+// Severity earned by launches: when a kernel's launches do not agree on the
+// block shape or the arguments (`dim3(4, 8, size / 32)` for sizes 32 and 64),
+// the agreed analysis leaves the disagreeing parts unknown, and a barrier
+// under `r < blockDim.z` is only a possible miss. Each configuration the
+// launches give is analysed on its own as well: what it makes certain is
+// that launch's error, what none of them misses is no finding
+// (checks/DivergenceCheck.cpp). Cost: the kernel once more per distinct
+// configuration, at most MaxLaunchConfigurations.
+void analyzeEachLaunch(ASTContext &Ctx, const FunctionDecl &Kernel, const std::string &Name,
+                       const std::vector<const LaunchSite *> &Launches, DivergenceResults &Results) {
+  const std::vector<std::vector<const LaunchSite *>> Configurations = configurationsOf(Launches);
+  if (Configurations.size() < 2 || Configurations.size() > DivergenceResults::MaxLaunchConfigurations)
+    return;
+  for (const std::vector<const LaunchSite *> &Same : Configurations) {
+    DivergenceResults Scratch;
+    DivergenceDriver Driver(Ctx, Scratch);
+    BlockShape Shape = shapeOf(Same);
+    readStatedBlockShape(Kernel, Ctx, Shape);
+    Driver.analyzeKernel(Kernel, Name, Shape, argumentsOf(Kernel, Same));
+    // Each context names the launch whose configuration it is.
+    const LaunchSite &Launch = *Same.front();
+    const std::string Block = std::to_string(Launch.block.xyz[0].exactValue()) + "x" +
+                              std::to_string(Launch.block.xyz[1].exactValue()) + "x" +
+                              std::to_string(Launch.block.xyz[2].exactValue());
+    auto NameTheLaunch = [&](DivergenceContext &C) {
+      C.LaunchedBlock = Block;
+      C.DecidedByLaunch = Launch.loc;
+    };
+    for (DivergenceCollective &C : Scratch.Collectives) {
+      NameTheLaunch(C.Ctx);
+      if (C.Ctx.ExitedIgnored) {
+        auto Copy = std::make_shared<DivergenceContext>(*C.Ctx.ExitedIgnored);
+        NameTheLaunch(*Copy);
+        C.Ctx.ExitedIgnored = std::move(Copy);
+      }
+    }
+    Results.ByLaunch.push_back({Name, Launch.loc, std::move(Scratch.Collectives)});
+  }
+}
+
 std::string key(const void *P, const std::vector<ThreadValue> &Args, const ThreadValue &This) {
   std::ostringstream S;
   S << P << '|' << This.str();
@@ -128,7 +194,9 @@ const DivergenceResults &DivergenceResults::get(ASTContext &Ctx, const Translati
       const std::vector<const LaunchSite *> &Launches = LaunchesOf[K->decl];
       BlockShape Shape = shapeOf(Launches);
       readStatedBlockShape(*K->decl, Ctx, Shape);
-      Driver.analyzeKernel(*K->decl, K->displayName, Shape, argumentsOf(*K->decl, Launches));
+      const LaunchedArguments Agreed = argumentsOf(*K->decl, Launches);
+      Driver.analyzeKernel(*K->decl, K->displayName, Shape, Agreed);
+      analyzeEachLaunch(Ctx, *K->decl, K->displayName, Launches, *Results);
     }
   Results->Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   C.Ctx = &Ctx;

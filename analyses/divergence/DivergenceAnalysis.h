@@ -51,6 +51,10 @@ struct DivergenceContext {
   /// threads run a different number of times (a strided loop), instead of a
   /// bound that falls inside the block.
   bool DecidedTrips = false;
+  /// For a context from one launch's own analysis (LaunchCollectives): that
+  /// launch's block ("4x8x1"), which the note names; DecidedByLaunch is the
+  /// launch.
+  std::string LaunchedBlock;
   std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
   /// The same question when threads that have exited the kernel do not
   /// count (the PTX ISA releases a barrier held up only by exited threads;
@@ -113,6 +117,16 @@ struct BlockShape {
 /// parameter's value, as the launches' block shape is taken as the shape.
 using LaunchedArguments = std::vector<std::optional<int64_t>>;
 
+/// The collectives of one kernel analysed again with the block shape and
+/// arguments of one of its launches, when its launches do not agree on
+/// them: what that launch makes of each barrier and warp intrinsic
+/// (severity earned by launches, docs/divergence.md).
+struct LaunchCollectives {
+  std::string Kernel;
+  SourceLocation Launch;
+  std::vector<DivergenceCollective> Collectives;
+};
+
 class DivergenceResults {
 public:
   static const DivergenceResults &get(ASTContext &Ctx, const TranslationUnitFacts &Facts);
@@ -120,6 +134,11 @@ public:
 
   std::vector<DivergenceBranch> Branches;
   std::vector<DivergenceCollective> Collectives;
+  /// Per kernel whose launches disagree on the block shape or the integer
+  /// arguments, one entry per distinct (shape, arguments) of its launches
+  /// (at most MaxLaunchConfigurations; none when there are more).
+  std::vector<LaunchCollectives> ByLaunch;
+  static constexpr unsigned MaxLaunchConfigurations = 8;
   double Seconds = 0; // time the analysis took
   // Every context is recorded (a helper called from several kernels, each
   // instantiation of a template); the checks report each place once.

@@ -275,10 +275,14 @@ __global__ void countCoveringTheBlock(float *p, int count) {
   }
 }
 
+// Launched with count = 64 and with a count known only at run time: the
+// first launch makes the miss certain (threads 64-255 never arrive), so it
+// is that launch's error (issue 47; it was a warning while only the launches'
+// agreement was read).
 __global__ void countsThatDiffer(float *p, int count) {
   if (threadIdx.x < count) { // expect-note {{the branch on 'threadIdx.x < count' depends on the thread}}
     p[threadIdx.x] = 0.0f;
-    __syncthreads(); // expect-warning {{__syncthreads() is reached only by the threads on one side of a bound ('threadIdx.x < count')}} [cuda-divergence-barrier]
+    __syncthreads(); // expect-error {{__syncthreads() is reached under control flow that is not uniform across the block}} [cuda-divergence-barrier]
   }
 }
 
@@ -292,7 +296,7 @@ __global__ void blockCoveredByALiteral(float *p) {
 void launchWithCounts(float *p, int runtimeCount) {
   countFixedByTheLaunch<<<8, 256>>>(p, 64); // expect-note {{the kernel is launched here with count = 64 and a block that the bound falls inside}}
   countCoveringTheBlock<<<8, 256>>>(p, 256);
-  countsThatDiffer<<<8, 256>>>(p, 64);
+  countsThatDiffer<<<8, 256>>>(p, 64); // expect-note {{the kernel is launched here with count = 64 and a block of 256x1x1 threads, for which the miss is certain}}
   countsThatDiffer<<<8, 256>>>(p, runtimeCount);
   blockCoveredByALiteral<<<8, 256>>>(p);
 }
@@ -407,4 +411,21 @@ void launchStridedLoops(float *p, int rows) {
   blockStrideUneven<<<8, 256>>>(p, 1000); // expect-note {{the kernel is launched here with n = 1000 and a block whose threads run the loop a different number of times}}
   blockStrideUneven<<<8, 256>>>(p, 1000);
   rowsPerWarpAtRunTime<<<8, 256>>>(p, rows);
+}
+
+// Severity earned by launches, the other way: the launches disagree on the
+// block and on `n`, so the agreed analysis sees a bound that may fall inside
+// a block; each launch passes its own block size as `n`, and no thread of
+// either misses the barrier: no finding (issue 47).
+__global__ void stagedByLaunch(float *p, int n) {
+  __shared__ float s[256];
+  if (threadIdx.x < n) {
+    s[threadIdx.x] = p[threadIdx.x];
+    __syncthreads();
+    p[threadIdx.x] = s[(threadIdx.x + 1) % n];
+  }
+}
+void launchStagedByLaunch(float *p) {
+  stagedByLaunch<<<64, 256>>>(p, 256);
+  stagedByLaunch<<<64, 128>>>(p, 128);
 }

@@ -190,3 +190,18 @@ __global__ void tileSizedGuard(float *p) {
   p[threadIdx.x] = v;
 }
 void launchTileSizedGuard(float *p) { tileSizedGuard<<<64, 256>>>(p); } // expect-note {{the kernel is launched here with a block that the bound falls inside}}
+
+// Severity earned by launches: the launches disagree on the block's depth
+// (1 or 2), so the agreed analysis only knows that `r < blockDim.z` is a
+// bound; each launch on its own makes the miss certain: with a depth of 1,
+// only the lanes whose x is 0 run the shuffle (issue 47).
+__global__ void depthLoop(const float *in, float *out) {
+  float v = in[threadIdx.x + 4 * threadIdx.y];
+  for (unsigned r = threadIdx.x; r < blockDim.z; r += 4) // expect-note {{the branch on 'r < blockDim.z' depends on the thread: every 4th lane (lanes 0, 4, ...) takes a different path from the others}}
+    v += __shfl_down_sync(0xffffffff, v, 2, 4); // expect-error {{'__shfl_down_sync' with the full mask 0xffffffff is reached by only some lanes of the warp}} [cuda-divergence-warp-sync-mask]
+  out[threadIdx.x + 4 * threadIdx.y] = v;
+}
+void launchDepthLoop(const float *in, float *out) {
+  for (int size : {32, 64})
+    depthLoop<<<100, dim3(4, 8, size / 32)>>>(in, out); // expect-note {{the kernel is launched here with a block of 4x8x1 threads, for which the miss is certain}}
+}
