@@ -174,6 +174,15 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
     EveryBlock &= At.block.isExact();
     Incomplete(std::move(Why));
   };
+  // One context per call of the function a choice is in, each a frame out.
+  auto FollowCallers = [&Work](const Pending &P, const std::vector<CallSite> &Sites) {
+    for (const CallSite &C : Sites) {
+      Pending Q = P;
+      Q.context.frames.push_back({C.caller, C.call});
+      Q.chain.push_back(C.call);
+      Work.push_back(std::move(Q));
+    }
+  };
   while (!Work.empty()) {
     Pending P = std::move(Work.front());
     Work.pop_front();
@@ -220,12 +229,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
         Done.push_back(std::move(S));
         continue;
       }
-      for (const CallSite &C : Sites) {
-        Pending Q = P;
-        Q.context.frames.push_back({C.caller, C.call});
-        Q.chain.push_back(C.call);
-        Work.push_back(std::move(Q));
-      }
+      FollowCallers(P, Sites);
       continue;
     }
     const size_t Used = Done.size() + Work.size();
@@ -254,12 +258,7 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
       } else {
         if (!Visible)
           PathLeft(S, NotVisible);
-        for (const CallSite &C : Sites) {
-          Pending Q = P;
-          Q.context.frames.push_back({C.caller, C.call});
-          Q.chain.push_back(C.call);
-          Work.push_back(std::move(Q));
-        }
+        FollowCallers(P, Sites);
         continue;
       }
     } else if (Used + Choice->count > MaxPaths) {
