@@ -87,7 +87,7 @@ void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTConte
       continue;
     if (!Done.insert(B.Loc.getRawEncoding()).second) // once per place (instantiations, calling contexts)
       continue;
-    std::string Split = B.What == "switch" ? "lanes take different cases" : describeSplit(B.Cond);
+    std::string Split = B.What == "switch" ? "lanes take different cases" : describeSplit(B.Cond, B.WarpLanes);
     if (Split.empty())
       Split = "lanes take different paths";
     const std::string Assumed = assumption(B.Cond.Assumed, B.Kernel);

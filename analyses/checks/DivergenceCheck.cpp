@@ -30,7 +30,7 @@ std::string DivergenceCheck::assumption(bool Assumed, const std::string &Kernel)
 
 void DivergenceCheck::noteContext(const DivergenceContext &C) {
   if (C.BranchLoc.isValid()) {
-    const std::string Split = describeSplit(C.Cond);
+    const std::string Split = describeSplit(C.Cond, C.WarpLanes);
     if (C.Exit == "return")
       diag(C.BranchLoc, "threads for which '%0' holds return here early", DiagnosticIDs::Note) << C.CondText;
     else if (C.Exit == "break")

@@ -55,6 +55,8 @@ struct DivergenceContext {
   /// launch's block ("4x8x1"), which the note names; DecidedByLaunch is the
   /// launch.
   std::string LaunchedBlock;
+  /// The threads a warp holds (DivergenceBranch::WarpLanes).
+  unsigned WarpLanes = 32;
   std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
   /// The same question when threads that have exited the kernel do not
   /// count (the PTX ISA releases a barrier held up only by exited threads;
@@ -81,6 +83,9 @@ struct DivergenceBranch {
   /// (or of the whole function at its top level), both sides included.
   double LevelWork = 0;
   std::string Kernel;             // the kernel it was analysed for
+  /// The threads a warp holds in the launched blocks: fewer than 32 when
+  /// every launch's block is smaller than a warp (for the split's wording).
+  unsigned WarpLanes = 32;
 };
 
 /// A barrier or warp collective and the control it is reached under.

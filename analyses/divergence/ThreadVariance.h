@@ -150,6 +150,9 @@ ThreadValue select(const ThreadValue &C, const ThreadValue &A, const ThreadValue
 
 /// Which lanes take different paths when a branch tests Cond:
 /// "even and odd lanes take different paths". Empty when no warp splits.
-std::string describeSplit(const ThreadValue &Cond);
+/// `WarpLanes`: the threads a warp holds, fewer than 32 when every launch's
+/// block is smaller than a warp (a 4x4 block: 16); lanes past them are
+/// left out of the description ("4 of the 16 lanes").
+std::string describeSplit(const ThreadValue &Cond, unsigned WarpLanes = 32);
 
 } // namespace clang::tidy::occlint

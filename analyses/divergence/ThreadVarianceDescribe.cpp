@@ -32,54 +32,62 @@ std::string laneRange(unsigned From, unsigned To) {
                     : "lanes " + std::to_string(From) + "-" + std::to_string(To);
 }
 
-/// How the lanes in M differ from the others, in words.
-std::string describeMask(uint32_t M) {
+/// How the lanes in M differ from the others, in words, over the first W
+/// lanes (the threads a warp holds).
+std::string describeMask(uint32_t M, unsigned W) {
+  const uint32_t All = W >= 32 ? ~0u : (1u << W) - 1;
+  M &= All;
+  const uint32_t Rest = ~M & All;
   const int N = std::popcount(M);
-  if (N == 0 || N == 32)
+  const std::string Last = std::to_string(W - 1);
+  if (N == 0 || N == int(W))
     return "";
-  if (M == 0x55555555u || M == 0xAAAAAAAAu)
+  if (M == (0x55555555u & All) || M == (0xAAAAAAAAu & All))
     return "even and odd lanes take different paths";
-  for (uint32_t X : {M, ~M})
+  for (uint32_t X : {M, Rest})
     if (std::popcount(X) == 1)
-      return "lane " + std::to_string(std::countr_zero(X)) + " takes a different path from the other 31 lanes";
-  for (uint32_t X : {M, ~M}) {
+      return "lane " + std::to_string(std::countr_zero(X)) + " takes a different path from the other " +
+             std::to_string(W - 1) + " lanes";
+  for (uint32_t X : {M, Rest}) {
     const int K = std::popcount(X);
     if (X == (K == 32 ? ~0u : (1u << K) - 1)) // a prefix 0..K-1
-      return laneRange(0, K - 1) + " and " + laneRange(K, 31) + " take different paths";
+      return laneRange(0, K - 1) + " and " + laneRange(K, W - 1) + " take different paths";
   }
-  for (unsigned P = 4; P <= 16; P *= 2)
-    for (uint32_t X : {M, ~M}) {
+  for (unsigned P = 4; P <= 16 && P < W; P *= 2)
+    for (uint32_t X : {M, Rest}) {
       const unsigned R = std::countr_zero(X);
       uint32_t Every = 0;
-      for (unsigned L = R; L < 32; L += P)
+      for (unsigned L = R; L < W; L += P)
         Every |= 1u << L;
       if (X == Every)
         return "every " + std::to_string(P) + "th lane (lanes " + std::to_string(R) + ", " + std::to_string(R + P) +
                ", ...) takes a different path from the others";
     }
-  for (unsigned G = 2; G <= 8; G *= 2) {
+  for (unsigned G = 2; G <= 8 && 2 * G <= W; G *= 2) {
     uint32_t Alt = 0;
-    for (unsigned L = 0; L < 32; ++L)
+    for (unsigned L = 0; L < W; ++L)
       if ((L / G) % 2 == 0)
         Alt |= 1u << L;
-    if (M == Alt || M == ~Alt)
+    if (M == Alt || Rest == Alt)
       return "alternating groups of " + std::to_string(G) + " lanes take different paths";
   }
-  return std::to_string(N) + " of the 32 lanes take a different path from the other " + std::to_string(32 - N);
+  return std::to_string(N) + " of the " + std::to_string(W) + " lanes take a different path from the other " +
+         std::to_string(W - N) + (W < 32 ? " (the block's " + std::to_string(W) + " threads fill part of one warp)" : "");
 }
 
 } // namespace
 
-std::string describeSplit(const ThreadValue &Cond) {
+std::string describeSplit(const ThreadValue &Cond, unsigned WarpLanes) {
+  const unsigned W = WarpLanes == 0 || WarpLanes > 32 ? 32 : WarpLanes;
   const ThreadValue C = toBool(Cond);
   if (C.laneConstant())
     return "";
   if (auto M = C.trueLanes())
-    return describeMask(*M);
+    return describeMask(*M, W);
   switch (C.Split) {
   case SplitKind::Boundary:
     if (C.SureOther != 0 && C.SureOther != ~0u) // a lane pattern narrowed by the bound
-      if (const std::string S = describeMask(~C.SureOther); !S.empty())
+      if (const std::string S = describeMask(~C.SureOther, W); !S.empty())
         return S + " (and the threads past the bound)";
     return "threads on either side of the bound take different paths (only the warp that straddles it splits)";
   case SplitKind::SingleThread:
@@ -91,7 +99,7 @@ std::string describeSplit(const ThreadValue &Cond) {
   case SplitKind::Data:
   case SplitKind::None:
     if (C.SureOther != 0 && C.SureOther != ~0u) {
-      const std::string S = describeMask(C.SureOther);
+      const std::string S = describeMask(C.SureOther, W);
       if (!S.empty())
         return S;
     }

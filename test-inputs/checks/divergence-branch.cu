@@ -477,3 +477,18 @@ __global__ void assertionStatesNoAlignment(float *out, const float *in, int C) {
     out[threadIdx.x + 1] = in[lane + 2] * 3.0f;
   }
 }
+
+// A block smaller than a warp (4x4: 16 threads): the split is said over the
+// lanes the block fills (issue 47: it said "8 of the 32 lanes").
+__global__ void diagonalOfSmallBlock(float *p, int n) {
+  float v = p[threadIdx.y * 4 + threadIdx.x];
+  if (threadIdx.y == threadIdx.x) { // expect-warning {{this branch splits warps: 4 of the 16 lanes take a different path from the other 12 (the block's 16 threads fill part of one warp) on 'threadIdx.y == threadIdx.x'}} [cuda-divergence-branch]
+    for (int i = 0; i < n; ++i)
+      v = v * v + 1.0f;
+  } else {
+    for (int i = 0; i < n; ++i)
+      v = v * 0.5f + 2.0f;
+  }
+  p[threadIdx.y * 4 + threadIdx.x] = v;
+}
+void launchDiagonalOfSmallBlock(float *p, int n) { diagonalOfSmallBlock<<<1000, dim3(4, 4)>>>(p, n); }

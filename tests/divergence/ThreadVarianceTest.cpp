@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 using namespace clang::tidy::occlint;
 
 namespace {
@@ -176,4 +178,21 @@ TEST(ThreadVariance, RowOfAFlattenedIndexChangesOnlyAtRowBoundaries) {
   EXPECT_FALSE(div(mul(Global, c(64)), Width).AtBound);
   // Nor is a lane pattern over a constant narrower than a warp (its table is exact).
   EXPECT_FALSE(div(Global, c(8)).AtBound);
+}
+
+TEST(ThreadVariance, SplitsOfABlockSmallerThanAWarp) {
+  // The diagonal of a 4x4 block (threadIdx.y == threadIdx.x): 4 of its 16
+  // threads; the lane table repeats past lane 15, where a warp of such a
+  // block has no thread (issue 47: "8 of the 32 lanes ... other 24" was said).
+  std::array<int64_t, Lanes> T{};
+  for (unsigned L = 0; L < Lanes; ++L)
+    T[L] = (L % 16) % 5 == 0;
+  const ThreadValue Diagonal = ThreadValue::table(T, RestKind::Const, 0);
+  EXPECT_EQ(describeSplit(Diagonal, 16),
+            "4 of the 16 lanes take a different path from the other 12 (the block's 16 threads fill part of one warp)");
+  EXPECT_EQ(describeSplit(Diagonal), "8 of the 32 lanes take a different path from the other 24");
+  // Patterns over the lanes a block of 8 threads fills.
+  EXPECT_EQ(describeSplit(compare(CompareOp::LT, rem(tid(), c(8)), c(2)), 8), "lanes 0-1 and lanes 2-7 take different paths");
+  EXPECT_EQ(describeSplit(compare(CompareOp::EQ, rem(tid(), c(8)), c(3)), 8), "lane 3 takes a different path from the other 7 lanes");
+  EXPECT_EQ(describeSplit(compare(CompareOp::EQ, rem(tid(), c(2)), c(0)), 8), "even and odd lanes take different paths");
 }
