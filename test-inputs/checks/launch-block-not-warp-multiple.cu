@@ -29,3 +29,30 @@ void negatives(float *p, int runtimeBlock) {
   fill<<<100, 1024>>>(p);
 }
 
+
+// A size dispatcher picks a 4-thread block only for n <= 8, and with it a
+// one-block grid: block and grid chosen on the same path are read together
+// (the variants pair them), and a one-block grid is a deliberate serial
+// step: no finding (issue 47).
+__global__ void scaleSmall(float *p, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] *= 2.0f;
+}
+static void scaleDispatch(float *p, int n) {
+  const int threads = n <= 8 ? 4 : 256;
+  const int blocks = n <= 8 ? 1 : (n + 255) / 256;
+  scaleSmall<<<blocks, threads>>>(p, n);
+}
+static void scaleDispatchBranches(float *p, int n) {
+  if (n <= 8)
+    scaleSmall<<<1, 4>>>(p, n);
+  else
+    scaleSmall<<<(n + 255) / 256, 256>>>(p, n);
+}
+void scaleSizes(float *p) {
+  scaleDispatch(p, 6);
+  scaleDispatch(p, 1 << 20);
+  scaleDispatchBranches(p, 6);
+  scaleDispatchBranches(p, 1 << 20);
+}
