@@ -95,7 +95,6 @@ DivergenceCollectiveCheck::collectivesToReport(const DivergenceResults &R, bool 
   auto Add = [&](const DivergenceCollective &C, const DivergenceContext &Missed) {
     Candidates.push_back({&C, &Missed});
   };
-  std::vector<const LaunchCollectives *> Runs;
   for (const DivergenceCollective &C : R.Collectives) {
     if (C.Barrier != Barriers)
       continue;
@@ -114,6 +113,7 @@ DivergenceCollectiveCheck::collectivesToReport(const DivergenceResults &R, bool 
       if (Run.Kernel != C.Kernel)
         continue;
       Analysed = true;
+      AnyMiss |= !Run.CoversEveryLaunch; // a launch whose block is not known may miss it
       for (const DivergenceCollective &Other : Run.Collectives) {
         if (!sameCollective(C, Other))
           continue;

@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <sstream>
@@ -111,6 +112,8 @@ void analyzeEachLaunch(ASTContext &Ctx, const FunctionDecl &Kernel, const std::s
   const std::vector<std::vector<const LaunchSite *>> Configurations = configurationsOf(Launches);
   if (Configurations.size() < 2 || Configurations.size() > DivergenceResults::MaxLaunchConfigurations)
     return;
+  const bool EveryLaunch = std::all_of(Launches.begin(), Launches.end(),
+                                       [](const LaunchSite *L) { return L->block.isExact(); });
   for (const std::vector<const LaunchSite *> &Same : Configurations) {
     DivergenceResults Scratch;
     DivergenceDriver Driver(Ctx, Scratch);
@@ -134,7 +137,7 @@ void analyzeEachLaunch(ASTContext &Ctx, const FunctionDecl &Kernel, const std::s
         C.Ctx.ExitedIgnored = std::move(Copy);
       }
     }
-    Results.ByLaunch.push_back({Name, Launch.loc, std::move(Scratch.Collectives)});
+    Results.ByLaunch.push_back({Name, Launch.loc, std::move(Scratch.Collectives), EveryLaunch});
   }
 }
 

@@ -130,6 +130,10 @@ struct LaunchCollectives {
   std::string Kernel;
   SourceLocation Launch;
   std::vector<DivergenceCollective> Collectives;
+  /// Every launch of the kernel in the translation unit has an exact block
+  /// and is among the configurations analysed: only then does "no
+  /// configuration misses it" rule the miss out.
+  bool CoversEveryLaunch = true;
 };
 
 class DivergenceResults {

@@ -429,3 +429,20 @@ void launchStagedByLaunch(float *p) {
   stagedByLaunch<<<64, 256>>>(p, 256);
   stagedByLaunch<<<64, 128>>>(p, 128);
 }
+
+// The same kernel shape also launched with a block occlint cannot read: that
+// launch may straddle the bound, so the warning stays (no configuration of
+// the readable launches can rule it out for the other).
+__global__ void stagedPartlyKnown(float *p, int n) {
+  __shared__ float s[256];
+  if (threadIdx.x < n) { // expect-note {{the branch on 'threadIdx.x < n' depends on the thread}}
+    s[threadIdx.x] = p[threadIdx.x];
+    __syncthreads(); // expect-warning {{__syncthreads() is reached only by the threads on one side of a bound ('threadIdx.x < n')}} [cuda-divergence-barrier]
+    p[threadIdx.x] = s[(threadIdx.x + 1) % n];
+  }
+}
+void launchStagedPartlyKnown(float *p, int threads) {
+  stagedPartlyKnown<<<64, 256>>>(p, 256);
+  stagedPartlyKnown<<<64, 128>>>(p, 128);
+  stagedPartlyKnown<<<64, threads>>>(p, 200);
+}
