@@ -5,6 +5,7 @@
 #include "ExitCodes.h"
 #include "core/GpuDatabase.h"
 #include "core/Occupancy.h"
+#include "core/PipelineOverlap.h"
 #include "core/PipelineStaircase.h"
 #include "core/PipelineStaircaseJson.h"
 
@@ -31,10 +32,16 @@ static const char *const OccupancyHelp = R"(usage: occlint occupancy --gpu GPU -
                        depth (needs --smem-per-stage; --smem is then the shared
                        memory outside the ring)
   --smem-per-stage BYTES  the shared memory of one stage of the ring
+  --tile-flops N       with --stages: floating-point operations one block does
+                       on one tile (an FMA is 2); with --tile-tensor-flops,
+                       the overlap estimate per depth (load and compute time
+                       per tile, whether the ring covers the load)
+  --tile-tensor-flops N  tensor-core FLOPs one block does on one tile
   --format text|json   output format (default text)
 
 With --stages, a depth whose ring exceeds the 48 KB default per block is
-counted as opted in (docs/async-pipelines.md).
+counted as opted in (docs/async-pipelines.md). The overlap estimate uses the
+GPU's datasheet rates (data/gpus.json); a GPU without them gets none.
 )";
 
 static std::string percent(double Fraction) {
@@ -145,10 +152,14 @@ static std::pair<int, int> parseStageRange(const ArgParser &Args) {
 }
 
 static void printStaircase(std::ostream &OS, const TargetGpu &Gpu, const std::vector<PipelineDepthPoint> &Points,
-                           int64_t PerStage, int64_t Other) {
+                           int64_t PerStage, int64_t Other, bool Estimated) {
   OS << "GPU            " << Gpu.productName << " (" << Gpu.arch.name << ", " << Gpu.smCount << " SMs)\n";
   OS << "Ring           stages of " << PerStage << " B, " << Other << " B of shared memory outside it\n";
-  OS << "Stages  Shared memory  Blocks/SM  Occupancy  Limited by\n";
+  if (Estimated)
+    OS << "Estimate       per tile and SM: load, compute (ns); covered: the ring hides the load (datasheet "
+          "rates, " << int(kAsyncCopyLatencyCycles) << " cycles of latency)\n";
+  OS << "Stages  Shared memory  Blocks/SM  Occupancy  " << (Estimated ? "Load    Compute  Covered  " : "")
+     << "Limited by\n";
   for (const PipelineDepthPoint &P : Points) {
     char Line[160];
     std::snprintf(Line, sizeof Line, "%-7d %-14lld ", P.stages, static_cast<long long>(P.sharedBytes));
@@ -158,7 +169,15 @@ static void printStaircase(std::ostream &OS, const TargetGpu &Gpu, const std::ve
       continue;
     }
     std::snprintf(Line, sizeof Line, "%-10d %-10s ", P.blocksPerSM, percent(P.occupancy).c_str());
-    OS << Line << limiterNames(P.bindingLimiters) << "\n";
+    OS << Line;
+    if (Estimated) {
+      if (const std::optional<TileTimes> T = estimateAt(P))
+        std::snprintf(Line, sizeof Line, "%-7.0f %-8.0f %-8s ", T->loadNs, T->computeNs, P.coversLoad && *P.coversLoad ? "yes" : "no");
+      else
+        std::snprintf(Line, sizeof Line, "%-7s %-8s %-8s ", "-", "-", "-");
+      OS << Line;
+    }
+    OS << limiterNames(P.bindingLimiters) << "\n";
   }
 }
 
@@ -176,7 +195,7 @@ static nlohmann::ordered_json staircaseJson(const TargetGpu &Gpu, const std::vec
 int runOccupancyCommand(int Argc, const char **Argv) {
   ArgParser Args("occupancy",
                  {"gpu", "block", "regs", "smem", "dyn-smem", "optin-smem", "barriers", "launch-bounds", "grid",
-                  "stages", "smem-per-stage", "format"},
+                  "stages", "smem-per-stage", "tile-flops", "tile-tensor-flops", "format"},
                  {"help"});
   Args.parse(Argc, Argv);
   if (Args.has("help")) {
@@ -221,10 +240,22 @@ int runOccupancyCommand(int Argc, const char **Argv) {
 
   if (Args.has("stages") != Args.has("smem-per-stage"))
     Args.fail("--stages and --smem-per-stage go together (see --help)");
+  const bool Estimate = Args.has("tile-flops") || Args.has("tile-tensor-flops");
+  if (Estimate && !Args.has("stages"))
+    Args.fail("--tile-flops and --tile-tensor-flops need --stages and --smem-per-stage (see --help)");
   if (Args.has("stages")) {
     const auto [First, Last] = parseStageRange(Args);
     const int64_t PerStage = *Args.integer("smem-per-stage", 1, int64_t(1) << 40, true);
     std::vector<PipelineDepthPoint> Points = pipelineStaircase(*Gpu, Kernel, Launch, PerStage, Last);
+    if (Estimate) {
+      TileWork Work;
+      Work.fpOps = double(Args.integer("tile-flops", 0, int64_t(1) << 50).value_or(0));
+      Work.tensorFlops = double(Args.integer("tile-tensor-flops", 0, int64_t(1) << 50).value_or(0));
+      if (!Gpu->throughput)
+        std::cerr << "occlint occupancy: note: " << Gpu->productName
+                  << " has no datasheet rates in the GPU database: no overlap estimate\n";
+      estimateOverlap(Points, *Gpu, PerStage, Work);
+    }
     bool AnyFits = false;
     std::vector<PipelineDepthPoint> Shown;
     for (const PipelineDepthPoint &P : Points)
@@ -235,7 +266,7 @@ int runOccupancyCommand(int Argc, const char **Argv) {
     if (Format == "json")
       std::cout << staircaseJson(*Gpu, Shown, PerStage, Kernel.staticSharedMem).dump(2) << "\n";
     else
-      printStaircase(std::cout, *Gpu, Shown, PerStage, Kernel.staticSharedMem);
+      printStaircase(std::cout, *Gpu, Shown, PerStage, Kernel.staticSharedMem, Estimate);
     // No depth of the range fits: the ring cannot launch (an error, as above).
     return AnyFits ? ExitOk : ExitFindings;
   }

@@ -80,6 +80,31 @@ TEST(OccupancyCommand, StagesThatNeverFitAreAFinding) {
   EXPECT_NE(R.output.find("does not fit in one block"), std::string::npos) << R.output;
 }
 
+TEST(OccupancyCommand, StagesWithTheTilesWorkGetTheOverlapEstimate) {
+  // H100 SXM: 3.35 TB/s over 132 SMs. Two blocks per SM (128 registers)
+  // load 2 x 32 KB per tile: 2582 ns; 2 M tensor FLOPs per block and tile
+  // take 560 ns: load-bound. Two stages give 2582 ns to hide 303 ns of
+  // latency plus the 2582 ns load: not enough; three give twice that.
+  CommandResult R = occupancy("--gpu H100 --block 256 --regs 128 --smem 8K --stages 1-4 --smem-per-stage 32K "
+                              "--tile-tensor-flops 2097152");
+  EXPECT_EQ(R.exitCode, 0) << R.output;
+  EXPECT_NE(R.output.find("Load    Compute  Covered"), std::string::npos) << R.output;
+  EXPECT_NE(R.output.find("2       73728          2          25.0%      2582    560      no"), std::string::npos)
+      << R.output;
+  EXPECT_NE(R.output.find("3       106496         2          25.0%      2582    560      yes"), std::string::npos)
+      << R.output;
+  CommandResult J = occupancy("--gpu H100 --block 256 --regs 128 --stages 2-3 --smem-per-stage 32K "
+                              "--tile-tensor-flops 2097152 --format json",
+                              false);
+  const nlohmann::json Out = nlohmann::json::parse(J.output);
+  EXPECT_EQ(Out["pipelineDepths"][0]["estimate"]["bound"], "load") << J.output;
+  EXPECT_EQ(Out["pipelineDepths"][0]["estimate"]["coversLoad"], false) << J.output;
+  EXPECT_EQ(Out["pipelineDepths"][1]["estimate"]["coversLoad"], true) << J.output;
+  // Without the tile's work, the staircase alone, as before.
+  EXPECT_EQ(occupancy("--gpu H100 --block 256 --regs 128 --stages 1-2 --smem-per-stage 32K").output.find("Covered"),
+            std::string::npos);
+}
+
 struct BadInput {
   const char *args;
   const char *expectedText;
@@ -113,6 +138,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"--gpu sm_90:0 --block 256 --regs 32", "invalid SM count '0'"},
                       BadInput{"--gpu H100 --block 256 --regs", "--regs needs a value"},
                       BadInput{"--gpu A100 --block 256 --regs 32 --stages 1-4", "--stages and --smem-per-stage go together"},
+                      BadInput{"--gpu A100 --block 256 --regs 32 --tile-flops 1000", "need --stages and --smem-per-stage"},
                       BadInput{"--gpu A100 --block 256 --regs 32 --stages 4-2 --smem-per-stage 16K", "the first depth not above the last"},
                       BadInput{"--gpu A100 --block 256 --regs 32 --stages two --smem-per-stage 16K", "is not a depth or a range"}));
 
