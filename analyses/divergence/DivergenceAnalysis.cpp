@@ -89,9 +89,10 @@ std::vector<std::vector<const LaunchSite *>> configurationsOf(const std::vector<
       Key << (L->grid.xyz[I].isExact() ? std::to_string(L->grid.xyz[I].exactValue()) : "?") << ',';
     for (const std::optional<int64_t> &A : L->argumentValues)
       Key << (A ? std::to_string(*A) : "?") << ',';
-    if (Groups.find(Key.str()) == Groups.end())
-      Order.push_back(Key.str());
-    Groups[Key.str()].push_back(L);
+    auto [Group, New] = Groups.try_emplace(Key.str());
+    if (New)
+      Order.push_back(Group->first);
+    Group->second.push_back(L);
   }
   std::vector<std::vector<const LaunchSite *>> Out;
   for (const std::string &K : Order)
@@ -197,8 +198,7 @@ const DivergenceResults &DivergenceResults::get(ASTContext &Ctx, const Translati
       const std::vector<const LaunchSite *> &Launches = LaunchesOf[K->decl];
       BlockShape Shape = shapeOf(Launches);
       readStatedBlockShape(*K->decl, Ctx, Shape);
-      const LaunchedArguments Agreed = argumentsOf(*K->decl, Launches);
-      Driver.analyzeKernel(*K->decl, K->displayName, Shape, Agreed);
+      Driver.analyzeKernel(*K->decl, K->displayName, Shape, argumentsOf(*K->decl, Launches));
       analyzeEachLaunch(Ctx, *K->decl, K->displayName, Launches, *Results);
     }
   Results->Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();

@@ -114,6 +114,11 @@ struct BlockShape {
   /// StatedBlockShape.h): they take precedence over the launches'.
   std::array<bool, 3> Stated{};
   SourceLocation StatedAt;        // the first such assertion, for notes
+  /// The threads a warp holds: the block's when it is known and smaller
+  /// than a warp (a 4x4 block: 16), else 32.
+  unsigned warpLanes() const {
+    return X && Y && Z && *X * *Y * *Z < 32 ? unsigned(*X * *Y * *Z) : 32;
+  }
 };
 
 /// Per kernel parameter, the integer that every launch of the kernel in the
@@ -125,7 +130,7 @@ using LaunchedArguments = std::vector<std::optional<int64_t>>;
 /// The collectives of one kernel analysed again with the block shape and
 /// arguments of one of its launches, when its launches do not agree on
 /// them: what that launch makes of each barrier and warp intrinsic
-/// (severity earned by launches, docs/divergence.md).
+/// (severity earned by launches, docs/checks/cuda-divergence-barrier.md).
 struct LaunchCollectives {
   std::string Kernel;
   SourceLocation Launch;

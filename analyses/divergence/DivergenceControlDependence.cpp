@@ -438,8 +438,7 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
   C.BranchLoc = S ? S->getBeginLoc() : SourceLocation();
   C.Cond = Conds[T.From] ? *Conds[T.From] : ThreadValue::top();
   C.Boundary = BoundaryConds[T.From];
-  if (D.Shape.X && D.Shape.Y && D.Shape.Z && *D.Shape.X * *D.Shape.Y * *D.Shape.Z < 32)
-    C.WarpLanes = unsigned(*D.Shape.X * *D.Shape.Y * *D.Shape.Z);
+  C.WarpLanes = D.Shape.warpLanes();
   if (const std::optional<BlockShapeDecision> &Decided = DecidedConds[T.From]) {
     // The kernel's own assertion of its shape (a bound on a global index
     // needs the launches' grid as well: decided by the launch).

@@ -135,8 +135,7 @@ void Dataflow::reportBranches() {
     Br.Cond = Cond;
     Br.CondText = sourceText(CondExpr, Ctx);
     Br.Kernel = D.Kernel;
-    if (D.Shape.X && D.Shape.Y && D.Shape.Z && *D.Shape.X * *D.Shape.Y * *D.Shape.Z < 32)
-      Br.WarpLanes = unsigned(*D.Shape.X * *D.Shape.Y * *D.Shape.Z);
+    Br.WarpLanes = D.Shape.warpLanes();
     // Work relative to one run of the branch: a side's blocks weighted by
     // the loops they are in, over the weight of the loops around the branch.
     const Stmt *Level = Weights.enclosingLoop(S);

@@ -39,7 +39,6 @@ std::string describeMask(uint32_t M, unsigned W) {
   M &= All;
   const uint32_t Rest = ~M & All;
   const int N = std::popcount(M);
-  const std::string Last = std::to_string(W - 1);
   if (N == 0 || N == int(W))
     return "";
   if (M == (0x55555555u & All) || M == (0xAAAAAAAAu & All))

@@ -47,14 +47,20 @@ bool isGlobalIndexFormula(const Expr *E, ASTContext &Ctx) {
 
 bool isGridStrideFormula(const Expr *E, ASTContext &Ctx) { return isProduct(E, "gridDim", "blockDim", Ctx); }
 
+std::optional<llvm::StringRef> builtinReadHere(const Stmt *S, ASTContext &Ctx) {
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(S))
+    return builtinVariableName(Ref->getDecl());
+  if (const auto *E = dyn_cast_or_null<Expr>(S))
+    if (std::optional<BuiltinComponent> B = builtinComponent(E, Ctx))
+      return B->variable;
+  return std::nullopt;
+}
+
 bool mentionsBuiltin(const Stmt *S, llvm::StringRef Variable, ASTContext &Ctx) {
   if (!S)
     return false;
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
-    return builtinVariableName(Ref->getDecl()) == Variable;
-  if (const auto *E = dyn_cast<Expr>(S))
-    if (std::optional<BuiltinComponent> B = builtinComponent(E, Ctx))
-      return B->variable == Variable;
+  if (std::optional<llvm::StringRef> Read = builtinReadHere(S, Ctx))
+    return *Read == Variable;
   for (const Stmt *Child : S->children())
     if (mentionsBuiltin(Child, Variable, Ctx))
       return true;

@@ -28,6 +28,11 @@ bool isGridStrideFormula(const Expr *E, ASTContext &Ctx);
 
 /// Whether E mentions the built-in variable `Variable` anywhere.
 bool mentionsBuiltin(const Stmt *S, llvm::StringRef Variable, ASTContext &Ctx);
+/// The built-in variable S itself reads (a reference, or one of its
+/// components: "blockIdx"; empty for a reference to anything else), without
+/// looking into its children; nullopt when S is neither. For walks that
+/// visit every node themselves and would make mentionsBuiltin quadratic.
+std::optional<llvm::StringRef> builtinReadHere(const Stmt *S, ASTContext &Ctx);
 
 /// The source text of E (its file range, whitespace collapsed), shortened to
 /// about 40 characters.

@@ -5,6 +5,9 @@
 
 #include "clang/AST/ExprCXX.h"
 
+#include <optional>
+#include <vector>
+
 namespace clang::tidy::occlint {
 
 namespace {
@@ -26,11 +29,14 @@ bool isCooperativeGridSize(const Stmt *S) {
 }
 
 // Whether `S` reads the grid's size: `gridDim` or a cooperative grid's size.
+// Each node is asked about itself only: one pass over the expression.
 bool readsGridSize(const Stmt *S, ASTContext &Ctx) {
   if (!S)
     return false;
-  if (isCooperativeGridSize(S) || resize::mentionsBuiltin(S, "gridDim", Ctx))
+  if (isCooperativeGridSize(S))
     return true;
+  if (std::optional<llvm::StringRef> Read = resize::builtinReadHere(S, Ctx))
+    return *Read == "gridDim";
   for (const Stmt *Child : S->children())
     if (readsGridSize(Child, Ctx))
       return true;
@@ -134,7 +140,7 @@ public:
 bool readsBlockIndex(const Stmt *S, ASTContext &Ctx, const VarDecl *Own = nullptr, unsigned Depth = 0) {
   if (!S || Depth > 8)
     return false;
-  if (resize::mentionsBuiltin(S, "blockIdx", Ctx))
+  if (std::optional<llvm::StringRef> Read = resize::builtinReadHere(S, Ctx); Read && *Read == "blockIdx")
     return true;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
@@ -189,8 +195,6 @@ KernelLoop findGridStrideLoop(const Stmt *Body, ASTContext &Ctx) {
   return {Finder.Found, Condition, parameterRead(Condition)};
 }
 
-bool hasGridStrideLoop(const Stmt *Body, ASTContext &Ctx) { return bool(findGridStrideLoop(Body, Ctx)); }
-
 KernelLoop findRuntimeExtentLoop(const Stmt *Body) {
   if (!Body)
     return {};
@@ -198,10 +202,6 @@ KernelLoop findRuntimeExtentLoop(const Stmt *Body) {
   Finder.traverseStmt(Body);
   return Finder.Found;
 }
-
-} // namespace clang::tidy::occlint
-
-namespace clang::tidy::occlint {
 
 const Stmt *findBlockDependentTripLoop(const Stmt *Body, ASTContext &Ctx) {
   if (!Body)

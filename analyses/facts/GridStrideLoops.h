@@ -15,8 +15,6 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 
-#include <string>
-
 namespace clang::tidy::occlint {
 
 /// A loop of a kernel, and the integer parameter its condition reads
@@ -33,9 +31,6 @@ struct KernelLoop {
 /// a cooperative-groups grid's size()/num_threads()/num_blocks()), directly
 /// or through a variable initialised with it.
 KernelLoop findGridStrideLoop(const Stmt *Body, ASTContext &Ctx);
-
-/// Whether `Body` has such a loop.
-bool hasGridStrideLoop(const Stmt *Body, ASTContext &Ctx);
 
 /// The first loop of `Body` whose condition reads an integer parameter:
 /// each thread's work grows with a value the launch passes.
