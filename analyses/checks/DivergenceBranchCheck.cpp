@@ -1,7 +1,9 @@
 #include "checks/DivergenceBranchCheck.h"
 
 #include <bit>
-#include <set>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace clang::tidy::occlint {
 
@@ -10,16 +12,14 @@ DivergenceBranchCheck::DivergenceBranchCheck(StringRef Name, ClangTidyContext *C
     : DivergenceCheck(Name, Context), DataSplits(DataSplits), ReportBoundaryGuards(boolOption("ReportBoundaryGuards", false)),
       ReportSingleLane(boolOption("ReportSingleLane", false)),
       MinOperations(Options.get("MinOperations", int64_t(10))),
-      MinLoopShare(Options.get("MinLoopShare", int64_t(25))),
-      HeavySingleLane(Options.get("HeavySingleLaneOperations", int64_t(64))) {}
+      MinLossPercent(Options.get("MinLossPercent", int64_t(DefaultMinLossPercent))) {}
 
 void DivergenceBranchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   DivergenceCheck::storeOptions(Opts);
   Options.store(Opts, "ReportBoundaryGuards", ReportBoundaryGuards ? "true" : "false");
   Options.store(Opts, "ReportSingleLane", ReportSingleLane ? "true" : "false");
   Options.store(Opts, "MinOperations", std::to_string(MinOperations));
-  Options.store(Opts, "MinLoopShare", std::to_string(MinLoopShare));
-  Options.store(Opts, "HeavySingleLaneOperations", std::to_string(HeavySingleLane));
+  Options.store(Opts, "MinLossPercent", std::to_string(MinLossPercent));
 }
 
 namespace {
@@ -60,46 +60,63 @@ Shape shapeOf(const DivergenceBranch &B) {
   }
 }
 
+/// "about 18 %", "under 1 %": the estimate is rough, its wording says so.
+std::string describeLoss(double Loss) {
+  const double Percent = Loss * 100.0;
+  if (Percent < 1.0)
+    return "under 1 %";
+  return "about " + std::to_string(static_cast<int>(Percent + 0.5)) + " %";
+}
+
 } // namespace
 
 void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTContext &) {
-  std::set<SourceLocation::UIntTy> Done;
+  // Per place (instantiations and calling contexts give several records):
+  // the costliest record of the branches this check reports.
+  std::map<SourceLocation::UIntTy, const DivergenceBranch *> Costliest;
+  std::vector<SourceLocation::UIntTy> Order;
   for (const DivergenceBranch &B : R.Branches) {
-    const int64_t Work = B.WorkTaken + B.WorkOther;
-    // Worth a warning: real work on the split paths each time, or, inside a
-    // loop, a split that is a large part of the loop's iteration (the
-    // interleaved reduction `if (tid % (2*s) == 0) s[tid] += s[tid + s]`)
-    // and adds up over the loop to real work. Not: one or two stores, a
-    // swap, a running minimum, a write-out by some lanes after a long loop.
-    const bool RealWork = Work >= MinOperations;
-    const bool DominatesItsLoop = B.Repeat > 1 && double(Work) * B.Repeat >= double(MinOperations) &&
-                                  double(Work) * 100.0 >= double(MinLoopShare) * B.LevelWork;
-    if (!RealWork && !DominatesItsLoop)
-      continue;
     // Which of the two checks: a split decided by data (a switch on loaded
     // values too) or by the thread index.
     if (B.Cond.FromData != DataSplits)
       continue;
+    // Too little work on the split paths, over all the branch's runs in a
+    // call, to matter whatever its share: a store or two, a swap, a running
+    // minimum (a share of a tiny kernel; the compiler predicates such paths).
+    const int64_t Work = B.WorkTaken + B.WorkOther;
+    if (double(Work) * B.Repeat < double(MinOperations))
+      continue;
     const Shape S = B.What == "switch" ? Shape::Split : shapeOf(B);
+    const bool AtAnyLoss = (S == Shape::Boundary && ReportBoundaryGuards) || (S == Shape::SingleLane && ReportSingleLane);
     if (S == Shape::Boundary && !ReportBoundaryGuards)
       continue;
-    if (S == Shape::SingleLane && !ReportSingleLane && Work < HeavySingleLane)
+    if (!AtAnyLoss && B.Loss * 100.0 < double(MinLossPercent))
       continue;
-    if (!Done.insert(B.Loc.getRawEncoding()).second) // once per place (instantiations, calling contexts)
-      continue;
+    auto [It, New] = Costliest.try_emplace(B.Loc.getRawEncoding(), &B);
+    if (New)
+      Order.push_back(It->first);
+    else if (B.Loss > It->second->Loss)
+      It->second = &B;
+  }
+  for (SourceLocation::UIntTy Place : Order) {
+    const DivergenceBranch &B = *Costliest[Place];
+    const int64_t Work = B.WorkTaken + B.WorkOther;
     std::string Split = B.What == "switch" ? "lanes take different cases" : describeSplit(B.Cond, B.WarpLanes);
     if (Split.empty())
       Split = "lanes take different paths";
     const std::string Assumed = assumption(B.Cond.Assumed, B.Kernel);
     if (B.Loop)
       diag(B.Loc, "the trip count of this loop differs between the lanes of a warp (%0 on '%1'): the warp repeats "
-                  "the body (~%2 operations) until its last lane is done, with the finished lanes masked off%3")
-          << Split << B.CondText << static_cast<unsigned>(B.WorkTaken) << Assumed;
+                  "the body (~%2 operations a trip) until its last lane is done, with the finished lanes masked off; "
+                  "estimated loss: %3 of the kernel's lane-slots idle here%4")
+          << Split << B.CondText << static_cast<unsigned>(double(B.WorkTaken) / B.Trips + 0.5) << describeLoss(B.Loss)
+          << Assumed;
     else
       diag(B.Loc, "this %0 splits warps: %1 on '%2'; each split warp runs both paths one after the other (~%3 "
-                  "operations on one path, ~%4 on the other: ~%5 serialized)%6")
+                  "operations on one path, ~%4 on the other: ~%5 serialized); estimated loss: %6 of the kernel's "
+                  "lane-slots idle here%7")
           << B.What << Split << B.CondText << static_cast<unsigned>(B.WorkTaken)
-          << static_cast<unsigned>(B.WorkOther) << static_cast<unsigned>(Work) << Assumed;
+          << static_cast<unsigned>(B.WorkOther) << static_cast<unsigned>(Work) << describeLoss(B.Loss) << Assumed;
   }
 }
 

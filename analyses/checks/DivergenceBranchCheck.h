@@ -1,7 +1,9 @@
 // cuda-divergence-branch: a condition (if, switch, ?:, loop) that splits the
-// lanes of a warp with real work on the split paths, so that each split warp
-// runs both paths one after the other. Boundary guards and single-lane
-// sections are left out unless the options ask for them.
+// lanes of a warp, so that each split warp runs both paths one after the
+// other, where the estimated loss (the share of the kernel's lane-slots it
+// leaves idle, divergence/BranchLoss.h) is at least MinLossPercent. Boundary
+// guards are left out, and single-lane sections below the threshold, unless
+// the options ask for them.
 // docs/checks/cuda-divergence-branch.md
 #pragma once
 
@@ -13,6 +15,9 @@ class DivergenceBranchCheck : public DivergenceCheck {
 public:
   DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context) : DivergenceBranchCheck(Name, Context, false) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  /// MinLossPercent's default, chosen on the tuning corpus
+  /// (docs/divergence-precision.md, "The loss threshold").
+  static constexpr int64_t DefaultMinLossPercent = 10;
 
 protected:
   /// `DataSplits`: report the splits decided by data (loaded values, atomics)
@@ -22,11 +27,10 @@ protected:
 
 private:
   const bool DataSplits;
-  const bool ReportBoundaryGuards;   // `if (i < n)`, early return of out-of-range threads, grid-stride loops
-  const bool ReportSingleLane;       // `if (threadIdx.x == 0)`, `lane == 0`
-  const int64_t MinOperations;       // less work than this on the paths each time: not reported, unless it dominates its loop
-  const int64_t MinLoopShare;        // percent of a loop iteration's work from which a small split inside the loop counts
-  const int64_t HeavySingleLane;     // single-lane sections at least this heavy are reported anyway
+  const bool ReportBoundaryGuards;   // `if (i < n)`, early return of out-of-range threads, grid-stride loops: at any loss
+  const bool ReportSingleLane;       // `if (threadIdx.x == 0)`, `lane == 0`: at any loss
+  const int64_t MinOperations;       // fewer operations on the split paths over all the runs in a call: not reported
+  const int64_t MinLossPercent;      // estimated share of the kernel's lane-slots idle from which a split is reported
 };
 
 /// cuda-divergence-data-branch: the same for splits decided by data (escape

@@ -1,10 +1,14 @@
 #include "checks/OcclintCheck.h"
 #include "checks/NvccMacroInOwnFiles.h"
+#include "divergence/BranchLoss.h"
+#include "divergence/DivergenceAnalysis.h"
 #include "facts/ResourceReports.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
 
 
 using namespace clang::ast_matchers;
@@ -113,7 +117,19 @@ void OcclintCheck::onStartOfTranslationUnit() {
   CallerNoLints.reset(); // its cache of NOLINT blocks is per file, and files change (the LSP)
 }
 
-void OcclintCheck::onEndOfTranslationUnit() { TranslationUnitFacts::sendRecords(); }
+void OcclintCheck::onEndOfTranslationUnit() {
+  // The kernels' branch-loss estimates, when a divergence check computed them.
+  TranslationUnitFacts::sendRecords([](const ASTContext &Ctx, TranslationUnitRecord &Record) {
+    const DivergenceResults *Divergence = DivergenceResults::computedFor(Ctx);
+    if (!Divergence)
+      return;
+    for (KernelRecord &K : Record.kernels)
+      if (auto It = Divergence->LanesByKernel.find(K.name); It != Divergence->LanesByKernel.end()) {
+        K.branchLoss = std::min(It->second.Loss, 1.0);
+        K.predictedActiveThreadsPerWarp = predictedActiveThreadsPerWarp(It->second.LanesPerWarp, It->second.Loss);
+      }
+  });
+}
 
 void OcclintCheck::check(const MatchFinder::MatchResult &Result) {
   const TranslationUnitFacts &Facts = TranslationUnitFacts::get(*Result.Context, SharedOptions);

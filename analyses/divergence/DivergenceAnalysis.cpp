@@ -168,6 +168,7 @@ void DivergenceResults::addBranch(DivergenceBranch B) {
   // statement, kernel and condition.
   if (!Seen.insert(std::to_string(reinterpret_cast<uintptr_t>(B.S)) + B.Kernel + B.Cond.str()).second)
     return;
+  LanesByKernel[B.Kernel].Loss += B.Loss;
   Branches.push_back(std::move(B));
 }
 
@@ -181,6 +182,11 @@ void DivergenceResults::addCollective(DivergenceCollective C) {
 }
 
 void DivergenceResults::forgetAll() { cache() = CacheEntry{}; }
+
+const DivergenceResults *DivergenceResults::computedFor(const ASTContext &Ctx) {
+  const CacheEntry &C = cache();
+  return C.Results && C.Ctx == &Ctx ? C.Results.get() : nullptr;
+}
 
 const DivergenceResults &DivergenceResults::get(ASTContext &Ctx, const TranslationUnitFacts &Facts) {
   CacheEntry &C = cache();
@@ -216,6 +222,11 @@ void DivergenceDriver::analyzeKernel(const FunctionDecl &Kernel, const std::stri
   Arguments = A;
   Returns.clear(); // summaries depend on the block shape
   Reported.clear();
+  // The lanes its warps hold: a block of 48 threads fills one warp and half
+  // of another (24 on average).
+  DivergenceResults::KernelLanes &Lanes = Out.LanesByKernel[Name];
+  if (const std::optional<int64_t> T = S.threads())
+    Lanes.LanesPerWarp = double(*T) / double((*T + 31) / 32);
   // Kernel parameters are the same for every thread; those every launch
   // passes the same integer are that constant.
   std::vector<ThreadValue> Params(Kernel.getNumParams(), ThreadValue::uniform());

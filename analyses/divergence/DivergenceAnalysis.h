@@ -57,6 +57,12 @@ struct DivergenceContext {
   std::string LaunchedBlock;
   /// The threads a warp holds (DivergenceBranch::WarpLanes).
   unsigned WarpLanes = 32;
+  /// The share of the kernel's estimated work that the function's runs from
+  /// this call path make (1 for the kernel itself; for a callee, its
+  /// operations times the times the caller calls it, over the caller's
+  /// operations, times the caller's share): what a branch's loss in the
+  /// callee is worth in the kernel (BranchLoss.h).
+  double WorkShare = 1;
   std::vector<SourceLocation> Calls; // call sites between the branch's function and the code
   /// The same question when threads that have exited the kernel do not
   /// count (the PTX ISA releases a barrier held up only by exited threads;
@@ -86,6 +92,19 @@ struct DivergenceBranch {
   /// The threads a warp holds in the launched blocks: fewer than 32 when
   /// every launch's block is smaller than a warp (for the split's wording).
   unsigned WarpLanes = 32;
+  /// For a loop: its own trip count (LoopWeights: read from the header, or
+  /// LoopWeights::UnknownTripCount); 1 for the other statements.
+  double Trips = 1;
+  /// Operations of one call of the function the branch is in (its loops
+  /// counted by their trip counts), and that function's share of the
+  /// kernel's work (DivergenceContext::WorkShare).
+  double FunctionWork = 0;
+  double WorkShare = 1;
+  /// Warps in the launched block, 0 when the launches do not agree on it.
+  unsigned WarpsPerBlock = 0;
+  /// The estimated share of the kernel's lane-slots this branch leaves idle
+  /// (0..1, BranchLoss.h).
+  double Loss = 0;
 };
 
 /// A barrier or warp collective and the control it is reached under.
@@ -119,6 +138,12 @@ struct BlockShape {
   unsigned warpLanes() const {
     return X && Y && Z && *X * *Y * *Z < 32 ? unsigned(*X * *Y * *Z) : 32;
   }
+  /// The block's threads when every extent is known, else nullopt.
+  std::optional<int64_t> threads() const {
+    if (X && Y && Z && *X > 0 && *Y > 0 && *Z > 0)
+      return *X * *Y * *Z;
+    return std::nullopt;
+  }
 };
 
 /// Per kernel parameter, the integer that every launch of the kernel in the
@@ -144,6 +169,9 @@ struct LaunchCollectives {
 class DivergenceResults {
 public:
   static const DivergenceResults &get(ASTContext &Ctx, const TranslationUnitFacts &Facts);
+  /// The results already computed for this translation unit, or null when no
+  /// divergence check asked for them (the facts records read them).
+  static const DivergenceResults *computedFor(const ASTContext &Ctx);
   static void forgetAll();
 
   std::vector<DivergenceBranch> Branches;
@@ -153,6 +181,15 @@ public:
   /// (at most MaxLaunchConfigurations; none when there are more).
   std::vector<LaunchCollectives> ByLaunch;
   static constexpr unsigned MaxLaunchConfigurations = 8;
+  /// Per kernel (by its display name): the lanes its launched warps hold on
+  /// average and the estimated share of its lane-slots that thread-dependent
+  /// branches leave idle, summed over its branches (BranchLoss.h); what
+  /// `--format json` reports as predictedActiveThreadsPerWarp.
+  struct KernelLanes {
+    double LanesPerWarp = 32;
+    double Loss = 0;
+  };
+  std::map<std::string, KernelLanes> LanesByKernel;
   double Seconds = 0; // time the analysis took
   // Every context is recorded (a helper called from several kernels, each
   // instantiation of a template); the checks report each place once.

@@ -109,6 +109,8 @@ ThreadValue Dataflow::evalCall(const CallExpr *CE) {
       Params.erase(Params.begin()); // the object is the first argument of a member operator
     DivergenceContext Here = contextAt(Cur);
     Here.Calls.push_back(CE->getExprLoc());
+    if (Reporting)
+      Here.WorkShare = calleeWorkShare(CE, *Def);
     if (Here.ExitedIgnored) {
       DivergenceContext Live = *Here.ExitedIgnored;
       Live.Calls.push_back(CE->getExprLoc());

@@ -439,6 +439,7 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
   C.Cond = Conds[T.From] ? *Conds[T.From] : ThreadValue::top();
   C.Boundary = BoundaryConds[T.From];
   C.WarpLanes = D.Shape.warpLanes();
+  C.WorkShare = Outer.WorkShare;
   if (const std::optional<BlockShapeDecision> &Decided = DecidedConds[T.From]) {
     // The kernel's own assertion of its shape (a bound on a global index
     // needs the launches' grid as well: decided by the launch).

@@ -63,6 +63,7 @@ FunctionSummary Dataflow::run() {
   }
   LiveTaints = computeTaints(/*IgnoreExits=*/true);
   if (Report) {
+    estimateWork();
     Reporting = true;
     flow();
     reportBranches();

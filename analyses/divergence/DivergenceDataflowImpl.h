@@ -13,6 +13,7 @@
 #include "divergence/DivergenceAnalysis.h"
 #include "divergence/DivergenceCalls.h"
 #include "divergence/GlobalIndexBounds.h"
+#include "divergence/LoopWeights.h"
 #include "divergence/StridedLoopTrips.h"
 #include "divergence/StatedAlignments.h"
 #include "facts/DeepExpressions.h"
@@ -254,7 +255,19 @@ private:
   void recordCollective(const CallExpr *CE, const CallInfo &Info);
   int64_t blockCost(const CFGBlock &B);
   int64_t stmtCost(const Stmt *S);
+  /// Before the reporting pass: operations per block, how often each block
+  /// runs per call (LoopWeights), the work of each loop's iterations and of
+  /// the whole function; the branches' estimates and the callees' share of
+  /// the kernel's work (DivergenceContext::WorkShare) read them.
+  void estimateWork();
+  /// The share of the kernel's work one call of Callee at Call makes.
+  double calleeWorkShare(const CallExpr *Call, const FunctionDecl &Callee);
   void reportBranches();
+  std::unique_ptr<LoopWeights> Weights;
+  std::vector<int64_t> Costs;
+  std::vector<double> BlockWeight;
+  llvm::DenseMap<const Stmt *, double> LoopWork;
+  double FunctionWork = 0;
 };
 
 } // namespace clang::tidy::occlint::detail

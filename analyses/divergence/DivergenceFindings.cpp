@@ -2,6 +2,7 @@
 // reached under divergent control, and the branches that split warps with
 // an estimate of the work on either side.
 #include "divergence/DivergenceDataflowImpl.h"
+#include "divergence/BranchLoss.h"
 #include "divergence/LoopWeights.h"
 #include "divergence/OperationCost.h"
 
@@ -84,30 +85,40 @@ const Stmt *Dataflow::firstStatement(const CFGBlock &B) {
   return nullptr;
 }
 
-void Dataflow::reportBranches() {
+void Dataflow::estimateWork() {
   const unsigned N = Cfg->getNumBlockIDs();
-  std::vector<int64_t> Costs(N, 0);
+  Costs.assign(N, 0);
   for (const CFGBlock *B : *Cfg)
     Costs[B->getBlockID()] = blockCost(*B);
   // How often each block runs per call, and the work of each loop's
   // iteration (its nested loops included) and of the whole function.
-  const LoopWeights Weights(FD.getBody(), Ctx);
-  std::vector<double> BlockWeight(N, 1.0);
-  llvm::DenseMap<const Stmt *, double> LoopWork;
-  double FunctionWork = 0;
+  Weights = std::make_unique<LoopWeights>(FD.getBody(), Ctx);
+  BlockWeight.assign(N, 1.0);
+  LoopWork.clear();
+  FunctionWork = 0;
   for (const CFGBlock *B : *Cfg) {
     const Stmt *Loop = nullptr;
     if (const Stmt *First = firstStatement(*B))
-      Loop = Weights.enclosingLoop(First);
+      Loop = Weights->enclosingLoop(First);
     else if (const Stmt *T = B->getTerminatorStmt(); isLoop(T))
       Loop = T; // an empty loop header runs every iteration
     const unsigned Id = B->getBlockID();
-    BlockWeight[Id] = Weights.iterationWeight(Loop);
+    BlockWeight[Id] = Weights->iterationWeight(Loop);
     const double W = double(Costs[Id]) * BlockWeight[Id];
     FunctionWork += W;
-    for (const Stmt *L = Loop; L; L = Weights.parentLoop(L))
+    for (const Stmt *L = Loop; L; L = Weights->parentLoop(L))
       LoopWork[L] += W;
   }
+}
+
+double Dataflow::calleeWorkShare(const CallExpr *Call, const FunctionDecl &Callee) {
+  if (!Weights || FunctionWork <= 0)
+    return Entry.WorkShare;
+  const double Calls = double(D.cost(Callee)) * Weights->weight(Call);
+  return Entry.WorkShare * std::min(1.0, Calls / FunctionWork);
+}
+
+void Dataflow::reportBranches() {
   for (const CFGBlock *X : *Cfg) {
     const Stmt *S = X->getTerminatorStmt();
     if (!S || X->succ_size() < 2 || !isa<IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt, ConditionalOperator>(S))
@@ -138,8 +149,8 @@ void Dataflow::reportBranches() {
     Br.WarpLanes = D.Shape.warpLanes();
     // Work relative to one run of the branch: a side's blocks weighted by
     // the loops they are in, over the weight of the loops around the branch.
-    const Stmt *Level = Weights.enclosingLoop(S);
-    Br.Repeat = Weights.iterationWeight(Level);
+    const Stmt *Level = Weights->enclosingLoop(S);
+    Br.Repeat = Weights->iterationWeight(Level);
     Br.LevelWork = (Level ? LoopWork.lookup(Level) : FunctionWork) / Br.Repeat;
     unsigned Side = 0;
     for (const CFGBlock *Succ : X->succs()) {
@@ -156,6 +167,13 @@ void Dataflow::reportBranches() {
       (Side == 0 ? Br.WorkTaken : Br.WorkOther) += int64_t(std::min(W / Br.Repeat, 1e15) + 0.5);
       ++Side;
     }
+    if (Br.Loop)
+      Br.Trips = std::max(1.0, Weights->iterationWeight(S) / Br.Repeat);
+    Br.FunctionWork = FunctionWork;
+    Br.WorkShare = Entry.WorkShare;
+    if (const std::optional<int64_t> T = D.Shape.threads())
+      Br.WarpsPerBlock = unsigned((*T + 31) / 32);
+    Br.Loss = estimatedLoss(Br);
     D.Out.addBranch(std::move(Br));
   }
 }

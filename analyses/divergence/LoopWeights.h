@@ -26,7 +26,7 @@ public:
   /// twice in the cases that matter, and rarely fewer than a handful of
   /// times; 4 keeps a one-statement split inside such a loop above the
   /// default MinOperations while a write-out after it stays below.
-  static constexpr double UnknownTripCount = 4;
+  static constexpr double UnknownTripCount = 16;
 
   LoopWeights(const Stmt *Body, const ASTContext &Ctx);
 

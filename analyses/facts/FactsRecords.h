@@ -50,6 +50,12 @@ struct KernelRecord {
   std::string resourceSource;       // "ptxas, sm_90" or "estimate: ..."
   int64_t spillStores = 0, spillLoads = 0; // bytes (ptxas)
   std::optional<PipelineRecord> pipeline;   // null when it makes no async copy
+  /// The divergence analysis's estimate (divergence/BranchLoss.h), present
+  /// when a cuda-divergence-* check ran on the kernel: the share of its
+  /// lane-slots that thread-dependent branches leave idle (0..1), and the
+  /// average active threads per warp instruction it predicts (Nsight
+  /// Compute's smsp__thread_inst_executed_per_inst_executed).
+  std::optional<double> branchLoss, predictedActiveThreadsPerWarp;
 };
 
 /// A finding a launch or occupancy check did not report on a launch because

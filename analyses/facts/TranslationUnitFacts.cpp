@@ -167,11 +167,15 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
 
 void TranslationUnitFacts::forgetAll() { cache().clear(); }
 
-void TranslationUnitFacts::sendRecords() {
+void TranslationUnitFacts::sendRecords(llvm::function_ref<void(const ASTContext &, TranslationUnitRecord &)> Amend) {
   FactsRecordSink *Sink = getFactsRecordSink();
   for (CacheEntry &Entry : cache()) {
-    if (Sink && !Entry.recordSent)
-      Sink->record(Entry.facts->toRecord(*Entry.context));
+    if (Sink && !Entry.recordSent) {
+      TranslationUnitRecord Record = Entry.facts->toRecord(*Entry.context);
+      if (Amend)
+        Amend(*Entry.context, Record);
+      Sink->record(std::move(Record));
+    }
     Entry.recordSent = true;
   }
 }

@@ -19,6 +19,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <map>
 #include <memory>
@@ -76,7 +77,9 @@ public:
   /// translation unit not sent yet. Called when every check has run
   /// (OcclintCheck::onEndOfTranslationUnit), so that the records carry the
   /// findings the checks suppressed.
-  static void sendRecords();
+  /// `Amend`, when given, completes each record before it is sent (the
+  /// divergence analysis's per-kernel estimates: OcclintCheck).
+  static void sendRecords(llvm::function_ref<void(const ASTContext &, TranslationUnitRecord &)> Amend = nullptr);
 
   std::string arch;                                // "sm_90"; "" when the parse has no device target
   std::vector<::occlint::TargetGpu> targets;       // the GPUs analysed on this pass

@@ -29,6 +29,7 @@ import datetime
 import hashlib
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -145,6 +146,9 @@ def run_occlint(db, src, mode, out, cache_dir):
     cmd = [OCCLINT, '-p', db, '--format=json', f'--output={out}', '--quiet', '--jobs=1',
            '--checks=-*,cuda-*,-cuda-occupancy-report', src]
     cmd += ['--no-compile'] if mode == 'parse' else ['--compile-timeout=300']
+    # Calibration runs (an option's default chosen on the tuning set):
+    # OCCLINT_CORPUS_ARGS="'--config={CheckOptions: {cuda-divergence-branch.MinLossPercent: 0}}'" (shell words)
+    cmd[1:1] = shlex.split(os.environ.get('OCCLINT_CORPUS_ARGS', ''))
     env = dict(os.environ, XDG_CACHE_HOME=cache_dir)
     start = time.time()
     p = subprocess.run(cmd, capture_output=True, env=env, timeout=1800)

@@ -93,6 +93,7 @@ __global__ void rankAgainstLabel(const float *scores, const int *labels, int *ou
   const float other = __shfl_down_sync(0xffffffff, best, 1);
   if (other > best) { // expect-warning {{depending on per-thread data on 'other > best'}} [cuda-divergence-data-branch]
     best = other;
-    out[threadIdx.x + 64] = int(expf(best) * 3.0f + logf(best) * other - sqrtf(other));
+    for (int k = 0; k < 32; ++k) // enough work for the split to cost next to the loop above (issue 47)
+      out[threadIdx.x + 64 + k] = int(expf(best) * 3.0f + logf(best) * other - sqrtf(other + k));
   }
 }

@@ -2,7 +2,9 @@
 // DivergenceAnalysis.cpp) on ASTs built from CUDA snippets with occlint's
 // built-in CUDA headers, as in ValueEvaluatorTest.cpp: which branches split
 // warps, which collectives are reached by part of the threads, and why.
+#include "divergence/BranchLoss.h"
 #include "divergence/DivergenceAnalysis.h"
+#include "divergence/LoopWeights.h"
 
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
@@ -266,9 +268,10 @@ __global__ void k(float *p, int n) {
   // 8 iterations of (+= 1, subscript, +) plus the loop's own compare and increment.
   EXPECT_GE(Unrolled->WorkTaken, 8 * 3);
   EXPECT_EQ(Unrolled->Repeat, 1.0);
-  // Inside a loop of unknown trip count: it runs 4 times; its path (2 loads,
-  // an add, a compound store) is a large part of the loop's iteration.
-  EXPECT_EQ(Reduction->Repeat, 4.0);
+  // Inside a loop of unknown trip count: it runs UnknownTripCount times; its
+  // path (2 loads, an add, a compound store) is a large part of the loop's
+  // iteration.
+  EXPECT_EQ(Reduction->Repeat, LoopWeights::UnknownTripCount);
   EXPECT_GE(Reduction->WorkTaken, 4);
   EXPECT_LT(Reduction->WorkTaken, 10);
   EXPECT_GT(Reduction->LevelWork, double(Reduction->WorkTaken));
@@ -322,4 +325,58 @@ __global__ void k(float *p, int C) {
 )cuda");
   ASSERT_TRUE(A.parsed());
   EXPECT_TRUE(A.R->Collectives.empty()); // (only collectives some lanes miss are recorded)
+}
+
+// The loss estimate (BranchLoss.h): idle lane-slots of a split over the
+// kernel's work, by the split's shape, the block's warps and, for a helper,
+// the helper's share of its caller.
+TEST(ThreadVarianceDataflow, BranchLossIsTheShareOfTheKernelsLaneSlotsLeftIdle) {
+  Analysed A(R"cuda(
+__global__ void evenOdd(float *a) {
+  int i = threadIdx.x;
+  if (i % 2 == 0) { a[i] = a[i] * a[i] + a[i + 1] * a[i + 2]; a[i + 3] = a[i] - a[i + 4]; }
+  else { a[i] = a[i] * 2.0f - a[i + 1] * a[i + 2]; a[i + 3] = a[i] + a[i + 4]; }
+}
+__global__ void oneThread(float *a) {
+  float s = 0.0f;
+  for (int k = 0; k < 8; ++k) s += a[threadIdx.x + k];
+  a[threadIdx.x] = s;
+  if (threadIdx.x == 0) { for (int k = 0; k < 8; ++k) s += a[k] * a[k + 1]; a[0] = s; }
+}
+__device__ void half(float *a) {
+  if (threadIdx.x % 2 == 0) { a[threadIdx.x] = a[threadIdx.x] * a[threadIdx.x + 1] - a[threadIdx.x + 2]; }
+}
+__global__ void callsHalf(float *a) {
+  float s = 0.0f;
+  for (int k = 0; k < 64; ++k) s += a[threadIdx.x + k] * a[k] - a[k + 1];
+  a[threadIdx.x] = s;
+  half(a);
+}
+void run(float *a) { oneThread<<<1, 128>>>(a); }
+)cuda");
+  ASSERT_TRUE(A.parsed());
+  const DivergenceBranch *Even = branchAt(A, 4), *One = branchAt(A, 11), *Half = branchAt(A, 14);
+  ASSERT_TRUE(Even && One && Half);
+  // Both paths about equal, half the lanes idle on each: the paths are most
+  // of the kernel, so close to half of its lane-slots.
+  EXPECT_GT(Even->Loss, 0.35);
+  EXPECT_LT(Even->Loss, 0.5);
+  // One thread of a 4-warp block: only warp 0 splits, with 31 lanes idle on
+  // the section, which is about half the kernel: ~1/4 x 31/32 x 1/2.
+  EXPECT_EQ(One->WarpsPerBlock, 4u);
+  EXPECT_GT(One->Loss, 0.08);
+  EXPECT_LT(One->Loss, 0.2);
+  // The helper's split is half of the helper, which is a small part of its
+  // caller: its loss counts in the kernel's terms.
+  EXPECT_LT(Half->WorkShare, 0.1);
+  EXPECT_LT(Half->Loss, 0.05);
+  EXPECT_GT(Half->Loss, 0.0);
+  // Per kernel: the lanes its warps hold and the sum of its branches' losses.
+  const auto &Lanes = A.R->LanesByKernel;
+  ASSERT_TRUE(Lanes.count("evenOdd") && Lanes.count("oneThread"));
+  EXPECT_DOUBLE_EQ(Lanes.at("evenOdd").Loss, Even->Loss);
+  EXPECT_DOUBLE_EQ(Lanes.at("oneThread").LanesPerWarp, 32.0);
+  EXPECT_NEAR(predictedActiveThreadsPerWarp(32, Even->Loss), 32 * (1 - Even->Loss), 1e-9);
+  EXPECT_DOUBLE_EQ(predictedActiveThreadsPerWarp(24, 0), 24.0);
+  EXPECT_DOUBLE_EQ(predictedActiveThreadsPerWarp(32, 5.0), 1.0); // at most 31 of 32 lanes idle
 }

@@ -57,7 +57,8 @@ template <typename X_, typename Io_> void pointFields(X_ &X, Io_ Io) {
 }
 template <typename X_, typename Io_> void kernelFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(name) OCCLINT_FIELD(mangledName) OCCLINT_FIELD(registersKnown) OCCLINT_FIELD(resourceSource)
-  OCCLINT_FIELD(spillStores) OCCLINT_FIELD(spillLoads)
+  OCCLINT_FIELD(spillStores) OCCLINT_FIELD(spillLoads) OCCLINT_FIELD(branchLoss)
+  OCCLINT_FIELD(predictedActiveThreadsPerWarp)
 }
 template <typename X_, typename Io_> void launchFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(launchKind) OCCLINT_FIELD(caller) OCCLINT_FIELD(kernel) OCCLINT_FIELD(mangledName)

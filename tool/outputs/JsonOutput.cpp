@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <climits>
+#include <cmath>
 #include <set>
 
 #ifndef OCCLINT_VERSION
@@ -282,6 +283,14 @@ Json kernelJson(const TranslationUnitRecord &Unit, const KernelRecord &K) {
     Out[Key] = Value;
   if (K.pipeline)
     Out["pipeline"] = pipelineJson(*K.pipeline);
+  // Rounded: an estimate (divergence/BranchLoss.h), not a measurement.
+  // (Divided by a power of ten, not multiplied by its inverse: 229 * 0.1 is
+  // 22.900000000000002, 229 / 10.0 the double nearest to 22.9.)
+  auto Rounded = [](std::optional<double> V, double PowerOfTen) {
+    return V ? Json(std::round(*V * PowerOfTen) / PowerOfTen) : Json(nullptr);
+  };
+  Out["branchLoss"] = Rounded(K.branchLoss, 1000);
+  Out["predictedActiveThreadsPerWarp"] = Rounded(K.predictedActiveThreadsPerWarp, 10);
   return Out;
 }
 

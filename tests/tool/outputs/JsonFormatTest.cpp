@@ -366,6 +366,34 @@ TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
   EXPECT_EQ(lintJson({Input}, "--gpu=A100 --checks=-*,cuda-occupancy-report", nullptr, "OCCLINT_IN_PROCESS=1 "), J);
 }
 
+// The divergence analysis's per-kernel estimate (divergence/BranchLoss.h):
+// branchLoss and predictedActiveThreadsPerWarp, when a cuda-divergence-*
+// check ran; null otherwise. The same through the isolated child as in process.
+TEST(JsonFormat, KernelsCarryThePredictedActiveThreadsPerWarp) {
+  const std::string Input = checksInput("divergence-branch-loss.cu");
+  const json J = lintJson({Input}, "--gpu=H100 --checks=-*,cuda-divergence-branch");
+  std::map<std::string, json> Kernels;
+  for (const json &K : J["kernels"])
+    Kernels[K["name"].get<std::string>()] = K;
+  ASSERT_EQ(Kernels.size(), 5u) << J.dump(1);
+  // Half the lanes idle on each of two paths that are most of the kernel.
+  const json &EvenOdd = Kernels["evenOddHeavy"];
+  ASSERT_TRUE(EvenOdd["predictedActiveThreadsPerWarp"].is_number()) << EvenOdd.dump(1);
+  EXPECT_GT(EvenOdd["predictedActiveThreadsPerWarp"].get<double>(), 16.0) << EvenOdd.dump(1);
+  EXPECT_LT(EvenOdd["predictedActiveThreadsPerWarp"].get<double>(), 20.0) << EvenOdd.dump(1);
+  EXPECT_NEAR(EvenOdd["branchLoss"].get<double>(), 1 - EvenOdd["predictedActiveThreadsPerWarp"].get<double>() / 32, 0.01);
+  // A one-thread write-out after a long loop: nearly every lane busy.
+  const json &Tail = Kernels["tailAfterLongLoop"];
+  EXPECT_GT(Tail["predictedActiveThreadsPerWarp"].get<double>(), 31.5) << Tail.dump(1);
+  EXPECT_LE(Tail["predictedActiveThreadsPerWarp"].get<double>(), 32.0) << Tail.dump(1);
+  EXPECT_EQ(lintJson({Input}, "--gpu=H100 --checks=-*,cuda-divergence-branch", nullptr, "OCCLINT_IN_PROCESS=1 "), J);
+  // No divergence check: no estimate.
+  const json Launches = lintJson({Input}, "--gpu=H100 --checks=-*,cuda-launch-tiny-grid");
+  ASSERT_FALSE(Launches["kernels"].empty());
+  for (const json &K : Launches["kernels"])
+    EXPECT_TRUE(K["predictedActiveThreadsPerWarp"].is_null()) << K.dump(1);
+}
+
 // One tile's arithmetic, the copy/wait order and the overlap estimate per
 // depth (facts/AsyncPipelineWork.h, core/PipelineOverlap.h), the same through
 // the isolated child as in process.
