@@ -177,6 +177,9 @@ void Dataflow::process(const CFGBlock &B, Env &Local) {
   if (const Stmt *T = B.getTerminatorCondition(false))
     if (const auto *CE = dyn_cast<Expr>(T)) {
       Conds[Cur] = eval(CE);
+      if (!Conds[Cur]->laneConstant())
+        if (std::optional<ThreadValue> SameTrips = shiftedLoopTrips(CE))
+          Conds[Cur] = *SameTrips;
       BoundaryConds[Cur] = boundaryCondition(CE, *Conds[Cur]);
       CondFresh[Cur] = true;
     }

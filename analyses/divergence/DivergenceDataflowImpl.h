@@ -229,6 +229,11 @@ private:
   bool unmodified(const VarDecl *VD); // never assigned, incremented or passed by reference in FD
   const Expr *definition(const Expr *Ex); // through unmodified locals to their initializers
   bool sameValue(const Expr *A, const Expr *B);
+  /// A `for` loop's condition that compares its counter with the counter's
+  /// start plus a uniform count: the same trip count in every lane
+  /// (ShiftedLoopTrips.cpp); the condition's value then, else nullopt.
+  std::optional<ThreadValue> shiftedLoopTrips(const Expr *CondExpr);
+  llvm::DenseMap<const ForStmt *, bool> CounterWrittenInBody;
   std::optional<std::pair<const Expr *, int64_t>> remainderOf(const Expr *T); // X % K: (X, K)
   std::optional<std::pair<const Expr *, int64_t>> roundedDown(const Expr *T); // K * (X / K): (X, K)
   llvm::DenseMap<const VarDecl *, bool> Unmodified;

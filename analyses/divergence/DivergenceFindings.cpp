@@ -126,6 +126,10 @@ void Dataflow::reportBranches() {
     const Expr *CondExpr = branchCondition(S);
     if (!CondExpr)
       continue;
+    // A rule read the condition as the same in every lane (the launches'
+    // block shape decides it, a loop shifted by its start's lane value).
+    if (const std::optional<ThreadValue> &Known = Conds[X->getBlockID()]; Known && Known->laneConstant())
+      continue;
     // The whole condition (`a && b` spans several blocks), in the values of this block.
     Env Copy = Out[X->getBlockID()] ? *Out[X->getBlockID()] : Env();
     Env *Saved = E;

@@ -495,3 +495,18 @@ __global__ void diagonalOfSmallBlock(float *p, int n) {
   p[threadIdx.y * 4 + threadIdx.x] = v;
 }
 void launchDiagonalOfSmallBlock(float *p, int n) { diagonalOfSmallBlock<<<1000, dim3(4, 4)>>>(p, n); }
+
+// A loop from a per-lane start to that start plus a uniform count runs the
+// count in every lane (issue 47: `p < p0 + rows` was reported as
+// lane-dependent). A bound that is not shifted with the start differs.
+__global__ void shiftedByItsStart(float *out, const float *in, const int *starts, int rows) {
+  const int p0 = starts[threadIdx.x] + int(threadIdx.x % 7);
+  float acc = 0.0f;
+  for (int p = p0; p < p0 + rows; ++p)
+    acc += in[p] * in[p + 1] - in[p + 2] * 3.0f + sqrtf(in[p + 3]);
+  for (int q = p0 + 1; q <= p0 + 1 + rows; q += 2)
+    acc -= in[q] * in[q + 1] + in[q + 2] * 5.0f - sqrtf(in[q + 3]);
+  for (int r = p0; r < rows; ++r) // expect-warning {{the trip count of this loop differs between the lanes of a warp}} [cuda-divergence-data-branch]
+    acc += in[r] * in[r + 1] - in[r + 2] * 3.0f + sqrtf(in[r + 3]);
+  out[threadIdx.x] = acc;
+}
