@@ -27,18 +27,21 @@ void SpillsCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx)
     if (!Res || !Res->report || (Res->report->spillStores == 0 && Res->report->spillLoads == 0))
       continue;
     const ::occlint::FunctionResources &R = *Res->report;
-    // What forced the register count down, if anything.
+    // What forced the register count down, if anything: a cap below the 255
+    // registers a thread can address (one at or above it forces nothing:
+    // __launch_bounds__(128, 1) leaves 512 to the register file).
     std::string Cause;
+    auto Forces = [](int64_t Cap) { return Cap < ::occlint::kMaxRegistersPerThread; };
     SourceLocation CauseLoc;
     const ::occlint::ArchLimits *Arch = ::occlint::GpuDatabase::builtin().findArch(Facts.arch);
-    if (Kernel->maxRegisters && R.registers <= *Kernel->maxRegisters) {
+    if (Kernel->maxRegisters && R.registers <= *Kernel->maxRegisters && Forces(*Kernel->maxRegisters)) {
       Cause = llvm::formatv("__maxnreg__({0})", *Kernel->maxRegisters).str();
       CauseLoc = Kernel->maxRegistersLoc;
     } else if (const int BoundsCap = Kernel->launchBoundsMaxThreads && Arch
                                          ? launchBoundsRegisterCap(*Arch, *Kernel->launchBoundsMaxThreads,
                                                                    Kernel->launchBoundsMinBlocks.value_or(1))
                                          : 0;
-               BoundsCap > 0 && R.registers <= BoundsCap) {
+               BoundsCap > 0 && R.registers <= BoundsCap && Forces(BoundsCap)) {
       Cause = llvm::formatv("__launch_bounds__({0}{1}), which leaves at most {2} registers per thread",
                             *Kernel->launchBoundsMaxThreads,
                             Kernel->launchBoundsMinBlocks
@@ -47,7 +50,7 @@ void SpillsCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx)
                             BoundsCap)
                   .str();
       CauseLoc = Kernel->launchBoundsLoc;
-    } else if (Facts.maxRegisterCount && R.registers <= *Facts.maxRegisterCount) {
+    } else if (Facts.maxRegisterCount && R.registers <= *Facts.maxRegisterCount && Forces(*Facts.maxRegisterCount)) {
       Cause = llvm::formatv("-maxrregcount={0} in the compile command", *Facts.maxRegisterCount).str();
     }
     if (Cause.empty()) {

@@ -24,6 +24,14 @@ __global__ void __maxnreg__(40) forcedByMaxnreg(const float *in, float *out, int
   HEAVY_BODY(64)
 }
 
+// __launch_bounds__(128, 1) leaves 512 registers per thread to the register
+// file, more than the 255 a thread can address: the bound forces nothing, the
+// code spills at the hardware's cap (issue 47's held-out reading: the message
+// said 'forced down to 255 by __launch_bounds__(128, 1)').
+__global__ void __launch_bounds__(128, 1) spillsAtTheHardwareCap(const float *in, float *out, int n) { // expect-warning {{'spillsAtTheHardwareCap' spills registers on sm_90: }} [cuda-occupancy-spills]
+  HEAVY_BODY(300)
+}
+
 // Negatives: the same code without a cap does not spill; a light kernel does not either.
 __global__ void unconstrained(const float *in, float *out, int n) { HEAVY_BODY(124) }
 __global__ void __launch_bounds__(256, 4) light(const float *in, float *out, int n) { HEAVY_BODY(8) }
@@ -33,4 +41,5 @@ void launches(const float *in, float *out, int n) {
   forcedByMaxnreg<<<1000, 256>>>(in, out, n);
   unconstrained<<<1000, 256>>>(in, out, n);
   light<<<1000, 256>>>(in, out, n);
+  spillsAtTheHardwareCap<<<1000, 128>>>(in, out, n);
 }
