@@ -1,5 +1,6 @@
 #include "checks/DivergenceBranchCheck.h"
 
+#include <algorithm>
 #include <bit>
 #include <map>
 #include <string>
@@ -87,7 +88,8 @@ void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTConte
     if (double(Work) * B.Repeat < double(MinOperations))
       continue;
     const Shape S = B.What == "switch" ? Shape::Split : shapeOf(B);
-    const bool AtAnyLoss = (S == Shape::Boundary && ReportBoundaryGuards) || (S == Shape::SingleLane && ReportSingleLane);
+    const bool AtAnyLoss =
+        (S == Shape::Boundary && ReportBoundaryGuards) || (S == Shape::SingleLane && ReportSingleLane);
     if (S == Shape::Boundary && !ReportBoundaryGuards)
       continue;
     if (!AtAnyLoss && B.Loss * 100.0 < double(MinLossPercent))
@@ -109,8 +111,8 @@ void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTConte
       diag(B.Loc, "the trip count of this loop differs between the lanes of a warp (%0 on '%1'): the warp repeats "
                   "the body (~%2 operations a trip) until its last lane is done, with the finished lanes masked off; "
                   "estimated loss: %3 of the kernel's lane-slots idle here%4")
-          << Split << B.CondText << static_cast<unsigned>(double(B.WorkTaken) / B.Trips + 0.5) << describeLoss(B.Loss)
-          << Assumed;
+          << Split << B.CondText << static_cast<unsigned>(std::min(double(B.WorkTaken) / B.Trips + 0.5, 4e9))
+          << describeLoss(B.Loss) << Assumed;
     else
       diag(B.Loc, "this %0 splits warps: %1 on '%2'; each split warp runs both paths one after the other (~%3 "
                   "operations on one path, ~%4 on the other: ~%5 serialized); estimated loss: %6 of the kernel's "

@@ -64,7 +64,8 @@ std::optional<ThreadValue> Dataflow::shiftedLoopTrips(const Expr *CondExpr) {
   // The step: ++p, p++, --p, p--, p += s, p -= s with s the same in every lane.
   const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
   std::optional<ThreadValue> Step;
-  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc); UO && UO->isIncrementDecrementOp() && refersTo(UO->getSubExpr(), Var))
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
+      UO && UO->isIncrementDecrementOp() && refersTo(UO->getSubExpr(), Var))
     Step = ThreadValue::constant(1);
   else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
            CA && refersTo(CA->getLHS(), Var) && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
