@@ -133,16 +133,20 @@ struct BlockShape {
   /// StatedBlockShape.h): they take precedence over the launches'.
   std::array<bool, 3> Stated{};
   SourceLocation StatedAt;        // the first such assertion, for notes
+  /// The block's threads when every extent is known (and the product fits:
+  /// an invalid launch may state any extents), else nullopt.
+  std::optional<int64_t> threads() const {
+    int64_t XY = 0, XYZ = 0;
+    if (X && Y && Z && *X > 0 && *Y > 0 && *Z > 0 && !__builtin_mul_overflow(*X, *Y, &XY) &&
+        !__builtin_mul_overflow(XY, *Z, &XYZ) && XYZ <= (int64_t(1) << 31))
+      return XYZ;
+    return std::nullopt;
+  }
   /// The threads a warp holds: the block's when it is known and smaller
   /// than a warp (a 4x4 block: 16), else 32.
   unsigned warpLanes() const {
-    return X && Y && Z && *X * *Y * *Z < 32 ? unsigned(*X * *Y * *Z) : 32;
-  }
-  /// The block's threads when every extent is known, else nullopt.
-  std::optional<int64_t> threads() const {
-    if (X && Y && Z && *X > 0 && *Y > 0 && *Z > 0)
-      return *X * *Y * *Z;
-    return std::nullopt;
+    const std::optional<int64_t> T = threads();
+    return T && *T < 32 ? unsigned(*T) : 32;
   }
 };
 
