@@ -9,32 +9,9 @@
 // increment writes the counter in the loop. Only `for` loops: the header is
 // where the three parts are.
 #include "divergence/DivergenceDataflowImpl.h"
+#include "divergence/StridedLoopTrips.h"
 
 namespace clang::tidy::occlint::detail {
-
-namespace {
-
-/// The start of For's counter Var: `int p = p0` or `p = p0` in the init.
-const Expr *counterStart(const ForStmt &For, const VarDecl *&Var) {
-  const Stmt *Init = For.getInit();
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init); DS && DS->isSingleDecl()) {
-    Var = dyn_cast<VarDecl>(DS->getSingleDecl());
-    return Var ? Var->getInit() : nullptr;
-  }
-  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init); BO && BO->getOpcode() == BO_Assign)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())) {
-      Var = dyn_cast<VarDecl>(DRE->getDecl());
-      return BO->getRHS();
-    }
-  return nullptr;
-}
-
-bool refersTo(const Expr *E, const VarDecl *Var) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return DRE && DRE->getDecl() == Var;
-}
-
-} // namespace
 
 std::optional<ThreadValue> Dataflow::shiftedLoopTrips(const Expr *CondExpr) {
   const CFGBlock *X = blockById(Cur);
@@ -44,11 +21,18 @@ std::optional<ThreadValue> Dataflow::shiftedLoopTrips(const Expr *CondExpr) {
   const auto *BO = dyn_cast<BinaryOperator>(CondExpr->IgnoreParenImpCasts());
   if (!BO || !(BO->isRelationalOp() || BO->getOpcode() == BO_NE))
     return std::nullopt;
-  const VarDecl *Var = nullptr;
-  const Expr *Start = counterStart(*For, Var);
-  if (!Start || !Var)
+  // The counter: the local on one side of the condition that the
+  // init-statement starts.
+  const VarDecl *Var = localVar(BO->getLHS());
+  const Expr *Bound = BO->getRHS();
+  const Expr *Start = Var ? loopCounterStart(For->getInit(), Var) : nullptr;
+  if (!Start) {
+    Var = localVar(BO->getRHS());
+    Bound = BO->getLHS();
+    Start = Var ? loopCounterStart(For->getInit(), Var) : nullptr;
+  }
+  if (!Start)
     return std::nullopt;
-  const Expr *Bound = refersTo(BO->getLHS(), Var) ? BO->getRHS() : refersTo(BO->getRHS(), Var) ? BO->getLHS() : nullptr;
   // The bound: start + count (either order), or start - count for a loop
   // that counts down.
   const auto *Shift = Bound ? dyn_cast<BinaryOperator>(Bound->IgnoreParenImpCasts()) : nullptr;
@@ -65,10 +49,10 @@ std::optional<ThreadValue> Dataflow::shiftedLoopTrips(const Expr *CondExpr) {
   const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
   std::optional<ThreadValue> Step;
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc);
-      UO && UO->isIncrementDecrementOp() && refersTo(UO->getSubExpr(), Var))
+      UO && UO->isIncrementDecrementOp() && localVar(UO->getSubExpr()) == Var)
     Step = ThreadValue::constant(1);
   else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc);
-           CA && refersTo(CA->getLHS(), Var) && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
+           CA && localVar(CA->getLHS()) == Var && (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign))
     Step = eval(CA->getRHS());
   if (!Step || !Step->laneConstant())
     return std::nullopt;

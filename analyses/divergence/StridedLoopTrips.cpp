@@ -97,20 +97,6 @@ private:
   int64_t BlockX;
 };
 
-// The loop variable's start: `int v = E` or `v = E` in the init-statement.
-const Expr *startOf(const Stmt *Init, const VarDecl *V) {
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
-    for (const Decl *D : DS->decls())
-      if (D == V)
-        return V->getInit();
-    return nullptr;
-  }
-  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init); BO && BO->getOpcode() == BO_Assign)
-    if (localOf(BO->getLHS()) == V)
-      return BO->getRHS();
-  return nullptr;
-}
-
 // The stride of `v += S`, `v = v + S`, `v = S + v`, `++v`, `v++`.
 const Expr *strideOf(const Expr *Inc, const VarDecl *V, bool &One) {
   One = false;
@@ -134,6 +120,19 @@ const Expr *strideOf(const Expr *Inc, const VarDecl *V, bool &One) {
 
 } // namespace
 
+const Expr *loopCounterStart(const Stmt *Init, const VarDecl *V) {
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init)) {
+    for (const Decl *D : DS->decls())
+      if (D == V)
+        return V->getInit();
+    return nullptr;
+  }
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Init); BO && BO->getOpcode() == BO_Assign)
+    if (localOf(BO->getLHS()) == V)
+      return BO->getRHS();
+  return nullptr;
+}
+
 std::optional<LoopTrips> stridedLoopTrips(const ForStmt &Loop, int64_t Bound, int64_t BlockX, const ASTContext &Ctx,
                                           const UnwrittenLocals &Locals) {
   const Expr *Condition = Loop.getCond() ? Loop.getCond()->IgnoreParenImpCasts() : nullptr;
@@ -149,7 +148,7 @@ std::optional<LoopTrips> stridedLoopTrips(const ForStmt &Loop, int64_t Bound, in
   if (!V || (Op != BO_LT && Op != BO_LE) || !V->getType()->isIntegerType())
     return std::nullopt;
   const int64_t End = Op == BO_LT ? Bound : Bound + 1; // v < End
-  const Expr *Start = startOf(Loop.getInit(), V);
+  const Expr *Start = loopCounterStart(Loop.getInit(), V);
   bool One = false;
   const Expr *Stride = strideOf(Loop.getInc(), V, One);
   if (!Start || (!Stride && !One) || (Stride && PerThread::readsThreadIndex(Stride)))

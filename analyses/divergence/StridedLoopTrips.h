@@ -22,6 +22,10 @@ struct LoopTrips {
   bool differ = false; // some threads of the block run the loop more often than others
 };
 
+/// A for-loop counter's start: E in `int v = E` or `v = E` of the
+/// init-statement `Init`; null when the init does not start V.
+const Expr *loopCounterStart(const Stmt *Init, const VarDecl *V);
+
 /// `Loop` a for-loop whose condition is `v < Bound` or `v <= Bound` (or the
 /// mirror), `v` a local the init-statement initialises or assigns and the
 /// increment only adds a positive stride to (`v += S`, `v = v + S`, `++v`),
