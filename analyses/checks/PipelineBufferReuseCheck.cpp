@@ -19,7 +19,7 @@ void PipelineBufferReuseCheck::checkFacts(const TranslationUnitFacts &Facts, AST
           << H.buffer->getName() << static_cast<int>(H.stage) << SM.getExpansionLineNumber(H.other) << H.why;
       diag(H.other, "a read of '%0' stage %1 in '%2'", DiagnosticIDs::Note)
           << H.buffer->getName() << static_cast<int>(H.stage) << Kernel->displayName;
-      diag(H.at, "fix: %0", DiagnosticIDs::Note) << H.fix;
+      diag(H.wait.isValid() ? H.wait : H.at, "fix: %0", DiagnosticIDs::Note) << H.fix;
     }
 }
 

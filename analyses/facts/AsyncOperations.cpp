@@ -100,9 +100,10 @@ bool isThreadBlock(const Expr *E) {
   return NS == "cooperative_groups" && Class == "thread_block";
 }
 
-std::vector<AsyncOperation> recogniseMemberCall(const CXXMemberCallExpr &Call, llvm::StringRef Name) {
-  const Expr *Object = Call.getImplicitObjectArgument();
-  auto [Class, ClassNS] = className(Object);
+// The steps of a cuda::pipeline or cuda::barrier (Class in namespace ClassNS)
+// that member Name is.
+std::vector<AsyncOperation> recogniseSyncObjectCall(llvm::StringRef Class, llvm::StringRef ClassNS,
+                                                    llvm::StringRef Name) {
   if (ClassNS == "cuda" && Class == "pipeline") {
     if (Name == "producer_acquire")
       return {op(AsyncEventKind::Acquire, AsyncCopyForm::CudaPipeline)};
@@ -122,11 +123,19 @@ std::vector<AsyncOperation> recogniseMemberCall(const CXXMemberCallExpr &Call, l
     if (Name == "arrive_and_wait")
       return {op(AsyncEventKind::Arrive, AsyncCopyForm::CudaBarrier),
               op(AsyncEventKind::BarrierWait, AsyncCopyForm::CudaBarrier, 0)};
-    return {};
   }
-  if (Name == "sync" && isThreadBlock(Object))
-    return {op(AsyncEventKind::BlockBarrier, AsyncCopyForm::Primitives)};
   return {};
+}
+
+std::vector<AsyncOperation> recogniseMemberCall(const CXXMemberCallExpr &Call, llvm::StringRef Name) {
+  const Expr *Object = Call.getImplicitObjectArgument();
+  auto [Class, ClassNS] = className(Object);
+  std::vector<AsyncOperation> Out = recogniseSyncObjectCall(Class, ClassNS, Name);
+  for (AsyncOperation &O : Out)
+    O.sync = Object;
+  if (Out.empty() && Name == "sync" && isThreadBlock(Object))
+    Out.push_back(op(AsyncEventKind::BlockBarrier, AsyncCopyForm::Primitives));
+  return Out;
 }
 
 std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ASTContext &Ctx) {
@@ -162,12 +171,20 @@ std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ASTContext &Ctx)
       const bool Group = Args >= 5;
       auto [Sync, SyncNS] = className(Call.getArg(Args - 1));
       const AsyncCopyForm Form = Sync == "barrier" ? AsyncCopyForm::CudaBarrier : AsyncCopyForm::CudaPipeline;
-      return {copy(Form, Call.getArg(Group ? 1 : 0), Call.getArg(Group ? 3 : 2), Ctx)};
+      AsyncOperation O = copy(Form, Call.getArg(Group ? 1 : 0), Call.getArg(Group ? 3 : 2), Ctx);
+      O.sync = Call.getArg(Args - 1);
+      return {O};
     }
-    if (Name == "pipeline_consumer_wait_prior")
-      return {op(AsyncEventKind::Wait, AsyncCopyForm::CudaPipeline, firstTemplateInteger(FD))};
-    if (Name == "pipeline_producer_commit")
-      return {op(AsyncEventKind::Commit, AsyncCopyForm::CudaPipeline)};
+    if (Name == "pipeline_consumer_wait_prior" && Args >= 1) {
+      AsyncOperation O = op(AsyncEventKind::Wait, AsyncCopyForm::CudaPipeline, firstTemplateInteger(FD));
+      O.sync = Call.getArg(0);
+      return {O};
+    }
+    if (Name == "pipeline_producer_commit" && Args >= 1) {
+      AsyncOperation O = op(AsyncEventKind::Commit, AsyncCopyForm::CudaPipeline);
+      O.sync = Call.getArg(0);
+      return {O};
+    }
     if (Name.starts_with("memcpy_async_tx") || Name.starts_with("cp_async_bulk"))
       return {op(AsyncEventKind::Copy, AsyncCopyForm::Bulk)};
     return {};

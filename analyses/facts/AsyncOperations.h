@@ -30,6 +30,10 @@ struct AsyncOperation {
   const Expr *destination = nullptr; // Copy: the shared address written
   const Expr *size = nullptr;        // Copy: the bytes, when an argument says
   std::optional<int64_t> bytes;      // Copy: the bytes, when exact
+  /// The cuda::pipeline or cuda::barrier the operation acts on: a member
+  /// call's object, cuda::memcpy_async's last argument,
+  /// pipeline_consumer_wait_prior's argument (null for the other forms).
+  const Expr *sync = nullptr;
 };
 
 /// The operations S is (arrive_and_wait is two; most statements none).

@@ -60,7 +60,8 @@ struct PipelineHazard {
   int64_t stage = 0;
   SourceLocation at;    // the read (early read) or the refilling copy (reuse)
   SourceLocation other; // the copy still in flight (early read) or the read not yet fenced (reuse)
-  SourceLocation wait;  // early read: the last wait before the read (invalid when none)
+  SourceLocation wait;  // where the fix goes: the last wait before an early read, the release before a
+                        // reused stage's read (invalid: at the finding)
   std::string why;      // the cause, one clause
   std::string fix;      // what would fix it, one clause
 };

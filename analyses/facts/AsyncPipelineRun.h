@@ -168,6 +168,13 @@ protected:
   /// from the uniform offset, and the loop walks sub-tiles of one stage) rather
   /// than with the counter unknown.
   virtual bool readsComputeLoopsAtTheirFirstTrip() const { return false; }
+  /// Whether a branch on the thread (`if (warp == 0) produce(); else
+  /// consume();`) whose sides hold async operations is run as two roles, each
+  /// side once from the same locals (roles(1), roles(2), then roles(0) when
+  /// both are done), rather than stop the model. Only a subclass that orders
+  /// the roles by what it models (a block-scope cuda::pipeline) says yes.
+  virtual bool runsRoles() const { return false; }
+  virtual void role(int Which) {}
 
   ASTContext &Ctx;
   KernelLocals Locals;
@@ -201,6 +208,14 @@ private:
     if (const auto *D = dyn_cast<DeclStmt>(S)) {
       for (const Decl *Dcl : D->decls())
         if (const auto *VD = dyn_cast<VarDecl>(Dcl); VD && VD->getInit()) {
+          // `auto token = bar.arrive();`: the step, then the local.
+          const Expr *Init = VD->getInit()->IgnoreImplicit();
+          if (const auto *Construct = dyn_cast<CXXConstructExpr>(Init); Construct && Construct->getNumArgs() == 1)
+            Init = Construct->getArg(0)->IgnoreImplicit();
+          if (std::vector<AsyncOperation> Ops = recogniseAsyncOperations(*Init, Ctx); !Ops.empty()) {
+            operate(*Init, Ops);
+            continue;
+          }
           scan(VD->getInit());
           if (VD->getType()->isIntegerType())
             Locals.assign(VD, Locals.eval(VD->getInit()), VD->getInit());
@@ -232,6 +247,10 @@ private:
       }
       const bool Then = holdsAsyncOrBarrier(If->getThen()), Else = holdsAsyncOrBarrier(If->getElse());
       if (Locals.dependsOnThread(If->getCond())) {
+        if ((Then || Else) && runsRoles() && InRole == 0) {
+          runRoles(*If);
+          return;
+        }
         if (Then || Else)
           throw NotModelled{"an async operation or a barrier depends on the thread (a warp-specialised pipeline)"};
         exec(If->getThen()); // reads under a thread's condition are still reads
@@ -271,6 +290,24 @@ private:
     }
     for (const Stmt *Child : S->children())
       exec(Child);
+  }
+
+  // The two sides of a role split, each from the locals before the branch;
+  // what either side assigns is not known after it.
+  void runRoles(const IfStmt &If) {
+    const KernelLocals Before = Locals;
+    InRole = 1;
+    role(1);
+    exec(If.getThen());
+    Locals.restore(Before);
+    InRole = 2;
+    role(2);
+    exec(If.getElse());
+    Locals.restore(Before);
+    Locals.forgetAssignedIn(If.getThen());
+    Locals.forgetAssignedIn(If.getElse());
+    InRole = 0;
+    role(0);
   }
 
   bool holdsWaitCommitOrBarrier(const Stmt *S) {
@@ -339,6 +376,7 @@ private:
 
   llvm::DenseMap<const Stmt *, bool> HoldsCache;
   const int SteadyTrips;
+  int InRole = 0; // inside a side of a role split (1 or 2)
   size_t Steps = 0;
   static constexpr size_t StepLimit = 200000; // statements run, all trips together
 };

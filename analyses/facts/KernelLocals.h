@@ -44,6 +44,14 @@ public:
   void forgetAssignedIn(const Stmt *S);
   /// The local variable E names, if any.
   static const VarDecl *localOf(const Expr *E);
+  /// The locals as Saved held them (a run that goes back to a branch point:
+  /// the other side of a role split).
+  void restore(const KernelLocals &Saved) {
+    Env = Saved.Env;
+    Assigned = Saved.Assigned;
+    ThreadValued = Saved.ThreadValued;
+    Linear = Saved.Linear;
+  }
 
 private:
   std::optional<int64_t> constant(const Expr *E);
