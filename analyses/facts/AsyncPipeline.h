@@ -74,9 +74,12 @@ struct AsyncPipelineFacts {
   std::vector<const VarDecl *> ringVariables;
   /// A ring at computed offsets instead (section 3 of docs/async-pipelines.md):
   /// the buffers its copies write, and the uniform byte offset of its first
-  /// stage; stage k spans [base + k * bytesPerStage, base + (k + 1) * bytesPerStage).
+  /// stage, and the distance between two stages in one buffer; stage k of a
+  /// buffer spans [base + k * offsetRingStride, base + (k + 1) * offsetRingStride)
+  /// (bytesPerStage sums that stride over the buffers).
   std::vector<const VarDecl *> offsetRingBuffers;
   int64_t offsetRingBase = 0;
+  int64_t offsetRingStride = 0;
   /// The ring lives in dynamic shared memory (extern __shared__): its bytes
   /// are part of the launch's dynamic amount, which may also hold other data
   /// that reuses the ring's space after the loop.

@@ -1,16 +1,12 @@
 #include "facts/AsyncPipelineHazards.h"
-#include "facts/AsyncPipelineRun.h"
-#include "facts/SharedMemoryVariables.h"
+#include "facts/AsyncPipelineReads.h"
+#include "facts/BlockPipelineReads.h"
+#include "facts/LibcuSynchronization.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Lex/Lexer.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
-
-#include <functional>
 
 #include <map>
 #include <set>
@@ -18,20 +14,6 @@
 namespace clang::tidy::occlint {
 
 namespace {
-
-
-// A place in the ring, and who addresses it: the text of the address past
-// the stage index ("" for a whole stage).
-struct Region {
-  const VarDecl *buffer = nullptr;
-  int64_t stage = 0;
-  std::string within;
-};
-
-struct Batch {
-  std::vector<std::pair<Region, SourceLocation>> copies;
-  size_t epoch = 0; // block barriers run before its first copy
-};
 
 // A cuda::barrier (a variable, or an element of an array of them).
 using BarrierKey = std::pair<const VarDecl *, int64_t>;
@@ -54,18 +36,6 @@ struct ReadSinceBarrier {
   size_t seq = 0; // the order of reads (a barrier wait fences those before its arrival)
 };
 
-// A read of a block-scope cuda::pipeline's ring, judged once the run has
-// seen every batch (a faster thread, or the producer side, may be ahead).
-struct PipelineRead {
-  Region region;
-  SourceLocation loc;
-  size_t complete = 0; // batches waited for (consumer_wait)
-  size_t releases = 0; // stages released (consumer_release)
-  size_t issued = 0;   // batches this side had begun
-  size_t epoch = 0;    // block barriers run before the read
-  SourceLocation release; // the last consumer_release before the read
-};
-
 // How far one side of the kernel has got (the whole block when the kernel is
 // not split into producer and consumer roles).
 struct Progress {
@@ -75,216 +45,41 @@ struct Progress {
   SourceLocation lastWait, lastRelease;
 };
 
-class Simulation final : public PipelineRun {
+class Simulation final : public RingReads {
 public:
   Simulation(const FunctionDecl &Kernel, const AsyncPipelineFacts &Pipeline, ASTContext &Ctx)
-      : PipelineRun(Ctx, 2 * *Pipeline.stages + 3), Kernel(Kernel),
-        Ring(Pipeline.ringVariables.begin(), Pipeline.ringVariables.end()), Stages(*Pipeline.stages),
-        OffsetRing(Pipeline.offsetRingBuffers.begin(), Pipeline.offsetRingBuffers.end()),
-        OffsetBase(Pipeline.offsetRingBase), StageBytes(Pipeline.bytesPerStage) {}
+      : RingReads(Ctx, Pipeline), Kernel(Kernel) {}
 
   std::vector<PipelineHazard> Hazards;
 
+  /// Whether the run reached the async operation at Loc (an expansion place).
+  bool reached(SourceLocation Loc) const { return Reached.count(Loc.getRawEncoding()); }
+
   /// After the run: the reads of a block-scope cuda::pipeline's ring against
-  /// every batch (see judgePipelineRead).
+  /// every batch (facts/BlockPipelineReads.h), one finding per read.
   void finish() {
+    const SourceManager &SM = Ctx.getSourceManager();
     for (const PipelineRead &R : PipelineReads)
-      judgePipelineRead(R);
+      if (std::optional<PipelineHazard> H = judgeBlockPipelineRead(R, Batches, Pipe->stages, Stages))
+        if (JudgedReads.insert(SM.getExpansionLoc(R.loc).getRawEncoding()).second)
+          report(std::move(*H));
   }
 
 private:
   // --- The ring -------------------------------------------------------------
   // A pointer local set from a ring address: its uses are that region's.
   void declared(const VarDecl &VD, const Expr &Init) override {
-    if (!OffsetRing.empty()) {
-      Addresses.declared(VD, Init);
-      return;
-    }
-    if (VD.getType()->isIntegerType())
-      return;
-    if (std::optional<Region> R = regionOf(&Init))
-      Aliases[&VD] = *R;
+    // A pointer or reference to a cuda::barrier (`auto front = &bar0;`,
+    // `T &barrier` bound to `*front`, `front = back;`).
+    if (std::optional<BarrierKey> K = barrierOf(&Init))
+      BarrierAliases[&VD] = *K;
     else
-      Aliases.erase(&VD);
+      BarrierAliases.erase(&VD);
+    holdsPlace(VD, Init);
   }
 
-  // The region an address or an lvalue names: the ring variable, its stage,
-  // and the text past the stage index.
-  std::optional<Region> regionOf(const Expr *E) {
-    std::vector<const Expr *> Indices; // outermost first
-    std::string Offsets;
-    for (int Depth = 0; E && Depth < 16; ++Depth) {
-      E = peelAddress(E);
-      if (!E)
-        return std::nullopt;
-      if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
-        E = M->getBase(); // a member of an element: the element's place
-        continue;
-      }
-      if (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
-        Indices.insert(Indices.begin(), S->getIdx());
-        E = S->getBase();
-        continue;
-      }
-      if (const auto *B = dyn_cast<BinaryOperator>(E); B && B->isAdditiveOp()) {
-        const bool LeftIsPointer = B->getLHS()->getType()->isPointerType() || B->getLHS()->getType()->isArrayType();
-        Offsets += "+" + text(LeftIsPointer ? B->getRHS() : B->getLHS());
-        E = LeftIsPointer ? B->getLHS() : B->getRHS();
-        continue;
-      }
-      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getNumArgs() == 1 &&
-                                                     Call->getArg(0)->getType()->isPointerType()) {
-        E = Call->getArg(0); // __cvta_generic_to_shared(p) and the like
-        continue;
-      }
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-        const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
-        if (!VD)
-          return std::nullopt;
-        if (auto It = Aliases.find(VD); It != Aliases.end()) {
-          Region R = It->second;
-          for (const Expr *I : Indices)
-            R.within += "[" + text(I) + "]";
-          R.within += Offsets;
-          return R;
-        }
-        if (!Ring.count(VD))
-          return std::nullopt;
-        if (Indices.empty())
-          return std::nullopt; // the whole ring: not one stage
-        std::optional<int64_t> Stage = Locals.eval(Indices.front());
-        if (!Stage)
-          throw NotModelled{"the stage index '" + text(Indices.front()) + "' is not known in the pipeline model"};
-        Region R;
-        R.buffer = VD;
-        R.stage = ((*Stage % Stages) + Stages) % Stages;
-        for (size_t I = 1; I < Indices.size(); ++I)
-          R.within += "[" + text(Indices[I]) + "]";
-        R.within += Offsets;
-        return R;
-      }
-      return std::nullopt;
-    }
-    return std::nullopt;
-  }
-
-  bool readsComputeLoopsAtTheirFirstTrip() const override { return !OffsetRing.empty(); }
-
-  // A ring at computed offsets: the stage an address falls in, from its
-  // uniform byte offset. Who reads what is not told apart here (the thread
-  // parts of two addresses are not compared): every read counts as one of
-  // other threads' copies, so a block barrier must separate them.
-  std::optional<Region> offsetRegionOf(const Expr *E) {
-    std::optional<UniformAddress> A = Addresses.of(E);
-    if (!A || !OffsetRing.count(A->buffer) || A->offset < OffsetBase || StageBytes <= 0)
-      return std::nullopt;
-    Region R;
-    R.buffer = A->buffer;
-    R.stage = ((A->offset - OffsetBase) / StageBytes) % Stages;
-    R.within = "read";
-    return R;
-  }
-
-  // The reads of a ring at computed offsets in S: subscripts and
-  // dereferences of a ring buffer, and the address operands of an inline PTX
-  // shared-memory load (ldmatrix, ld.shared). An address taken (&) is not a read.
-  void scanOffsets(const Stmt *S) {
-    if (!S || isa<LambdaExpr>(S))
-      return;
-    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_AddrOf)
-      return;
-    if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
-      const std::string Text = Asm->generateAsmString(Ctx);
-      if (Text.find("ldmatrix") != std::string::npos || Text.find("ld.shared") != std::string::npos)
-        for (const Expr *In : Asm->inputs())
-          if (Addresses.holdsAddress(In))
-            if (std::optional<Region> R = offsetRegionOf(In))
-              read(*R, Asm->getBeginLoc());
-      return;
-    }
-    // A stage's address handed to a function (wmma::load_matrix_sync(frag,
-    // &smem[row][col], ld), a load helper given a converted address) is read
-    // by it; a conversion of one pointer (__cvta_generic_to_shared(p)) is not.
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      const bool Conversion = Call->getNumArgs() == 1 && Call->getArg(0)->getType()->isPointerType();
-      if (!Conversion)
-        for (const Expr *Arg : Call->arguments())
-          if (Addresses.holdsAddress(Arg))
-            if (std::optional<Region> R = offsetRegionOf(Arg))
-              read(*R, Arg->getBeginLoc());
-    }
-    const auto *U = dyn_cast<UnaryOperator>(S);
-    if (isa<ArraySubscriptExpr>(S) || (U && U->getOpcode() == UO_Deref)) {
-      const Expr *E = cast<Expr>(S);
-      if (!E->getType()->isArrayType()) // a whole row is an address, not a read
-        if (std::optional<Region> R = offsetRegionOf(E)) {
-          read(*R, E->getBeginLoc());
-          return;
-        }
-    }
-    for (const Stmt *Child : S->children())
-      scanOffsets(Child);
-  }
-
-  // E as written (once per expression: every trip reads the same text).
-  const std::string &text(const Expr *E) {
-    auto [It, New] = Texts.try_emplace(E);
-    if (New) {
-      const SourceManager &SM = Ctx.getSourceManager();
-      CharSourceRange Range = CharSourceRange::getTokenRange(SM.getExpansionRange(E->getSourceRange()).getAsRange());
-      It->second = Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
-    }
-    return It->second;
-  }
-
-  // Every read of the ring in E: the outermost subscript (or the alias) that
-  // names a region; an address handed to a call reads the whole stage.
-  void scan(const Stmt *S) override {
-    if (!OffsetRing.empty()) {
-      scanOffsets(S);
-      return;
-    }
-    if (!S || isa<LambdaExpr>(S))
-      return;
-    if (const auto *E = dyn_cast<Expr>(S)) {
-      if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(E)) {
-        if (std::optional<Region> R = regionOf(Sub)) {
-          read(*R, E->getBeginLoc());
-          for (const Stmt *Child : S->children())
-            scanIndices(Child);
-          return;
-        }
-      }
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-        if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && Aliases.count(VD)) {
-          Region R = Aliases[VD];
-          R.within += "*";
-          read(R, E->getBeginLoc());
-          return;
-        }
-      if (const auto *Call = dyn_cast<CallExpr>(E)) {
-        for (const Expr *Arg : Call->arguments())
-          if (Arg->getType()->isPointerType())
-            if (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Arg->IgnoreParenImpCasts()))
-              if (std::optional<Region> R = regionOf(Sub); R && Sub->getType()->isArrayType()) {
-                R->within += "*";
-                read(*R, Arg->getBeginLoc());
-              }
-      }
-    }
-    for (const Stmt *Child : S->children())
-      scan(Child);
-  }
-
-  // The indices of a subscript can read the ring too (rarely).
-  void scanIndices(const Stmt *S) {
-    if (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(S)) {
-      scan(Sub->getIdx());
-      scanIndices(Sub->getBase());
-    }
-  }
-
-  void read(const Region &R, SourceLocation Loc) {
+  void read(const Region &R, SourceLocation At) override {
+    const SourceLocation Loc = inKernel(At);
     const auto Key = std::make_pair(R.buffer, R.stage);
     if (blockPipeline()) {
       PipelineReads.push_back({R, Loc, P.complete, P.releases, P.committed + !P.open.copies.empty(), Epoch,
@@ -333,6 +128,8 @@ private:
   }
 
   void operate(const Stmt &S, const std::vector<AsyncOperation> &Ops) override {
+    Reached.insert(Ctx.getSourceManager().getExpansionLoc(S.getBeginLoc()).getRawEncoding());
+    const SourceLocation At = inKernel(S.getBeginLoc());
     for (const AsyncOperation &O : Ops) {
       if (O.form == AsyncCopyForm::CudaPipeline && O.sync)
         pipelineOf(*O.sync);
@@ -354,7 +151,7 @@ private:
         std::optional<BarrierKey> Barrier;
         if (O.form == AsyncCopyForm::CudaBarrier)
           Barrier = wholeBlockBarrier(O.sync);
-        copy(*R, S.getBeginLoc(), Offsets || O.form == AsyncCopyForm::CooperativeGroups || groupCopy(S), Barrier);
+        copy(*R, At, Offsets || O.form == AsyncCopyForm::CooperativeGroups || groupCopy(S), Barrier);
         if (O.form == AsyncCopyForm::CooperativeGroups)
           commit(); // each cooperative-groups copy is a batch of its own
         break;
@@ -366,14 +163,14 @@ private:
         break;
       case AsyncEventKind::Wait:
         if (O.form == AsyncCopyForm::CudaPipeline && isa<CXXMemberCallExpr>(S)) {
-          consumerWait(S.getBeginLoc());
+          consumerWait(At);
           break;
         }
         if (!O.pending)
           throw NotModelled{"a wait's number of pending batches is not a constant"};
         if (O.form == AsyncCopyForm::PtxCpAsync && *O.pending == 0 && !P.open.copies.empty())
           commit(); // cp.async.wait_all commits first
-        wait(*O.pending, S.getBeginLoc());
+        wait(*O.pending, At);
         if (O.form == AsyncCopyForm::CudaPipeline) // pipeline_consumer_wait_prior<N>: the tail follows
           P.tail = *O.pending >= int64_t(P.committed) ? 0 : P.committed - size_t(*O.pending);
         if (O.form == AsyncCopyForm::CooperativeGroups)
@@ -392,17 +189,17 @@ private:
         // consumer_wait is for the one after it. Thread scope: nothing
         // (libcu++'s consumer_release is empty; consumer_wait moves on).
         ++P.releases;
-        P.lastRelease = S.getBeginLoc();
+        P.lastRelease = At;
         break;
       case AsyncEventKind::Arrive: {
         const BarrierKey Key = wholeBlockBarrier(O.sync);
         ++Arrivals[Key];
         ArrivalReadSeq[Key].push_back(ReadSeq);
-        LastArrival[Key] = S.getBeginLoc();
+        LastArrival[Key] = At;
         break;
       }
       case AsyncEventKind::BarrierWait:
-        barrierWait(wholeBlockBarrier(O.sync), S.getBeginLoc());
+        barrierWait(wholeBlockBarrier(O.sync), At);
         break;
       }
     }
@@ -526,120 +323,21 @@ private:
     }
     PipelineObject O;
     O.var = VD;
-    std::optional<std::string> Scope = scopeOf(VD->getType().getNonReferenceType());
+    std::optional<std::string> Scope = threadScopeOf(VD->getType().getNonReferenceType());
     if (!Scope)
       throw NotModelled{"the cuda::pipeline's scope is not read"};
     O.blockScope = *Scope != "thread_scope_thread";
     if (O.blockScope) {
       if (*Scope != "thread_scope_block")
         throw NotModelled{"a cuda::pipeline of " + *Scope + " is not modelled"};
-      std::optional<int64_t> Stages = sharedStateStages(VD->getInit());
-      if (!Stages)
+      std::optional<int64_t> SharedStages = pipelineSharedStateStages(VD->getInit());
+      if (!SharedStages)
         throw NotModelled{"the stage count of the cuda::pipeline's shared state is not read"};
-      O.stages = *Stages;
+      O.stages = *SharedStages;
       if (!Reads.empty() || !Last.empty())
         throw NotModelled{"copies before the block-scope cuda::pipeline is used"};
     }
     Pipe = O;
-  }
-
-  // The name of the thread_scope enumerator a cuda::pipeline<Scope> (or
-  // pipeline_shared_state<Scope, N>) type is instantiated with.
-  static std::optional<std::string> scopeOf(QualType T) {
-    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
-    if (!Spec || Spec->getTemplateArgs().size() == 0)
-      return std::nullopt;
-    const TemplateArgument &A = Spec->getTemplateArgs()[0];
-    if (A.getKind() != TemplateArgument::Integral)
-      return std::nullopt;
-    const auto *Enum = dyn_cast_or_null<EnumDecl>(A.getIntegralType()->getAsTagDecl());
-    if (!Enum)
-      return std::nullopt;
-    for (const EnumConstantDecl *C : Enum->enumerators())
-      if (llvm::APSInt::isSameValue(C->getInitVal(), A.getAsIntegral()))
-        return C->getNameAsString();
-    return std::nullopt;
-  }
-
-  // N of the pipeline_shared_state<Scope, N> handed to make_pipeline in Init.
-  static std::optional<int64_t> sharedStateStages(const Stmt *Init) {
-    if (!Init)
-      return std::nullopt;
-    if (const auto *Call = dyn_cast<CallExpr>(Init))
-      if (const FunctionDecl *FD = Call->getDirectCallee();
-          FD && FD->getIdentifier() && FD->getName() == "make_pipeline" && Call->getNumArgs() >= 2) {
-        QualType T = Call->getArg(1)->getType();
-        if (T->isPointerType())
-          T = T->getPointeeType();
-        const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
-        if (Spec && Spec->getTemplateArgs().size() >= 2 &&
-            Spec->getTemplateArgs()[1].getKind() == TemplateArgument::Integral)
-          return Spec->getTemplateArgs()[1].getAsIntegral().getExtValue();
-        return std::nullopt;
-      }
-    for (const Stmt *Child : Init->children())
-      if (std::optional<int64_t> N = sharedStateStages(Child))
-        return N;
-    return std::nullopt;
-  }
-
-  // A read of a block-scope pipeline's region R, with `complete` stages
-  // waited for and `releases` released: every batch up to releases +
-  // stages - 1 may have been acquired by then (a producer acquires batch b
-  // once every thread has released batch b - stages). A batch in
-  // [complete, that bound) that writes R races with the read: an early read
-  // when the read has no completed copy of R it still holds, or when this
-  // side had itself begun that batch; otherwise a refill of a stage the read
-  // may still be reading (it was released first, or the pipeline has more
-  // stages than the ring has buffers). A batch begun after a block barrier
-  // that follows the read is fenced by it.
-  void judgePipelineRead(const PipelineRead &R) {
-    auto writes = [&](size_t B) -> const std::pair<Region, SourceLocation> * {
-      for (const auto &Copy : Batches[B].copies)
-        if (Copy.first.buffer == R.region.buffer && Copy.first.stage == R.region.stage)
-          return &Copy;
-      return nullptr;
-    };
-    std::optional<size_t> Held;
-    for (size_t B = std::min(R.complete, Batches.size()); B-- > 0;)
-      if (writes(B)) {
-        Held = B;
-        break;
-      }
-    const size_t End = std::min<size_t>(R.releases + Pipe->stages, Batches.size());
-    const std::pair<Region, SourceLocation> *Racing = nullptr;
-    size_t RacingBatch = 0;
-    for (size_t B = R.complete; B < End && !Racing; ++B)
-      if (Batches[B].epoch <= R.epoch)
-        if ((Racing = writes(B)))
-          RacingBatch = B;
-    if (!Racing)
-      return;
-    PipelineHazard H;
-    H.buffer = R.region.buffer;
-    H.stage = R.region.stage;
-    if (Held && *Held >= R.releases) {
-      H.kind = PipelineHazard::BufferReuse;
-      H.why = "the pipeline has " + std::to_string(Pipe->stages) + " stages and the ring " + std::to_string(Stages) +
-              " buffers, so a producer may acquire the stage while it is read";
-      H.fix = "as many pipeline stages as buffers in the ring (pipeline_shared_state<..., " + std::to_string(Stages) +
-              ">)";
-    } else if (!Held || RacingBatch < R.issued) {
-      H.kind = PipelineHazard::EarlyRead;
-      H.why = "no consumer_wait covers its stage";
-      H.fix = "the pipeline's consumer_wait() before the read";
-    } else {
-      H.kind = PipelineHazard::BufferReuse;
-      H.why = "the stage is released before that read, so a producer may acquire and refill it";
-      H.fix = "consumer_release() after the last read of the stage";
-      H.wait = R.release;
-    }
-    const bool Early = H.kind == PipelineHazard::EarlyRead;
-    H.at = Early ? R.loc : Racing->second;
-    H.other = Early ? Racing->second : R.loc;
-    // One finding per read, the first batch it races with.
-    if (JudgedReads.insert(Ctx.getSourceManager().getExpansionLoc(R.loc).getRawEncoding()).second)
-      report(std::move(H));
   }
 
   // --- cuda::barrier ----------------------------------------------------------
@@ -648,78 +346,40 @@ private:
   // that counts fewer threads (or whose count is not read) does not order
   // the block: not modelled.
   BarrierKey wholeBlockBarrier(const Expr *E) {
+    std::optional<BarrierKey> Key = barrierOf(E);
+    if (!Key)
+      throw NotModelled{"a cuda::barrier that is not a variable or an element of an array of them (the index known)"};
+    const VarDecl *VD = Key->first;
+    auto [It, New] = CountsTheBlock.try_emplace(VD, false);
+    if (New)
+      It->second = barrierCountsTheBlock(Kernel.getBody(), *VD);
+    if (!It->second)
+      throw NotModelled{"the cuda::barrier '" + VD->getNameAsString() +
+                        "' is not initialised to count the whole block (init(&bar, block.size()))"};
+    return *Key;
+  }
+
+  // The barrier E names or points to, through the pointers and references
+  // that hold one; nullopt when E is not one (or its index is not known).
+  std::optional<BarrierKey> barrierOf(const Expr *E) {
     const Expr *Peeled = E ? peelAddress(E) : nullptr;
     int64_t Index = 0;
     if (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Peeled)) {
       std::optional<int64_t> I = Locals.eval(Sub->getIdx());
       if (!I)
-        throw NotModelled{"a cuda::barrier's index is not known in the pipeline model"};
+        return std::nullopt;
       Index = *I;
       Peeled = peelAddress(Sub->getBase());
     }
     const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Peeled);
     const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
     if (!VD)
-      throw NotModelled{"a cuda::barrier that is not a named variable or an element of one"};
-    auto [It, New] = CountsTheBlock.try_emplace(VD, false);
-    if (New)
-      It->second = initialisedForTheBlock(*VD);
-    if (!It->second)
-      throw NotModelled{"the cuda::barrier '" + VD->getNameAsString() +
-                        "' is not initialised to count the whole block (init(&bar, block.size()))"};
-    return {VD, Index};
-  }
-
-  // Every init(&Bar..., count) of Bar in the kernel counts the block:
-  // block.size(), num_threads(), or blockDim.
-  bool initialisedForTheBlock(const VarDecl &Bar) const {
-    bool Seen = false, Whole = true;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S)
-        return;
-      if (const auto *Call = dyn_cast<CallExpr>(S); Call && Call->getNumArgs() >= 2)
-        if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getIdentifier() && FD->getName() == "init")
-          if (baseVariable(Call->getArg(0)) == &Bar) {
-            Seen = true;
-            Whole &= countsTheBlock(Call->getArg(1));
-          }
-      for (const Stmt *Child : S->children())
-        Walk(Child);
-    };
-    Walk(Kernel.getBody());
-    return Seen && Whole;
-  }
-
-  static const VarDecl *baseVariable(const Expr *E) {
-    for (int Depth = 0; E && Depth < 8; ++Depth) {
-      E = peelAddress(E);
-      if (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(E))
-        E = Sub->getBase();
-      else if (const auto *B = dyn_cast_or_null<BinaryOperator>(E); B && B->isAdditiveOp())
-        E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
-      else if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
-        return dyn_cast<VarDecl>(Ref->getDecl());
-      else
-        return nullptr;
-    }
-    return nullptr;
-  }
-
-  static bool countsTheBlock(const Stmt *S) {
-    if (!S)
-      return false;
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(S); Ref && Ref->getDecl()->getName() == "blockDim")
-      return true;
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *FD = Call->getDirectCallee(); FD && FD->getIdentifier() &&
-                                                           (FD->getName() == "size" || FD->getName() == "num_threads"))
-        if (const auto *Method = dyn_cast<CXXMethodDecl>(FD); Method && Method->getParent()->getIdentifier() &&
-                                                              Method->getParent()->getName() == "thread_block")
-          return true;
-    for (const Stmt *Child : S->children())
-      if (countsTheBlock(Child))
-        return true;
-    return false;
+      return std::nullopt;
+    if (auto It = BarrierAliases.find(VD); It != BarrierAliases.end())
+      return Index == 0 ? std::optional<BarrierKey>(It->second) : std::nullopt;
+    if (!isCudaBarrierType(VD->getType()))
+      return std::nullopt;
+    return BarrierKey{VD, Index};
   }
 
   void role(int Which) override {
@@ -741,29 +401,7 @@ private:
     Role = Which;
   }
 
-  bool runsRoles() const override { return blockPipeline() || (!Pipe && rolesUseABlockPipeline()); }
-
-  // Before the first pipeline operation has run (a kernel that splits at
-  // once): whether the kernel makes a block-scope pipeline.
-  bool rolesUseABlockPipeline() const {
-    bool Found = false;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
-      if (!S || Found)
-        return;
-      if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S))
-        if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(peelAddress(Call->getImplicitObjectArgument())))
-          if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl())) {
-            std::optional<std::string> Scope = scopeOf(VD->getType().getNonReferenceType());
-            const auto *RD = VD->getType().getNonReferenceType()->getAsCXXRecordDecl();
-            Found = Scope && *Scope == "thread_scope_block" && RD && RD->getName() == "pipeline" &&
-                    outermostNamespace(RD) == "cuda";
-          }
-      for (const Stmt *Child : S->children())
-        Walk(Child);
-    };
-    Walk(Kernel.getBody());
-    return Found;
-  }
+  bool runsRoles() const override { return blockPipeline() || (!Pipe && usesBlockScopePipeline(Kernel.getBody())); }
 
   void report(PipelineHazard H) {
     // Where the user wrote them: a macro's use (CP_ASYNC_WAIT(1)), not its body.
@@ -778,17 +416,9 @@ private:
       Hazards.push_back(std::move(H));
   }
 
-  std::set<const VarDecl *> Ring;
-  const int Stages;
-  // A ring at computed offsets (AsyncPipelineFacts::offsetRingBuffers).
-  std::set<const VarDecl *> OffsetRing;
-  const int64_t OffsetBase, StageBytes;
-  UniformAddresses Addresses{Ctx, Locals, isSharedMemoryVariable};
-  std::map<const VarDecl *, Region> Aliases;
   std::map<std::pair<const VarDecl *, int64_t>, LastCopy> Last;
   std::map<std::pair<const VarDecl *, int64_t>, std::vector<ReadSinceBarrier>> Reads;
   std::set<std::tuple<int, unsigned, unsigned>> Reported;
-  llvm::DenseMap<const Expr *, std::string> Texts;
   const FunctionDecl &Kernel;
   Progress P;                // the side running now
   Progress Saved[3];         // the kernel before a split (0), its two sides (1, 2)
@@ -802,19 +432,14 @@ private:
   std::map<BarrierKey, std::vector<size_t>> ArrivalReadSeq;
   std::map<BarrierKey, SourceLocation> LastArrival;
   std::map<const VarDecl *, bool> CountsTheBlock;
+  std::map<const VarDecl *, BarrierKey> BarrierAliases;
+  std::set<unsigned> Reached; // the async operations run (their places)
   // A block-scope cuda::pipeline: its batches in order, and the reads to judge.
   std::optional<PipelineObject> Pipe;
   std::vector<Batch> Batches;
   std::vector<PipelineRead> PipelineReads;
   std::set<unsigned> JudgedReads;
 };
-
-bool insideBody(const FunctionDecl &Kernel, SourceLocation Loc, const SourceManager &SM) {
-  const SourceRange Body = Kernel.getBody()->getSourceRange();
-  const SourceLocation At = SM.getExpansionLoc(Loc);
-  return !SM.isBeforeInTranslationUnit(At, SM.getExpansionLoc(Body.getBegin())) &&
-         !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Body.getEnd()), At);
-}
 
 } // namespace
 
@@ -826,12 +451,6 @@ std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, Asyn
       Pipeline.hazardsNotModelled = Pipeline.stages ? "the ring is not an array of arrays" : "the ring is not known";
     return {};
   }
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const AsyncCopyEvent &E : Pipeline.events)
-    if (!insideBody(Kernel, E.loc, SM)) {
-      Pipeline.hazardsNotModelled = "an async operation is in a called function";
-      return {};
-    }
   Simulation Run(Kernel, Pipeline, Ctx);
   try {
     Run.run(Kernel.getBody());
@@ -840,6 +459,17 @@ std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, Asyn
     Pipeline.hazardsNotModelled = Stop.why;
     return {};
   }
+  // An operation the run never reached (in a function it does not follow,
+  // or on a path it does not take) could be the wait or barrier that orders
+  // what it saw: no finding then.
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const AsyncCopyEvent &E : Pipeline.events)
+    if (!Run.reached(E.loc)) {
+      Pipeline.hazardsNotModelled = "the async operation at line " + std::to_string(SM.getExpansionLineNumber(E.loc)) +
+                                    " is not reached by the pipeline model (a call it does not follow, or a path "
+                                    "it does not take)";
+      return {};
+    }
   return std::move(Run.Hazards);
 }
 

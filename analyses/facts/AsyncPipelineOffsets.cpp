@@ -137,12 +137,16 @@ void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, AS
                 : -1;
   }
   if (Stride) {
-    Pipeline.bytesPerStage = *Stride;
+    // Each buffer holds its part of every stage, Stride apart (one buffer:
+    // all of a stage; As and Bs: each its operand).
+    Pipeline.offsetRingStride = *Stride;
+    Pipeline.bytesPerStage = *Stride * int64_t(Buffers.size());
     Pipeline.stagesFrom = "offsets into " + Names + " every " + std::to_string(*Stride) + " B over the trips";
     Pipeline.stagesUnknown.clear();
   } else if (*Stages == 1 && Whole > 0) {
     // Every trip refills the same place: one stage, the whole buffer.
     Pipeline.bytesPerStage = Whole;
+    Pipeline.offsetRingStride = Whole;
     Pipeline.stagesFrom = "one stage: " + Names + " (" + std::to_string(Whole) + " B)";
     Pipeline.stagesUnknown.clear();
   } else {

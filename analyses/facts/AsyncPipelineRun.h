@@ -3,8 +3,12 @@
 // the integer locals followed (facts/KernelLocals.h), a loop whose condition
 // is a constant run for its trips, a loop whose condition is not known run
 // for a fixed number of "steady" trips with the guards of copies taken, a loop
-// without async operations or barriers read once. What the run does at an
-// async operation, a declaration and a read is the subclass's:
+// without async operations or barriers read once. A call to a function of
+// the program whose body holds async operations (a tile loader) runs that
+// body with its parameters bound to the arguments: integers as values,
+// pointers and references as the places they name. What the run does at an
+// async operation, a declaration (or a pointer's assignment) and a read is
+// the subclass's:
 // AsyncPipelineHazards.cpp (early reads, premature reuse) and
 // AsyncPipelineOffsets.cpp (the stage offsets of a ring at computed
 // addresses). A private header of those files.
@@ -14,8 +18,11 @@
 #include "facts/KernelLocals.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -157,7 +164,9 @@ public:
 protected:
   /// An async operation (or a block barrier) statement S.
   virtual void operate(const Stmt &S, const std::vector<AsyncOperation> &Ops) = 0;
-  /// A local that is not an integer, declared with Init (a pointer into the ring).
+  /// A local that is not an integer, declared with Init, or assigned Init
+  /// (a pointer into the ring, a barrier's address, a parameter bound to an
+  /// argument).
   virtual void declared(const VarDecl &VD, const Expr &Init) = 0;
   /// The reads in S.
   virtual void scan(const Stmt *S) = 0;
@@ -176,6 +185,11 @@ protected:
   virtual bool runsRoles() const { return false; }
   virtual void role(int Which) {}
 
+  /// Where L shows in the kernel's own body: L itself, or inside a called
+  /// function the kernel's call that led there (a finding names the line the
+  /// kernel's reader sees; the helper's line is the same for every caller).
+  SourceLocation inKernel(SourceLocation L) const { return CallDepth > 0 ? OutermostCall : L; }
+
   ASTContext &Ctx;
   KernelLocals Locals;
   int LoopDepth = 0;
@@ -187,12 +201,95 @@ private:
       return false;
     if (auto It = HoldsCache.find(S); It != HoldsCache.end())
       return It->second;
+    HoldsCache[S] = false; // a recursive call does not hold what it is still being asked
     bool Holds = !recogniseAsyncOperations(*S, Ctx).empty();
+    if (const FunctionDecl *Callee = followedCallee(S); !Holds && Callee)
+      Holds = holdsAsyncOrBarrier(Callee->getBody());
     for (const Stmt *Child : S->children())
       if (!Holds && holdsAsyncOrBarrier(Child))
         Holds = true;
     HoldsCache[S] = Holds;
     return Holds;
+  }
+
+  // The definition S calls when S is a plain call to a function of the
+  // program (not libcu++'s or cooperative groups', not in a system header):
+  // the run follows it when its body holds async operations.
+  const FunctionDecl *followedCallee(const Stmt *S) const {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call || isa<CXXMemberCallExpr>(Call) || isa<CXXOperatorCallExpr>(Call))
+      return nullptr;
+    const FunctionDecl *FD = Call->getDirectCallee();
+    const FunctionDecl *Definition = nullptr;
+    if (!FD || !FD->hasBody(Definition) || !Definition)
+      return nullptr;
+    const llvm::StringRef NS = outermostNamespace(FD);
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (NS == "cuda" || NS == "cooperative_groups" ||
+        SM.isInSystemHeader(SM.getExpansionLoc(Definition->getLocation())))
+      return nullptr;
+    return Definition;
+  }
+
+  // Runs Callee's body for Call: integer parameters get the arguments'
+  // values, the others the places the arguments name (declared()).
+  void runCallee(const CallExpr &Call, const FunctionDecl &Callee) {
+    if (CallDepth >= 4)
+      throw NotModelled{"async operations more than 4 calls deep"};
+    if (returnsEarly(Callee.getBody()))
+      throw NotModelled{"a called function with async operations returns before its end"};
+    if (Call.getNumArgs() != Callee.getNumParams())
+      throw NotModelled{"a called function's default arguments"};
+    for (unsigned I = 0; I < Call.getNumArgs(); ++I) {
+      const ParmVarDecl *Param = Callee.getParamDecl(I);
+      const Expr *Arg = Call.getArg(I);
+      const QualType T = Param->getType();
+      if (T->isReferenceType() && T.getNonReferenceType()->isIntegerType())
+        throw NotModelled{"a called function takes an integer by reference"};
+      if (T->isIntegerType()) {
+        scan(Arg);
+        Locals.assign(Param, Locals.eval(Arg), Arg);
+      } else {
+        declared(*Param, *Arg); // an address handed to the callee is bound, not read
+      }
+    }
+    if (CallDepth == 0)
+      OutermostCall = Call.getBeginLoc();
+    ++CallDepth;
+    exec(Callee.getBody());
+    --CallDepth;
+  }
+
+  static bool returnsEarly(const Stmt *Body) {
+    const auto *C = dyn_cast_or_null<CompoundStmt>(Body);
+    const Stmt *Last = C && !C->body_empty() ? C->body_back() : nullptr;
+    std::function<bool(const Stmt *)> Walk = [&](const Stmt *S) {
+      if (!S || isa<LambdaExpr>(S))
+        return false;
+      if (isa<ReturnStmt>(S))
+        return S != Last;
+      for (const Stmt *Child : S->children())
+        if (Walk(Child))
+          return true;
+      return false;
+    };
+    return Walk(Body);
+  }
+
+  // `front = back;`: a local that is not an integer takes a new place.
+  void pointerAssignments(const Expr *E) {
+    const auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!B)
+      return;
+    if (B->getOpcode() == BO_Comma) {
+      pointerAssignments(B->getLHS());
+      pointerAssignments(B->getRHS());
+      return;
+    }
+    if (B->getOpcode() != BO_Assign)
+      return;
+    if (const VarDecl *VD = KernelLocals::localOf(B->getLHS()); VD && !VD->getType()->isIntegerType())
+      declared(*VD, *B->getRHS());
   }
 
   void exec(const Stmt *S) {
@@ -310,14 +407,17 @@ private:
     role(0);
   }
 
-  bool holdsWaitCommitOrBarrier(const Stmt *S) {
+  bool holdsWaitCommitOrBarrier(const Stmt *S, int Depth = 0) {
     if (!S)
       return false;
     for (const AsyncOperation &O : recogniseAsyncOperations(*S, Ctx))
       if (O.kind != AsyncEventKind::Copy)
         return true;
+    if (const FunctionDecl *Callee = followedCallee(S); Callee && Depth < 4 &&
+                                                        holdsWaitCommitOrBarrier(Callee->getBody(), Depth + 1))
+      return true;
     for (const Stmt *Child : S->children())
-      if (holdsWaitCommitOrBarrier(Child))
+      if (holdsWaitCommitOrBarrier(Child, Depth))
         return true;
     return false;
   }
@@ -367,16 +467,24 @@ private:
       operate(*E, Ops);
       return;
     }
+    const Expr *Top = E->IgnoreParenImpCasts();
+    if (const FunctionDecl *Callee = followedCallee(Top); Callee && holdsAsyncOrBarrier(Callee->getBody())) {
+      runCallee(*cast<CallExpr>(Top), *Callee);
+      return;
+    }
     if (holdsAsyncOrBarrier(E))
       throw NotModelled{"an async operation nested in an expression"};
     scan(E);
     Locals.assignments(E);
+    pointerAssignments(E);
   }
 
 
   llvm::DenseMap<const Stmt *, bool> HoldsCache;
   const int SteadyTrips;
   int InRole = 0; // inside a side of a role split (1 or 2)
+  int CallDepth = 0; // called functions being run
+  SourceLocation OutermostCall; // the kernel's call that led to them
   size_t Steps = 0;
   static constexpr size_t StepLimit = 200000; // statements run, all trips together
 };
