@@ -15,11 +15,17 @@ void PipelineBufferReuseCheck::checkFacts(const TranslationUnitFacts &Facts, AST
     for (const PipelineHazard &H : Kernel->pipelineHazards) {
       if (H.kind != PipelineHazard::BufferReuse)
         continue;
-      diag(H.at, "async copy refills '%0' stage %1 while other threads may still be reading it (line %2): %3")
+      // An error when a launch's arguments make the hazard certain
+      // (PipelineHazard::certainFor), as for barriers; a warning otherwise.
+      diag(H.at, "async copy refills '%0' stage %1 while other threads may still be reading it (line %2): %3",
+           H.certainFor.empty() ? DiagnosticIDs::Warning : DiagnosticIDs::Error)
           << H.buffer->getName() << static_cast<int>(H.stage) << SM.getExpansionLineNumber(H.other) << H.why;
       diag(H.other, "a read of '%0' stage %1 in '%2'", DiagnosticIDs::Note)
           << H.buffer->getName() << static_cast<int>(H.stage) << Kernel->displayName;
       diag(H.wait.isValid() ? H.wait : H.at, "fix: %0", DiagnosticIDs::Note) << H.fix;
+      for (const PipelineHazard::CertainLaunch &L : H.certainFor)
+        diag(L.at, "certain for this launch: %0 reaches it", DiagnosticIDs::Note)
+            << L.arguments;
     }
 }
 

@@ -443,20 +443,25 @@ private:
 
 } // namespace
 
-std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline,
-                                                ASTContext &Ctx) {
-  if (!Pipeline.stages || (Pipeline.ringVariables.empty() && Pipeline.offsetRingBuffers.empty()) ||
-      !Kernel.hasBody()) {
-    if (Pipeline.hazardsNotModelled.empty())
-      Pipeline.hazardsNotModelled = Pipeline.stages ? "the ring is not an array of arrays" : "the ring is not known";
-    return {};
-  }
+namespace {
+
+bool ringKnown(const FunctionDecl &Kernel, const AsyncPipelineFacts &Pipeline) {
+  return Pipeline.stages && (!Pipeline.ringVariables.empty() || !Pipeline.offsetRingBuffers.empty()) &&
+         Kernel.hasBody();
+}
+
+// The run's hazards, or why it stopped. Arguments: a launch's values.
+std::vector<PipelineHazard> runHazards(const FunctionDecl &Kernel, const AsyncPipelineFacts &Pipeline,
+                                       ASTContext &Ctx, const std::vector<std::optional<int64_t>> *Arguments,
+                                       std::string &Stopped, bool &Exact) {
   Simulation Run(Kernel, Pipeline, Ctx);
   try {
+    if (Arguments)
+      Run.bindParameters(Kernel, *Arguments);
     Run.run(Kernel.getBody());
     Run.finish();
   } catch (const NotModelled &Stop) {
-    Pipeline.hazardsNotModelled = Stop.why;
+    Stopped = Stop.why;
     return {};
   }
   // An operation the run never reached (in a function it does not follow,
@@ -465,12 +470,41 @@ std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, Asyn
   const SourceManager &SM = Ctx.getSourceManager();
   for (const AsyncCopyEvent &E : Pipeline.events)
     if (!Run.reached(E.loc)) {
-      Pipeline.hazardsNotModelled = "the async operation at line " + std::to_string(SM.getExpansionLineNumber(E.loc)) +
-                                    " is not reached by the pipeline model (a call it does not follow, or a path "
-                                    "it does not take)";
+      Stopped = "the async operation at line " + std::to_string(SM.getExpansionLineNumber(E.loc)) +
+                " is not reached by the pipeline model (a call it does not follow, or a path it does not take)";
       return {};
     }
+  Exact = Run.exact();
   return std::move(Run.Hazards);
+}
+
+} // namespace
+
+std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline,
+                                                ASTContext &Ctx) {
+  if (!ringKnown(Kernel, Pipeline)) {
+    if (Pipeline.hazardsNotModelled.empty())
+      Pipeline.hazardsNotModelled = Pipeline.stages ? "the ring is not an array of arrays" : "the ring is not known";
+    return {};
+  }
+  std::string Stopped;
+  bool Exact = false;
+  std::vector<PipelineHazard> Hazards = runHazards(Kernel, Pipeline, Ctx, nullptr, Stopped, Exact);
+  Pipeline.hazardsNotModelled = Stopped;
+  return Hazards;
+}
+
+std::optional<std::vector<PipelineHazard>>
+pipelineHazardsForLaunch(const FunctionDecl &Kernel, const AsyncPipelineFacts &Pipeline,
+                         const std::vector<std::optional<int64_t>> &Arguments, ASTContext &Ctx) {
+  if (!ringKnown(Kernel, Pipeline) || !Pipeline.hazardsNotModelled.empty())
+    return std::nullopt;
+  std::string Stopped;
+  bool Exact = false;
+  std::vector<PipelineHazard> Hazards = runHazards(Kernel, Pipeline, Ctx, &Arguments, Stopped, Exact);
+  if (!Stopped.empty() || !Exact)
+    return std::nullopt;
+  return Hazards;
 }
 
 } // namespace clang::tidy::occlint

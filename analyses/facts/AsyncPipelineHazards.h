@@ -49,6 +49,7 @@
 
 #include "facts/AsyncPipeline.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,11 +65,26 @@ struct PipelineHazard {
                         // reused stage's read (invalid: at the finding)
   std::string why;      // the cause, one clause
   std::string fix;      // what would fix it, one clause
+  /// The launches whose argument values make it certain
+  /// (pipelineHazardsForLaunch found it in an exact run), and what they pass.
+  struct CertainLaunch {
+    SourceLocation at;
+    std::string arguments; // "with tiles = 8 the pipelined loop"
+  };
+  std::vector<CertainLaunch> certainFor;
 };
 
 /// The hazards of Kernel's ring (Pipeline.ringVariables, Pipeline.stages),
 /// or none; Pipeline.hazardsNotModelled says why none were looked for.
 std::vector<PipelineHazard> findPipelineHazards(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline,
                                                 ASTContext &Ctx);
+
+/// The hazards of the same run with the kernel's integer parameters bound to
+/// a launch's Arguments (LaunchSite::argumentValues), when that run knew every
+/// condition it met (PipelineRun::exact): then each of them happens in every
+/// run of that launch. nullopt when the run was not exact or not modelled.
+std::optional<std::vector<PipelineHazard>>
+pipelineHazardsForLaunch(const FunctionDecl &Kernel, const AsyncPipelineFacts &Pipeline,
+                         const std::vector<std::optional<int64_t>> &Arguments, ASTContext &Ctx);
 
 } // namespace clang::tidy::occlint

@@ -161,6 +161,22 @@ public:
 
   void run(const Stmt *Body) { exec(Body); }
 
+  /// Binds the kernel's integer parameters to the values a launch passes
+  /// (nullopt: not known), for a run of that launch; such a run follows
+  /// loops of known trips up to 4096 (StepLimit still bounds the work).
+  void bindParameters(const FunctionDecl &Kernel, const std::vector<std::optional<int64_t>> &Values) {
+    for (unsigned I = 0; I < Kernel.getNumParams() && I < Values.size(); ++I)
+      if (Values[I] && Kernel.getParamDecl(I)->getType()->isIntegerType())
+        Locals.assign(Kernel.getParamDecl(I), Values[I], nullptr);
+    KnownTripLimit = 4096;
+  }
+
+  /// Whether the run knew every condition it met: every loop ran its exact
+  /// trips, every branch was decided, no side of a role split or thread
+  /// condition was assumed. What such a run finds happens in every run of
+  /// the kernel with those values.
+  bool exact() const { return Exact; }
+
 protected:
   /// An async operation (or a block barrier) statement S.
   virtual void operate(const Stmt &S, const std::vector<AsyncOperation> &Ops) = 0;
@@ -342,6 +358,7 @@ private:
         exec(*Cond ? If->getThen() : If->getElse());
         return;
       }
+      Exact = false;
       const bool Then = holdsAsyncOrBarrier(If->getThen()), Else = holdsAsyncOrBarrier(If->getElse());
       if (Locals.dependsOnThread(If->getCond())) {
         if ((Then || Else) && runsRoles() && InRole == 0) {
@@ -392,6 +409,7 @@ private:
   // The two sides of a role split, each from the locals before the branch;
   // what either side assigns is not known after it.
   void runRoles(const IfStmt &If) {
+    Exact = false;
     const KernelLocals Before = Locals;
     InRole = 1;
     role(1);
@@ -426,6 +444,10 @@ private:
     if (!holdsAsyncOrBarrier(Body)) {
       // A compute loop: its reads, once (its counter unknown, or at its
       // first value where the subclass asks for it).
+      if (Cond) {
+        const std::optional<int64_t> First = Locals.eval(Cond);
+        Exact &= First && *First; // it surely runs its first trip
+      }
       scan(Cond);
       Locals.forgetAssignedIn(Body);
       if (!readsComputeLoopsAtTheirFirstTrip())
@@ -443,10 +465,13 @@ private:
         break;
       if (!Known && Trip >= SteadyTrips)
         break;
-      if (Trip >= 64)
-        throw NotModelled{"a loop with async operations runs more than 64 known trips"};
-      if (!Known)
+      if (Trip >= KnownTripLimit)
+        throw NotModelled{"a loop with async operations runs more than " + std::to_string(KnownTripLimit) +
+                          " known trips"};
+      if (!Known) {
         steadyTrip(Trip);
+        Exact = false;
+      }
       SteadyLoopDepth += !Known;
       exec(Body);
       SteadyLoopDepth -= !Known;
@@ -484,6 +509,8 @@ private:
   const int SteadyTrips;
   int InRole = 0; // inside a side of a role split (1 or 2)
   int CallDepth = 0; // called functions being run
+  int KnownTripLimit = 64;
+  bool Exact = true;
   SourceLocation OutermostCall; // the kernel's call that led to them
   size_t Steps = 0;
   static constexpr size_t StepLimit = 200000; // statements run, all trips together

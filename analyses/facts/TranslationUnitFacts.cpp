@@ -19,6 +19,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 
 namespace clang::tidy::occlint {
@@ -157,6 +158,7 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
   Facts->joinResources(Ctx, Options);
   Facts->evaluatePerTarget(Ctx, Calls);
   Facts->predictOccupancy();
+  Facts->findCertainPipelineHazards(Ctx);
   // A parse with errors: where its functions are, so that occlint can tell
   // which findings lie in code Clang could not parse (FunctionExtents.h).
   if (FunctionExtentSink *Sink = getFunctionExtentSink(); Sink && Ctx.getDiagnostics().hasErrorOccurred())
@@ -341,6 +343,42 @@ static ::occlint::KernelResources resourcesOutsideRing(::occlint::KernelResource
                                                        const AsyncPipelineFacts &Pipeline) {
   Model.staticSharedMem = std::max<int64_t>(0, Model.staticSharedMem - int64_t(*Pipeline.stages) * Pipeline.bytesPerStage);
   return Model;
+}
+
+// A pipeline hazard found in the steady state assumes the loop runs long
+// enough and its guards are taken; a launch whose argument values decide
+// every condition the run meets makes the hazards of that run certain
+// (facts/AsyncPipelineHazards.h, pipelineHazardsForLaunch). Each launch site
+// is run once, whatever its targets.
+void TranslationUnitFacts::findCertainPipelineHazards(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::map<const KernelInfo *, KernelInfo *> Hazardous; // the kernels with hazards, to amend
+  for (const std::unique_ptr<KernelInfo> &K : kernels)
+    if (!K->pipelineHazards.empty() && K->pipeline)
+      Hazardous[K.get()] = K.get();
+  for (const LaunchSite &Site : launches) {
+    auto Found = Hazardous.find(kernelFor(Site.kernel));
+    if (Found == Hazardous.end() || Site.argumentValues.empty())
+      continue;
+    KernelInfo &Kernel = *Found->second;
+    const std::optional<std::vector<PipelineHazard>> Certain =
+        pipelineHazardsForLaunch(*Kernel.decl, *Kernel.pipeline, Site.argumentValues, Ctx);
+    if (!Certain)
+      continue;
+    std::string Arguments; // "tiles = 8", or what the note says when no argument decides
+    for (unsigned I = 0; I < Kernel.decl->getNumParams() && I < Site.argumentValues.size(); ++I)
+      if (Site.argumentValues[I] && Kernel.decl->getParamDecl(I)->getType()->isIntegerType())
+        Arguments += (Arguments.empty() ? "" : ", ") + Kernel.decl->getParamDecl(I)->getNameAsString() + " = " +
+                     std::to_string(*Site.argumentValues[I]);
+    Arguments = Arguments.empty() ? "the pipelined loop's trips, which do not depend on the launch,"
+                                  : "with " + Arguments + " the pipelined loop";
+    for (PipelineHazard &H : Kernel.pipelineHazards)
+      for (const PipelineHazard &C : *Certain)
+        if (C.kind == H.kind && SM.getExpansionLoc(C.at) == SM.getExpansionLoc(H.at)) {
+          H.certainFor.push_back({Site.loc, Arguments});
+          break;
+        }
+  }
 }
 
 void TranslationUnitFacts::predictOccupancy() {

@@ -110,6 +110,7 @@ private:
   /// (device properties, the occupancy API with the kernels' resources).
   void evaluatePerTarget(ASTContext &Ctx, CallSiteIndex &Calls);
   void predictOccupancy();
+  void findCertainPipelineHazards(ASTContext &Ctx);
 
   std::shared_ptr<const ::occlint::PtxasReport> Report; // keeps a log-file report alive
   const ::occlint::PtxasReport *ReportView = nullptr;
