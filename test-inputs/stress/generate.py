@@ -221,6 +221,40 @@ void run(const float *in, float *out, int tiles) {{ ring4<<<132, 256>>>(in, out,
 """
 
 
+def pipelined_calls(n):
+    # The same ring filled and read through called functions: n/8 calls of a
+    # loader that copies one element into a stage, and n reads through a
+    # helper; the hazard run follows each call into its body
+    # (facts/AsyncPipelineRun.h), so the work stays n per trip.
+    body = "\n".join(
+        f"    loadElement(ring, (k + 3) % 4, in + (k + 3) * 256);"
+        if i % 8 == 0 else f"    acc = acc * {i % 5 + 1}.0f + readElement(ring[k % 4], {i});"
+        for i in range(n))
+    return HEADER + f"""#include <cuda_pipeline.h>
+__device__ void loadElement(float (*ring)[256], int stage, const float *src) {{
+  __pipeline_memcpy_async(&ring[stage][threadIdx.x], src + threadIdx.x, 4);
+}}
+__device__ float readElement(const float *tile, int i) {{ return tile[(threadIdx.x + i) % 256]; }}
+__global__ void ring4(const float *in, float *out, int tiles) {{
+  __shared__ float ring[4][256];
+  for (int s = 0; s < 3; ++s) {{
+    loadElement(ring, s, in + s * 256);
+    __pipeline_commit();
+  }}
+  float acc = 0.0f;
+  for (int k = 0; k < tiles; ++k) {{
+    __pipeline_wait_prior(2);
+    __syncthreads();
+{body}
+    __pipeline_commit();
+    __syncthreads();
+  }}
+  out[threadIdx.x] = acc;
+}}
+void run(const float *in, float *out, int tiles) {{ ring4<<<132, 256>>>(in, out, tiles); }}
+"""
+
+
 CASES = {
     # name: (writer, the size the stress set uses)
     "deep-expression": (deep_expression, 20000),
@@ -236,6 +270,7 @@ CASES = {
     "call-chain": (call_chain, 3000),
     "truncated": (truncated, 200),
     "pipelined-loop": (pipelined_loop, 4000),
+    "pipelined-calls": (pipelined_calls, 4000),
 }
 
 
