@@ -192,19 +192,14 @@ def truncated(n):
     return full[: len(full) * 2 // 3]
 
 
-def pipelined_loop(n):
-    # An async-copy ring whose pipelined loop body holds n statements of
-    # arithmetic on the current stage and n/8 copies into the next: the
-    # hazard analysis runs the loop 2 S + 3 times (facts/AsyncPipelineHazards.h).
-    body = "\n".join(
-        f"    __pipeline_memcpy_async(&ring[(k + 3) % 4][threadIdx.x], &in[(k + 3) * 256 + threadIdx.x], 4);"
-        if i % 8 == 0 else f"    acc = acc * {i % 5 + 1}.0f + ring[k % 4][(threadIdx.x + {i}) % 256];"
-        for i in range(n))
+def ring4_kernel(helpers, prologue_copy, body):
+    # A 4-stage ring of 256 floats: 3 tiles fetched ahead, then a loop that
+    # waits for the oldest, reads it and refills (body), with the barriers.
     return HEADER + f"""#include <cuda_pipeline.h>
-__global__ void ring4(const float *in, float *out, int tiles) {{
+{helpers}__global__ void ring4(const float *in, float *out, int tiles) {{
   __shared__ float ring[4][256];
   for (int s = 0; s < 3; ++s) {{
-    __pipeline_memcpy_async(&ring[s][threadIdx.x], &in[s * 256 + threadIdx.x], 4);
+    {prologue_copy}
     __pipeline_commit();
   }}
   float acc = 0.0f;
@@ -219,6 +214,17 @@ __global__ void ring4(const float *in, float *out, int tiles) {{
 }}
 void run(const float *in, float *out, int tiles) {{ ring4<<<132, 256>>>(in, out, tiles); }}
 """
+
+
+def pipelined_loop(n):
+    # An async-copy ring whose pipelined loop body holds n statements of
+    # arithmetic on the current stage and n/8 copies into the next: the
+    # hazard analysis runs the loop 2 S + 3 times (facts/AsyncPipelineHazards.h).
+    body = "\n".join(
+        f"    __pipeline_memcpy_async(&ring[(k + 3) % 4][threadIdx.x], &in[(k + 3) * 256 + threadIdx.x], 4);"
+        if i % 8 == 0 else f"    acc = acc * {i % 5 + 1}.0f + ring[k % 4][(threadIdx.x + {i}) % 256];"
+        for i in range(n))
+    return ring4_kernel("", "__pipeline_memcpy_async(&ring[s][threadIdx.x], &in[s * 256 + threadIdx.x], 4);", body)
 
 
 def pipelined_calls(n):
@@ -230,29 +236,12 @@ def pipelined_calls(n):
         f"    loadElement(ring, (k + 3) % 4, in + (k + 3) * 256);"
         if i % 8 == 0 else f"    acc = acc * {i % 5 + 1}.0f + readElement(ring[k % 4], {i});"
         for i in range(n))
-    return HEADER + f"""#include <cuda_pipeline.h>
-__device__ void loadElement(float (*ring)[256], int stage, const float *src) {{
+    helpers = """__device__ void loadElement(float (*ring)[256], int stage, const float *src) {
   __pipeline_memcpy_async(&ring[stage][threadIdx.x], src + threadIdx.x, 4);
-}}
-__device__ float readElement(const float *tile, int i) {{ return tile[(threadIdx.x + i) % 256]; }}
-__global__ void ring4(const float *in, float *out, int tiles) {{
-  __shared__ float ring[4][256];
-  for (int s = 0; s < 3; ++s) {{
-    loadElement(ring, s, in + s * 256);
-    __pipeline_commit();
-  }}
-  float acc = 0.0f;
-  for (int k = 0; k < tiles; ++k) {{
-    __pipeline_wait_prior(2);
-    __syncthreads();
-{body}
-    __pipeline_commit();
-    __syncthreads();
-  }}
-  out[threadIdx.x] = acc;
-}}
-void run(const float *in, float *out, int tiles) {{ ring4<<<132, 256>>>(in, out, tiles); }}
+}
+__device__ float readElement(const float *tile, int i) { return tile[(threadIdx.x + i) % 256]; }
 """
+    return ring4_kernel(helpers, "loadElement(ring, s, in + s * 256);", body)
 
 
 CASES = {
