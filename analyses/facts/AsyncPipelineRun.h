@@ -247,8 +247,9 @@ private:
     return Definition;
   }
 
-  // Runs Callee's body for Call: integer parameters get the arguments'
-  // values, the others the places the arguments name (declared()).
+  // Runs Callee's body for Call: pointer and reference parameters get the
+  // places the arguments name (declared()); the others are values, read
+  // here, and an integer's value is followed.
   void runCallee(const CallExpr &Call, const FunctionDecl &Callee) {
     if (CallDepth >= 4)
       throw NotModelled{"async operations more than 4 calls deep"};
@@ -262,12 +263,13 @@ private:
       const QualType T = Param->getType();
       if (T->isReferenceType() && T.getNonReferenceType()->isIntegerType())
         throw NotModelled{"a called function takes an integer by reference"};
-      if (T->isIntegerType()) {
-        scan(Arg);
-        Locals.assign(Param, Locals.eval(Arg), Arg);
-      } else {
+      if (T->isPointerType() || T->isReferenceType()) {
         declared(*Param, *Arg); // an address handed to the callee is bound, not read
+        continue;
       }
+      scan(Arg); // a value: read here (f(ring[s][i]))
+      if (T->isIntegerType())
+        Locals.assign(Param, Locals.eval(Arg), Arg);
     }
     if (CallDepth == 0)
       OutermostCall = Call.getBeginLoc();
@@ -327,6 +329,13 @@ private:
             Init = Construct->getArg(0)->IgnoreImplicit();
           if (std::vector<AsyncOperation> Ops = recogniseAsyncOperations(*Init, Ctx); !Ops.empty()) {
             operate(*Init, Ops);
+            continue;
+          }
+          // `float v = loadAndScale(...)`: the call runs, the local's value is not followed.
+          if (const FunctionDecl *Callee = followedCallee(Init); Callee && holdsAsyncOrBarrier(Callee->getBody())) {
+            runCallee(*cast<CallExpr>(Init), *Callee);
+            if (VD->getType()->isIntegerType())
+              Locals.assign(VD, std::nullopt, nullptr);
             continue;
           }
           scan(VD->getInit());

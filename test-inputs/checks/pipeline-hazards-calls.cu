@@ -130,9 +130,33 @@ __global__ void helperWaitLoose(const float *in, float *out, int tiles) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
+// A loader that also takes a value: the value is read at the call, here
+// before any wait, so in the first trip tile 0 may still be in flight (later
+// trips read a tile the previous trip's wait completed).
+__device__ float prefetchAndScale(float (*ring)[256], int stage, const float *src, float value) {
+  __pipeline_memcpy_async(&ring[stage][threadIdx.x], src + threadIdx.x, sizeof(float));
+  __pipeline_commit();
+  return 2.0f * value;
+}
+
+__global__ void readInAnArgument(const float *in, float *out, int tiles) {
+  __shared__ float ring[3][256];
+  loadElement(ring, 0, in); // expect-note {{the copy into 'ring' stage 0 in 'readInAnArgument'}}
+  loadElement(ring, 1, in + 256);
+  float sum = 0.0f;
+  for (int k = 0; k < tiles; ++k) {
+    const float scaled = prefetchAndScale(ring, (k + 2) % 3, in + (k + 2) * 256, ring[k % 3][(threadIdx.x + 1) % 256]); // expect-warning {{'ring' stage 0 is read while the async copy at line 144 may still be writing it: no wait covers its batch}} [cuda-pipeline-early-read] expect-note {{fix: a wait with 1 pending (or fewer) before the read}}
+    sum += scaled;
+    waitForTile<1>();
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
 void launch(const float *in, float *out, int tiles) {
   swappedBarriers<<<132, 256>>>(in, out, tiles);
   swappedBarriersNoSync<<<132, 256>>>(in, out, tiles);
   helperWait<<<132, 256>>>(in, out, tiles);
   helperWaitLoose<<<132, 256>>>(in, out, tiles);
+  readInAnArgument<<<132, 256>>>(in, out, tiles);
 }
