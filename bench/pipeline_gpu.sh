@@ -5,7 +5,11 @@
 #      test-inputs/checks/pipeline-hazards.cu (bench/gpu/pipeline_hazards_driver.cu):
 #      the broken ones (looseWait, noWait, noBarrierAfterWait,
 #      noBarrierBeforeRefill, threeStagesLoose, groupCopiesLoose) against
-#      occlint's findings on the same file;
+#      occlint's findings on the same file; the same for the libcu++ forms
+#      (test-inputs/checks/pipeline-hazards-libcu.cu through
+#      bench/gpu/pipeline_libcu_driver.cu: cuda::pipeline of block and thread
+#      scope, a producer/consumer split, cuda::barrier) and for rings filled in
+#      called functions (pipeline-hazards-calls.cu, pipeline_calls_driver.cu);
 #   2. bench/gpu/pipeline_depth.cu at S = 1..4, load-bound (work 1) and
 #      compute-bound (work 64), next to occlint's staircase for the same
 #      kernel (`occlint occupancy --stages`), so that the measured best depth
@@ -23,13 +27,19 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; t
 fi
 nvidia-smi -L
 "$CUDA/bin/nvcc" -arch="$ARCH" -std=c++17 -lineinfo -o "$OUT/hazards" bench/gpu/pipeline_hazards_driver.cu || exit 1
+"$CUDA/bin/nvcc" -arch="$ARCH" -std=c++17 -lineinfo -o "$OUT/libcu" bench/gpu/pipeline_libcu_driver.cu || exit 1
+"$CUDA/bin/nvcc" -arch="$ARCH" -std=c++17 -lineinfo -o "$OUT/calls" bench/gpu/pipeline_calls_driver.cu || exit 1
 "$CUDA/bin/nvcc" -arch="$ARCH" -std=c++17 -O3 -o "$OUT/depth" bench/gpu/pipeline_depth.cu || exit 1
-echo "== occlint on the hazard inputs"
-build/bin/occlint --no-compile --quiet --gpu "$ARCH" --checks='-*,cuda-pipeline-*' test-inputs/checks/pipeline-hazards.cu -- \
-  | grep -E 'warning:' || true
-for tool in racecheck synccheck; do
-  echo "== compute-sanitizer --tool $tool"
-  "$CUDA/bin/compute-sanitizer" --tool "$tool" --print-limit 200 "$OUT/hazards" 2>&1 | grep -E 'ERROR|WARNING|hazard|in ring|Race|kernels ran|at 0x|pipeline-hazards.cu' | sort | uniq -c | head -80
+for pair in hazards:pipeline-hazards libcu:pipeline-hazards-libcu calls:pipeline-hazards-calls; do
+  program=${pair%%:*} input=${pair#*:}
+  echo "== occlint on $input.cu"
+  build/bin/occlint --no-compile --quiet --gpu "$ARCH" --checks='-*,cuda-pipeline-*' "test-inputs/checks/$input.cu" -- \
+    | grep -E 'warning:|error:' || true
+  for tool in racecheck synccheck; do
+    echo "== compute-sanitizer --tool $tool ($program)"
+    "$CUDA/bin/compute-sanitizer" --tool "$tool" --print-limit 200 "$OUT/$program" 2>&1 |
+      grep -E "ERROR|WARNING|hazard|Race|kernels ran|at 0x|$input.cu" | sort | uniq -c | head -80
+  done
 done
 echo "== depth: measured (10 launches, median-free mean of ms per launch)"
 "$OUT/depth" 1
