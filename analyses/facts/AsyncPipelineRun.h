@@ -159,7 +159,13 @@ public:
   PipelineRun(ASTContext &Ctx, int SteadyTrips) : Ctx(Ctx), Locals(Ctx), SteadyTrips(SteadyTrips) {}
   virtual ~PipelineRun() = default;
 
-  void run(const Stmt *Body) { exec(Body); }
+  void run(const Stmt *Body) {
+    try {
+      exec(Body);
+    } catch (const Returned &) {
+      // The kernel returned on a path the run had decided: nothing follows.
+    }
+  }
 
   /// Binds the kernel's integer parameters to the values a launch passes
   /// (nullopt: not known), for a run of that launch; such a run follows
@@ -376,8 +382,10 @@ private:
         }
         if (Then || Else)
           throw NotModelled{"an async operation or a barrier depends on the thread (a warp-specialised pipeline)"};
-        exec(If->getThen()); // reads under a thread's condition are still reads
+        ++ThreadBranchDepth; // reads under a thread's condition are still reads
+        exec(If->getThen());
         exec(If->getElse());
+        --ThreadBranchDepth;
         return;
       }
       // Not known and the same for every thread: the steady state takes the
@@ -397,6 +405,11 @@ private:
         throw NotModelled{"control flow the pipeline model does not follow"};
       if (LoopDepth > 0 && !isa<ReturnStmt>(S))
         throw NotModelled{"a jump inside the pipelined loop"};
+      // A return the whole block reaches (not under a thread's condition or
+      // on one side of a split; a called function's last statement) ends the
+      // run: `if (tiles < 3) return;` with tiles = 1 runs nothing after it.
+      if (isa<ReturnStmt>(S) && CallDepth == 0 && ThreadBranchDepth == 0 && InRole == 0)
+        throw Returned{};
       return;
     }
     if (const auto *Asm = dyn_cast<GCCAsmStmt>(S)) {
@@ -517,7 +530,9 @@ private:
   llvm::DenseMap<const Stmt *, bool> HoldsCache;
   const int SteadyTrips;
   int InRole = 0; // inside a side of a role split (1 or 2)
+  struct Returned {};
   int CallDepth = 0; // called functions being run
+  int ThreadBranchDepth = 0; // inside a branch on the thread (both sides run)
   int KnownTripLimit = 64;
   bool Exact = true;
   SourceLocation OutermostCall; // the kernel's call that led to them

@@ -4,7 +4,8 @@
 // launch whose arguments decide every loop and guard the run meets, and whose
 // run still reaches the hazard, makes it certain: an error, with a note at
 // that launch. A launch whose run never gets there (one tile: no refill)
-// adds nothing; a tile count known only at run time leaves the warning.
+// adds nothing, nor does one that returns before the pipeline (an early exit
+// for short inputs); a tile count known only at run time leaves the warning.
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-pipeline-*
 #include <cuda_runtime.h>
 #include <cuda_pipeline.h>
@@ -23,7 +24,7 @@ __global__ void looseWait(const float4 *in, float *out, int tiles) {
       __pipeline_memcpy_async(&ring[(k + 2) % 3][threadIdx.x], &in[(k + 2) * 256 + threadIdx.x], sizeof(float4));
     __pipeline_commit();
     __pipeline_wait_prior(3); // expect-note {{fix: wait with 2 pending instead of 3}}
-    sum += ring[k % 3][threadIdx.x].x; // expect-error {{'ring' stage 0 is read while the async copy at line 17 may still be writing it: the last wait leaves the 3 most recent batches in flight, and the copy is in one of them}} [cuda-pipeline-early-read]
+    sum += ring[k % 3][threadIdx.x].x; // expect-error {{'ring' stage 0 is read while the async copy at line 18 may still be writing it: the last wait leaves the 3 most recent batches in flight, and the copy is in one of them}} [cuda-pipeline-early-read]
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
@@ -41,7 +42,7 @@ __global__ void looseWaitAnyCount(const float4 *in, float *out, int tiles) {
       __pipeline_memcpy_async(&ring[(k + 2) % 3][threadIdx.x], &in[(k + 2) * 256 + threadIdx.x], sizeof(float4));
     __pipeline_commit();
     __pipeline_wait_prior(3); // expect-note {{fix: wait with 2 pending instead of 3}}
-    sum += ring[k % 3][threadIdx.x].x; // expect-warning {{'ring' stage 0 is read while the async copy at line 35 may still be writing it}} [cuda-pipeline-early-read]
+    sum += ring[k % 3][threadIdx.x].x; // expect-warning {{'ring' stage 0 is read while the async copy at line 36 may still be writing it}} [cuda-pipeline-early-read]
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
@@ -57,11 +58,32 @@ __global__ void refillNoBarrier(const float *in, float *out, int tiles) {
   float sum = 0.0f;
   for (int k = 0; k < tiles; ++k) {
     if (k + 1 < tiles)
-      __pipeline_memcpy_async(&ring[(k + 1) % 2][threadIdx.x], &in[(k + 1) * 256 + threadIdx.x], sizeof(float)); // expect-error {{async copy refills 'ring' stage 0 while other threads may still be reading it (line 64): other threads read the stage after the last block barrier}} [cuda-pipeline-buffer-reuse] expect-note {{fix: a __syncthreads() after the last read of the stage, before the copy that refills it}}
+      __pipeline_memcpy_async(&ring[(k + 1) % 2][threadIdx.x], &in[(k + 1) * 256 + threadIdx.x], sizeof(float)); // expect-error {{async copy refills 'ring' stage 0 while other threads may still be reading it (line 65): other threads read the stage after the last block barrier}} [cuda-pipeline-buffer-reuse] expect-note {{fix: a __syncthreads() after the last read of the stage, before the copy that refills it}}
     __pipeline_commit();
     __pipeline_wait_prior(1);
     __syncthreads();
     sum += ring[k % 2][(threadIdx.x + 1) % 256]; // expect-note {{a read of 'ring' stage 0 in 'refillNoBarrier'}}
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// The same loose wait behind an early return for short inputs: launched with
+// two tiles, the kernel returns before any copy, so nothing is certain there.
+__global__ void looseWaitReturnsEarly(const float4 *in, float *out, int tiles) {
+  if (tiles < 4)
+    return;
+  __shared__ float4 ring[3][256];
+  for (int s = 0; s < 2; ++s) {
+    __pipeline_memcpy_async(&ring[s][threadIdx.x], &in[s * 256 + threadIdx.x], sizeof(float4)); // expect-note {{the copy into 'ring' stage 0 in 'looseWaitReturnsEarly'}}
+    __pipeline_commit();
+  }
+  float sum = 0.0f;
+  for (int k = 0; k < tiles; ++k) {
+    if (k + 2 < tiles)
+      __pipeline_memcpy_async(&ring[(k + 2) % 3][threadIdx.x], &in[(k + 2) * 256 + threadIdx.x], sizeof(float4));
+    __pipeline_commit();
+    __pipeline_wait_prior(3); // expect-note {{fix: wait with 2 pending instead of 3}}
+    sum += ring[k % 3][threadIdx.x].x; // expect-warning {{'ring' stage 0 is read while the async copy at line 77 may still be writing it}} [cuda-pipeline-early-read]
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
@@ -71,4 +93,5 @@ void launch(const float4 *in4, const float *in, float *out, int tiles) {
   looseWaitAnyCount<<<132, 256>>>(in4, out, tiles);
   refillNoBarrier<<<132, 256>>>(in, out, 1);
   refillNoBarrier<<<132, 256>>>(in, out, 3); // expect-note {{certain for this launch: with tiles = 3 the pipelined loop reaches it}}
+  looseWaitReturnsEarly<<<132, 256>>>(in4, out, 2);
 }
