@@ -382,10 +382,10 @@ private:
         }
         if (Then || Else)
           throw NotModelled{"an async operation or a barrier depends on the thread (a warp-specialised pipeline)"};
-        ++ThreadBranchDepth; // reads under a thread's condition are still reads
+        ++UndecidedDepth; // reads under a thread's condition are still reads
         exec(If->getThen());
         exec(If->getElse());
-        --ThreadBranchDepth;
+        --UndecidedDepth;
         return;
       }
       // Not known and the same for every thread: the steady state takes the
@@ -396,7 +396,9 @@ private:
         throw NotModelled{"a wait, commit or barrier is under a condition that is not known"};
       if (isa<ReturnStmt>(If->getThen()) || isa<BreakStmt>(If->getThen()) || isa<ContinueStmt>(If->getThen()))
         return;
+      ++UndecidedDepth; // a return in there (`{ ...; return; }`) leaves only some runs
       exec(If->getThen());
+      --UndecidedDepth;
       return;
     }
     if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) ||
@@ -405,10 +407,11 @@ private:
         throw NotModelled{"control flow the pipeline model does not follow"};
       if (LoopDepth > 0 && !isa<ReturnStmt>(S))
         throw NotModelled{"a jump inside the pipelined loop"};
-      // A return the whole block reaches (not under a thread's condition or
-      // on one side of a split; a called function's last statement) ends the
-      // run: `if (tiles < 3) return;` with tiles = 1 runs nothing after it.
-      if (isa<ReturnStmt>(S) && CallDepth == 0 && ThreadBranchDepth == 0 && InRole == 0)
+      // A return every run reaches (not under a condition that is not known,
+      // a thread's or the block's, nor on one side of a split, nor a called
+      // function's last statement) ends the run: `if (tiles < 4) return;`
+      // with tiles = 2 runs nothing after it.
+      if (isa<ReturnStmt>(S) && CallDepth == 0 && UndecidedDepth == 0 && InRole == 0)
         throw Returned{};
       return;
     }
@@ -532,7 +535,7 @@ private:
   int InRole = 0; // inside a side of a role split (1 or 2)
   struct Returned {};
   int CallDepth = 0; // called functions being run
-  int ThreadBranchDepth = 0; // inside a branch on the thread (both sides run)
+  int UndecidedDepth = 0; // inside a branch whose condition is not known (its body run)
   int KnownTripLimit = 64;
   bool Exact = true;
   SourceLocation OutermostCall; // the kernel's call that led to them

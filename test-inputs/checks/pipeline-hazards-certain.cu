@@ -29,8 +29,14 @@ __global__ void looseWait(const float4 *in, float *out, int tiles) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
-// The same mistake, launched with a tile count only known at run time.
+// The same mistake, launched with a tile count only known at run time, behind
+// an early exit of the blocks past the data (a condition not known: the run
+// goes on past it).
 __global__ void looseWaitAnyCount(const float4 *in, float *out, int tiles) {
+  if (blockIdx.x * 256 >= tiles * 1024) {
+    out[blockIdx.x] = 0.0f;
+    return;
+  }
   __shared__ float4 ring[3][256];
   for (int s = 0; s < 2; ++s) {
     __pipeline_memcpy_async(&ring[s][threadIdx.x], &in[s * 256 + threadIdx.x], sizeof(float4)); // expect-note {{the copy into 'ring' stage 0 in 'looseWaitAnyCount'}}
@@ -42,7 +48,7 @@ __global__ void looseWaitAnyCount(const float4 *in, float *out, int tiles) {
       __pipeline_memcpy_async(&ring[(k + 2) % 3][threadIdx.x], &in[(k + 2) * 256 + threadIdx.x], sizeof(float4));
     __pipeline_commit();
     __pipeline_wait_prior(3); // expect-note {{fix: wait with 2 pending instead of 3}}
-    sum += ring[k % 3][threadIdx.x].x; // expect-warning {{'ring' stage 0 is read while the async copy at line 36 may still be writing it}} [cuda-pipeline-early-read]
+    sum += ring[k % 3][threadIdx.x].x; // expect-warning {{'ring' stage 0 is read while the async copy at line 42 may still be writing it}} [cuda-pipeline-early-read]
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
@@ -58,7 +64,7 @@ __global__ void refillNoBarrier(const float *in, float *out, int tiles) {
   float sum = 0.0f;
   for (int k = 0; k < tiles; ++k) {
     if (k + 1 < tiles)
-      __pipeline_memcpy_async(&ring[(k + 1) % 2][threadIdx.x], &in[(k + 1) * 256 + threadIdx.x], sizeof(float)); // expect-error {{async copy refills 'ring' stage 0 while other threads may still be reading it (line 65): other threads read the stage after the last block barrier}} [cuda-pipeline-buffer-reuse] expect-note {{fix: a __syncthreads() after the last read of the stage, before the copy that refills it}}
+      __pipeline_memcpy_async(&ring[(k + 1) % 2][threadIdx.x], &in[(k + 1) * 256 + threadIdx.x], sizeof(float)); // expect-error {{async copy refills 'ring' stage 0 while other threads may still be reading it (line 71): other threads read the stage after the last block barrier}} [cuda-pipeline-buffer-reuse] expect-note {{fix: a __syncthreads() after the last read of the stage, before the copy that refills it}}
     __pipeline_commit();
     __pipeline_wait_prior(1);
     __syncthreads();
@@ -83,7 +89,7 @@ __global__ void looseWaitReturnsEarly(const float4 *in, float *out, int tiles) {
       __pipeline_memcpy_async(&ring[(k + 2) % 3][threadIdx.x], &in[(k + 2) * 256 + threadIdx.x], sizeof(float4));
     __pipeline_commit();
     __pipeline_wait_prior(3); // expect-note {{fix: wait with 2 pending instead of 3}}
-    sum += ring[k % 3][threadIdx.x].x; // expect-warning {{'ring' stage 0 is read while the async copy at line 77 may still be writing it}} [cuda-pipeline-early-read]
+    sum += ring[k % 3][threadIdx.x].x; // expect-warning {{'ring' stage 0 is read while the async copy at line 83 may still be writing it}} [cuda-pipeline-early-read]
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
