@@ -207,6 +207,25 @@ clang::tidy::ClangTidyError internalError(const IsolatedFile &F, const std::stri
 
 // The stack dump of a crashed analysis, kept for the bug report; "" when
 // it cannot be written.
+// What a file's analysis said, less occlint's own --verbose progress lines
+// (parse archs, clang command, resources): a run that hits the result cache
+// prints those itself before it looks the entry up, so keeping them in the
+// entry printed them twice under --verbose.
+std::string withoutProgressLines(const std::string &Said) {
+  std::string Out;
+  llvm::StringRef Rest(Said);
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    const bool Progress = Line.starts_with("occlint: ") &&
+                          (Line.contains(": parse archs ") || Line.contains("]: clang command: ") ||
+                           Line.contains("]: resources: "));
+    if (!Progress)
+      Out += Line.str() + (Tail.data() ? "\n" : ""); // a split at a newline gives a non-null tail
+    Rest = Tail;
+  }
+  return Out;
+}
+
 std::string saveCrashLog(const IsolatedFile &F) {
   if (F.failure.crashLog.empty())
     return "";
@@ -433,7 +452,7 @@ LintOutcome runLintJob(const LintJob &Job) {
       std::string Error;
       const bool Stored = UnitResultCache(Use.directory)
                               .store(Cache.at("key"), Cache.at("filesRead").get<std::vector<std::string>>(),
-                                     Cache.at("uses"), Result, Said, Error);
+                                     Cache.at("uses"), Result, withoutProgressLines(Said), Error);
       if (!Stored && Use.notice)
         Use.notice("occlint: note: " + File + ": not kept in the result cache: " + Error);
       if (Use.verbose)
