@@ -3,6 +3,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Regex.h"
 
 namespace clang::tidy::occlint {
@@ -43,6 +44,21 @@ const Expr *peelAddress(const Expr *E) {
       return E;
   }
   return E;
+}
+
+const FunctionDecl *programFunctionCalled(const CallExpr &Call, ASTContext &Ctx) {
+  if (isa<CXXMemberCallExpr>(Call))
+    return nullptr;
+  const FunctionDecl *FD = Call.getDirectCallee();
+  const FunctionDecl *Definition = nullptr;
+  if (!FD || !FD->hasBody(Definition) || !Definition)
+    return nullptr;
+  const llvm::StringRef NS = outermostNamespace(FD);
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (NS == "cuda" || NS == "cooperative_groups" ||
+      SM.isInSystemHeader(SM.getExpansionLoc(Definition->getLocation())))
+    return nullptr;
+  return Definition;
 }
 
 llvm::StringRef outermostNamespace(const Decl *D) {

@@ -51,6 +51,13 @@ std::optional<int64_t> constantIntegerOf(const Expr *E, ASTContext &Ctx);
 /// `&` and `*` (the address walks of the ring facts start from it).
 const Expr *peelAddress(const Expr *E);
 
+/// The definition Call reaches when it is a plain (not a member) call to a
+/// function of the program: not libcu++'s or cooperative groups', defined
+/// outside a system header. The pipeline facts collect the async operations
+/// in its body and the pipeline run follows it (facts/AsyncPipelineRun.h), by
+/// this one rule; nullptr otherwise.
+const FunctionDecl *programFunctionCalled(const CallExpr &Call, ASTContext &Ctx);
+
 /// "__pipeline_memcpy_async", "cuda::pipeline", ...
 const char *asyncCopyFormName(AsyncCopyForm Form);
 

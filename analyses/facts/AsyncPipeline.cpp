@@ -142,10 +142,9 @@ public:
         BulkSeen = true;
     }
     if (Operations.empty())
-      if (const auto *Call = dyn_cast<CallExpr>(S); Call && !isa<CXXMemberCallExpr>(Call))
-        if (const FunctionDecl *FD = Call->getDirectCallee();
-            FD && outermostNamespace(FD) != "cuda" && outermostNamespace(FD) != "cooperative_groups")
-          followCallee(FD);
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        if (const FunctionDecl *Definition = programFunctionCalled(*Call, Ctx))
+          Pending.push_back(Definition);
     return true;
   }
 
@@ -182,14 +181,6 @@ private:
       E.runtimeStage = !E.threadIndexed && !E.constantStage;
     }
     E.bytes = O.bytes;
-  }
-
-  void followCallee(const FunctionDecl *FD) {
-    const SourceManager &SM = Ctx.getSourceManager();
-    const FunctionDecl *Definition = FD->getDefinition();
-    if (!Definition || SM.isInSystemHeader(SM.getExpansionLoc(Definition->getLocation())))
-      return;
-    Pending.push_back(Definition);
   }
 
   ASTContext &Ctx;

@@ -213,8 +213,9 @@ private:
 
   void copy(const Region &R, SourceLocation Loc, bool Group, std::optional<BarrierKey> Barrier) {
     const auto Key = std::make_pair(R.buffer, R.stage);
-    // A block-scope pipeline's refills are judged against its reads at the end.
-    for (const ReadSinceBarrier &Read : blockPipeline() ? std::vector<ReadSinceBarrier>() : Reads[Key])
+    // A block-scope pipeline's refills are judged against its reads at the
+    // end (judgeBlockPipelineRead); its reads never enter Reads.
+    for (const ReadSinceBarrier &Read : Reads[Key])
       if (Group || Read.within != R.within) {
         PipelineHazard H;
         H.kind = PipelineHazard::BufferReuse;

@@ -234,23 +234,29 @@ private:
     return Holds;
   }
 
-  // The definition S calls when S is a plain call to a function of the
-  // program (not libcu++'s or cooperative groups', not in a system header):
-  // the run follows it when its body holds async operations.
+  // The definition S calls when the run follows it: a call to a function of
+  // the program (programFunctionCalled, the rule the facts collect by), not
+  // an operator.
   const FunctionDecl *followedCallee(const Stmt *S) const {
     const auto *Call = dyn_cast<CallExpr>(S);
-    if (!Call || isa<CXXMemberCallExpr>(Call) || isa<CXXOperatorCallExpr>(Call))
+    if (!Call || isa<CXXOperatorCallExpr>(Call))
       return nullptr;
-    const FunctionDecl *FD = Call->getDirectCallee();
-    const FunctionDecl *Definition = nullptr;
-    if (!FD || !FD->hasBody(Definition) || !Definition)
-      return nullptr;
-    const llvm::StringRef NS = outermostNamespace(FD);
-    const SourceManager &SM = Ctx.getSourceManager();
-    if (NS == "cuda" || NS == "cooperative_groups" ||
-        SM.isInSystemHeader(SM.getExpansionLoc(Definition->getLocation())))
-      return nullptr;
-    return Definition;
+    return programFunctionCalled(*Call, Ctx);
+  }
+
+  // E (Top: E without parentheses and casts) as one step of the pipeline:
+  // async operations at its top (`bar.arrive()`, a copy), or a call to a
+  // function of the program that holds some. Runs it and says whether it was.
+  bool runStep(const Expr &E, const Expr *Top) {
+    if (std::vector<AsyncOperation> Ops = recogniseAsyncOperations(*Top, Ctx); !Ops.empty()) {
+      operate(E, Ops); // the copy's own destination is not a read
+      return true;
+    }
+    if (const FunctionDecl *Callee = followedCallee(Top); Callee && holdsAsyncOrBarrier(Callee->getBody())) {
+      runCallee(*cast<CallExpr>(Top), *Callee);
+      return true;
+    }
+    return false;
   }
 
   // Runs Callee's body for Call: pointer and reference parameters get the
@@ -333,13 +339,8 @@ private:
           const Expr *Init = VD->getInit()->IgnoreImplicit();
           if (const auto *Construct = dyn_cast<CXXConstructExpr>(Init); Construct && Construct->getNumArgs() == 1)
             Init = Construct->getArg(0)->IgnoreImplicit();
-          if (std::vector<AsyncOperation> Ops = recogniseAsyncOperations(*Init, Ctx); !Ops.empty()) {
-            operate(*Init, Ops);
-            continue;
-          }
-          // `float v = loadAndScale(...)`: the call runs, the local's value is not followed.
-          if (const FunctionDecl *Callee = followedCallee(Init); Callee && holdsAsyncOrBarrier(Callee->getBody())) {
-            runCallee(*cast<CallExpr>(Init), *Callee);
+          // `float v = loadAndScale(...)`: the step runs, the local's value is not followed.
+          if (runStep(*Init, Init)) {
             if (VD->getType()->isIntegerType())
               Locals.assign(VD, std::nullopt, nullptr);
             continue;
@@ -511,17 +512,8 @@ private:
   // An expression statement: its async operations (a call at its top), its
   // reads of the ring, then its assignments.
   void statementExpr(const Expr *E) {
-    std::vector<AsyncOperation> Ops = recogniseAsyncOperations(*E->IgnoreParenImpCasts(), Ctx);
-    if (!Ops.empty()) {
-      // The copy's own destination is not a read.
-      operate(*E, Ops);
+    if (runStep(*E, E->IgnoreParenImpCasts()))
       return;
-    }
-    const Expr *Top = E->IgnoreParenImpCasts();
-    if (const FunctionDecl *Callee = followedCallee(Top); Callee && holdsAsyncOrBarrier(Callee->getBody())) {
-      runCallee(*cast<CallExpr>(Top), *Callee);
-      return;
-    }
     if (holdsAsyncOrBarrier(E))
       throw NotModelled{"an async operation nested in an expression"};
     scan(E);
