@@ -414,7 +414,7 @@ def recheck(args):
 
 def device_compile_script(plain, work, gpu):
     """One shell line per unit of the plain database: the device compile that
-    occlint's cold path starts for it (core/ResourceCompiler.cpp: the
+    occlint's cold path starts for it (toolchain/ResourceCompiler.cpp: the
     database's preprocessor and code generation flags, without its output,
     arch and host options, and --cubin -Xptxas -v -arch=ARCH -MD -MF), into
     a temporary folder of its own. Only the generated project's flags are

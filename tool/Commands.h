@@ -17,7 +17,7 @@ int runMergeCommand(int Argc, const char **Argv); // buildlint/: the findings a 
 
 // `occlint wrap --lint [--gpu GPU]... [--checks GLOBS] [launcher options] [--]
 // <compile command>` (buildlint/WrapLint.cpp): the compiler launcher
-// (core/CompilerLauncher.h) that also lints the translation unit in its build
+// (toolchain/CompilerLauncher.h) that also lints the translation unit in its build
 // step once the compile succeeded, with the ptxas report that compile just
 // captured: findings in clang's layout on stderr (the build log) and in the
 // sidecar's "lint" for `occlint merge`. The exit status stays the

@@ -3,11 +3,11 @@
 // occupancy, waves for a grid, and the next steps.
 #include "ArgParser.h"
 #include "ExitCodes.h"
-#include "core/GpuDatabase.h"
-#include "core/Occupancy.h"
-#include "core/PipelineOverlap.h"
-#include "core/PipelineStaircase.h"
-#include "core/PipelineStaircaseJson.h"
+#include "gpu/GpuDatabase.h"
+#include "gpu/Occupancy.h"
+#include "gpu/PipelineOverlap.h"
+#include "gpu/PipelineStaircase.h"
+#include "gpu/PipelineStaircaseJson.h"
 
 #include <nlohmann/json.hpp>
 

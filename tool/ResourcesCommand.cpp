@@ -2,13 +2,13 @@
 // shared memory, spills, stack, barriers), from a ptxas log or by running the
 // device compile of a source file.
 #include "ArgParser.h"
-#include "core/CompileCommandTranslator.h"
+#include "toolchain/CompileCommandTranslator.h"
 #include "ExitCodes.h"
 #include "UserTrust.h"
-#include "core/ProgramAllowlist.h"
-#include "core/GpuDatabase.h"
-#include "core/PtxasReport.h"
-#include "core/ResourceCompiler.h"
+#include "toolchain/ProgramAllowlist.h"
+#include "gpu/GpuDatabase.h"
+#include "gpu/PtxasReport.h"
+#include "toolchain/ResourceCompiler.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 #include "ArgParser.h"
 #include "ExitCodes.h"
 #include "Commands.h"
-#include "core/CompilerLauncher.h"
+#include "toolchain/CompilerLauncher.h"
 
 #include "llvm/Support/raw_ostream.h"
 

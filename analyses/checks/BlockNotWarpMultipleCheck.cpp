@@ -1,7 +1,7 @@
 #include "checks/BlockNotWarpMultipleCheck.h"
 
-#include "checks/BlockSizeLiteral.h"
-#include "facts/BlockResizeSafety.h"
+#include "checks/fixes/BlockSizeLiteral.h"
+#include "checks/fixes/BlockResizeSafety.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -1,6 +1,6 @@
 #include "checks/OccupancyReportCheck.h"
 
-#include "core/PipelineOverlap.h"
+#include "gpu/PipelineOverlap.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -47,8 +47,8 @@ void OccupancyReportCheck::checkFacts(const TranslationUnitFacts &Facts, ASTCont
   reportUnmodelledPipelines(Facts);
 }
 
-// The ring's depth and the staircase over it (facts/AsyncPipeline.h,
-// core/PipelineStaircase.h), on the launch's remark.
+// The ring's depth and the staircase over it (pipelines/AsyncPipeline.h,
+// gpu/PipelineStaircase.h), on the launch's remark.
 void OccupancyReportCheck::notePipeline(const LaunchOnTarget &L) {
   const std::optional<AsyncPipelineFacts> &P = L.kernel->pipeline;
   if (!P || L.pipelineDepths.empty())
@@ -64,7 +64,7 @@ void OccupancyReportCheck::notePipeline(const LaunchOnTarget &L) {
       << ::occlint::describeStaircase(L.pipelineDepths) << describeOverlap(*P, L);
 }
 
-// The overlap estimate at the ring's depth (core/PipelineOverlap.h), or why
+// The overlap estimate at the ring's depth (gpu/PipelineOverlap.h), or why
 // there is none.
 std::string OccupancyReportCheck::describeOverlap(const AsyncPipelineFacts &P, const LaunchOnTarget &L) {
   auto Time = [](double Ns) { return llvm::formatv("{0:F0} ns", Ns).str(); };

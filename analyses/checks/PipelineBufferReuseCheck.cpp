@@ -7,7 +7,7 @@ PipelineBufferReuseCheck::PipelineBufferReuseCheck(StringRef Name, ClangTidyCont
 
 void PipelineBufferReuseCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) { OcclintCheck::storeOptions(Opts); }
 
-// The hazards come from the kernel's facts (facts/AsyncPipelineHazards.h):
+// The hazards come from the kernel's facts (pipelines/AsyncPipelineHazards.h):
 // the ring run in its steady state.
 void PipelineBufferReuseCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();

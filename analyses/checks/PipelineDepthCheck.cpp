@@ -1,6 +1,6 @@
 #include "checks/PipelineDepthCheck.h"
 
-#include "core/PipelineOverlap.h"
+#include "gpu/PipelineOverlap.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -31,8 +31,8 @@ bool secondStageIsFree(const AsyncPipelineFacts &P, const std::vector<::occlint:
 
 } // namespace
 
-// The ring's depth against the staircase (core/PipelineStaircase.h) and the
-// overlap estimate (core/PipelineOverlap.h). Case (b) never fires where the
+// The ring's depth against the staircase (gpu/PipelineStaircase.h) and the
+// overlap estimate (gpu/PipelineOverlap.h). Case (b) never fires where the
 // estimate cannot say (no datasheet rates, the tile's work not counted) or
 // says the depth is needed: a deep, low-occupancy ring is not a defect.
 void PipelineDepthCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {

@@ -16,7 +16,7 @@ protected:
 
 private:
   /// Case (b) warns only when the shallower ring covers the load this many
-  /// times over by the estimate (core/PipelineOverlap.h), in percent.
+  /// times over by the estimate (gpu/PipelineOverlap.h), in percent.
   const unsigned CoverMarginPercent;
 };
 

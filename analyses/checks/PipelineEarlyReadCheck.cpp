@@ -7,7 +7,7 @@ PipelineEarlyReadCheck::PipelineEarlyReadCheck(StringRef Name, ClangTidyContext 
 
 void PipelineEarlyReadCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) { OcclintCheck::storeOptions(Opts); }
 
-// The hazards come from the kernel's facts (facts/AsyncPipelineHazards.h):
+// The hazards come from the kernel's facts (pipelines/AsyncPipelineHazards.h):
 // the ring run in its steady state.
 void PipelineEarlyReadCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();

@@ -1,6 +1,6 @@
 #include "checks/RegisterCliffCheck.h"
 
-#include "checks/LaunchBoundsFix.h"
+#include "checks/fixes/LaunchBoundsFix.h"
 
 #include "clang/Basic/SourceManager.h"
 
@@ -59,7 +59,7 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
     noteResources(L);
     noteGridFromCallers(L);
     // The fix-it is on the note (applied by --fix-notes, never by --fix), and
-    // only where no launch can exceed the attribute (checks/LaunchBoundsFix.h).
+    // only where no launch can exceed the attribute (checks/fixes/LaunchBoundsFix.h).
     const std::string Attribute =
         "__launch_bounds__(" + std::to_string(Threads) + ", " + std::to_string(Step->blocksPerSM) + ")";
     std::string Blocker = launchBoundsFixBlocker(*L.kernel, Threads, Facts, Ctx);

@@ -1,6 +1,6 @@
 #include "checks/TinyGridCheck.h"
 
-#include "facts/BlockResizePatterns.h"
+#include "ast/CudaIndexPatterns.h"
 
 #include <map>
 #include <optional>

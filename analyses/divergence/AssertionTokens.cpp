@@ -1,6 +1,6 @@
 #include "divergence/AssertionTokens.h"
 
-#include "facts/IntegerConstants.h"
+#include "ast/IntegerConstants.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -3,7 +3,7 @@
 // constexpr calls, calls into device functions with a body (analysed with
 // the caller's argument values and context), and inline assembly.
 #include "divergence/DivergenceDataflowImpl.h"
-#include "facts/IntegerConstants.h"
+#include "ast/IntegerConstants.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"

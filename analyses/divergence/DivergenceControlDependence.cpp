@@ -3,7 +3,7 @@
 // (control dependence), how uniformly they are reached, and the context
 // (branch, condition, early exit) that findings and callees are given.
 #include "divergence/DivergenceDataflowImpl.h"
-#include "facts/CudaBuiltinVariables.h"
+#include "ast/CudaBuiltinVariables.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"

@@ -16,8 +16,8 @@
 #include "divergence/LoopWeights.h"
 #include "divergence/StridedLoopTrips.h"
 #include "divergence/StatedAlignments.h"
-#include "facts/DeepExpressions.h"
-#include "facts/ReadOnlyUses.h"
+#include "ast/DeepExpressions.h"
+#include "values/ReadOnlyUses.h"
 
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"

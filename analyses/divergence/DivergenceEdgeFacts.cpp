@@ -8,7 +8,7 @@
 // says the same after it, compiled in or not (StatedAlignments.h).
 #include "divergence/DivergenceDataflowImpl.h"
 #include "divergence/ThreadVarianceImpl.h"
-#include "facts/IntegerConstants.h"
+#include "ast/IntegerConstants.h"
 #include "facts/StatedAssertions.h"
 
 #include "clang/AST/ExprCXX.h"

@@ -4,8 +4,8 @@
 // paths join: DivergenceSyncDependence.cpp; calls and inline assembly:
 // DivergenceCallTransfer.cpp).
 #include "divergence/DivergenceDataflowImpl.h"
-#include "facts/CudaBuiltinVariables.h"
-#include "facts/IntegerConstants.h"
+#include "ast/CudaBuiltinVariables.h"
+#include "ast/IntegerConstants.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -125,7 +125,7 @@ ThreadValue Dataflow::eval(const Expr *Ex) {
   Ex = Ex->IgnoreParens();
   if (auto It = Cache.find(Ex); It != Cache.end())
     return It->second;
-  // Deep expressions (facts/DeepExpressions.h): every PrewarmEvery levels the
+  // Deep expressions (ast/DeepExpressions.h): every PrewarmEvery levels the
   // operands below are evaluated bottom-up first, so the recursion finds them
   // cached; past the bound, "varying" is the sound answer.
   if (auto It = CondBlock.find(Ex); It != CondBlock.end() && It->second != Cur && CondFresh[It->second])

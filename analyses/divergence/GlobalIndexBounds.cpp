@@ -1,10 +1,10 @@
 #include "divergence/GlobalIndexBounds.h"
 
-#include "facts/CudaBuiltinVariables.h"
-#include "facts/IntegerConstants.h"
+#include "ast/CudaBuiltinVariables.h"
+#include "ast/IntegerConstants.h"
 
 #include "clang/AST/ASTContext.h"
-#include "facts/AstWalker.h"
+#include "ast/AstWalker.h"
 
 #include <algorithm>
 

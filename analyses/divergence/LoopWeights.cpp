@@ -1,6 +1,6 @@
 #include "divergence/LoopWeights.h"
 
-#include "facts/IntegerConstants.h"
+#include "ast/IntegerConstants.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/StmtCXX.h"

@@ -14,7 +14,7 @@
 // uniform ones must add up to ±(X % K) (written `X % K`, `X & (K - 1)`, or
 // `X - K * (X / K)` with the quotient possibly held in a local).
 #include "divergence/DivergenceDataflowImpl.h"
-#include "facts/IntegerConstants.h"
+#include "ast/IntegerConstants.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
@@ -65,7 +65,7 @@ bool Dataflow::unmodified(const VarDecl *VD) {
   bool Result = false;
   if (VD && !VD->hasGlobalStorage() && !VD->getType()->isReferenceType() && FD.getBody()) {
     // A variable the body only reads needs no ExprMutationAnalyzer, whose
-    // cost grows with its uses times the body (facts/ReadOnlyUses.h).
+    // cost grows with its uses times the body (values/ReadOnlyUses.h).
     if (!ReadOnly)
       ReadOnly = std::make_unique<ReadOnlyUses>(*FD.getBody());
     if (ReadOnly->onlyRead(*VD)) {

@@ -1,8 +1,8 @@
 #include "divergence/StridedLoopTrips.h"
 
 #include "divergence/GlobalIndexBounds.h"
-#include "facts/CudaBuiltinVariables.h"
-#include "facts/IntegerConstants.h"
+#include "ast/CudaBuiltinVariables.h"
+#include "ast/IntegerConstants.h"
 
 #include "clang/AST/Expr.h"
 

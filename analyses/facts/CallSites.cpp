@@ -1,6 +1,6 @@
 #include "facts/CallSites.h"
 
-#include "facts/InstantiatedFunctionVisitor.h"
+#include "ast/InstantiatedFunctionVisitor.h"
 #include "facts/ProgramTranslationUnits.h"
 
 #include "clang/AST/DeclCXX.h"

@@ -11,8 +11,8 @@
 // recorded.
 #pragma once
 
-#include "core/Occupancy.h"
-#include "core/PipelineStaircase.h"
+#include "gpu/Occupancy.h"
+#include "gpu/PipelineStaircase.h"
 
 #include <optional>
 #include <string>
@@ -25,7 +25,7 @@ struct SourcePoint {
   unsigned line = 0, column = 0;
 };
 
-/// A kernel's async-copy pipeline (facts/AsyncPipeline.h), as plain values.
+/// A kernel's async-copy pipeline (pipelines/AsyncPipeline.h), as plain values.
 struct PipelineRecord {
   std::vector<std::string> forms;   // "cp.async", "cuda::pipeline", ...
   std::optional<int> stages;        // S, when readable
@@ -33,7 +33,7 @@ struct PipelineRecord {
   std::optional<int64_t> otherSharedBytes; // the block's static shared memory outside the ring
   std::string stagesFrom, stagesUnknown, notModelled, producer;
   std::string hazardsNotModelled; // why the hazard checks did not look ("" when they did)
-  /// One trip of the pipelined loop (facts/AsyncPipelineWork.h): its arithmetic
+  /// One trip of the pipelined loop (pipelines/AsyncPipelineWork.h): its arithmetic
   /// when counted, why not, and whether the copies overlap any work (null when
   /// the kernel's body has no pipelined loop).
   std::optional<double> fpOpsPerThread, tensorFlopsPerWarp;

@@ -1,6 +1,6 @@
 #include "facts/FunctionExtents.h"
 
-#include "facts/AstWalker.h"
+#include "ast/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace clang::tidy::occlint {

@@ -1,7 +1,7 @@
 #include "facts/GridStrideLoops.h"
 
-#include "facts/AstWalker.h"
-#include "facts/BlockResizePatterns.h"
+#include "ast/AstWalker.h"
+#include "ast/CudaIndexPatterns.h"
 
 #include "clang/AST/ExprCXX.h"
 

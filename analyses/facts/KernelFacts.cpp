@@ -1,11 +1,11 @@
 #include "facts/KernelFacts.h"
-#include "facts/SharedMemoryVariables.h"
+#include "ast/SharedMemoryVariables.h"
 
 #include "facts/GridStrideLoops.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
-#include "facts/AstWalker.h"
+#include "ast/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"

@@ -4,10 +4,10 @@
 // estimate, used only when there is no ptxas report).
 #pragma once
 
-#include "facts/AsyncPipeline.h"
-#include "facts/AsyncPipelineHazards.h"
+#include "pipelines/AsyncPipeline.h"
+#include "pipelines/AsyncPipelineHazards.h"
 #include "facts/GridStrideLoops.h"
-#include "facts/ValueEvaluator.h"
+#include "values/ValueEvaluator.h"
 
 #include "clang/AST/Decl.h"
 
@@ -55,9 +55,9 @@ struct KernelInfo {
   const Stmt *blockDependentTripLoop = nullptr;
 
   /// The async copies into shared memory its body (or a function it calls)
-  /// makes, and their ring (facts/AsyncPipeline.h); null when it makes none.
+  /// makes, and their ring (pipelines/AsyncPipeline.h); null when it makes none.
   std::optional<AsyncPipelineFacts> pipeline;
-  /// Early reads and premature reuse in that ring (facts/AsyncPipelineHazards.h).
+  /// Early reads and premature reuse in that ring (pipelines/AsyncPipelineHazards.h).
   std::vector<PipelineHazard> pipelineHazards;
 };
 

@@ -2,7 +2,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "facts/AstWalker.h"
+#include "ast/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 

@@ -9,7 +9,7 @@
 // A launch written inside a macro is reported at the macro's expansion site.
 #pragma once
 
-#include "facts/ValueEvaluator.h"
+#include "values/ValueEvaluator.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"

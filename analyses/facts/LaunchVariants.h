@@ -14,7 +14,7 @@
 
 #include "facts/CallSites.h"
 #include "facts/LaunchSites.h"
-#include "facts/ValueEvaluator.h"
+#include "values/ValueEvaluator.h"
 
 #include <vector>
 

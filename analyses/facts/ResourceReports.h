@@ -2,14 +2,14 @@
 // spills, barriers per kernel and arch) for the translation unit they analyse.
 //
 // The occlint binary installs a source that runs the device compile of the
-// file with its own compile command (cached, analyses/core/ResourceCompiler)
+// file with its own compile command (cached, analyses/toolchain/ResourceCompiler)
 // and merges the --ptxas-log files. Inside clang-tidy --load nothing is
 // installed: the checks read the log files named by the global check option
 // `PtxasLog` (';'- or ','-separated), and without either they fall back to
 // estimates from the AST and say so.
 #pragma once
 
-#include "core/PtxasReport.h"
+#include "gpu/PtxasReport.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -5,7 +5,7 @@
 // database (data/gpus.json).
 #pragma once
 
-#include "core/GpuDatabase.h"
+#include "gpu/GpuDatabase.h"
 
 #include "clang/AST/ASTContext.h"
 

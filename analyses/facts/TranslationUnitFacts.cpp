@@ -1,13 +1,13 @@
 #include "facts/TranslationUnitFacts.h"
 
-#include "core/PipelineOverlap.h"
+#include "gpu/PipelineOverlap.h"
 
 #include "facts/CallSites.h"
 #include "facts/FactsRecords.h"
-#include "core/OccupancyUnknownSharedMemory.h"
-#include "core/ResourceCompiler.h"
+#include "gpu/OccupancyUnknownSharedMemory.h"
+#include "toolchain/ResourceCompiler.h"
 #include "facts/FunctionExtents.h"
-#include "facts/InstantiatedFunctionVisitor.h"
+#include "ast/InstantiatedFunctionVisitor.h"
 #include "facts/LaunchVariants.h"
 #include "facts/ResourceReports.h"
 #include "facts/TargetSelection.h"
@@ -348,7 +348,7 @@ static ::occlint::KernelResources resourcesOutsideRing(::occlint::KernelResource
 // A pipeline hazard found in the steady state assumes the loop runs long
 // enough and its guards are taken; a launch whose argument values decide
 // every condition the run meets makes the hazards of that run certain
-// (facts/AsyncPipelineHazards.h, pipelineHazardsForLaunch). Each launch site
+// (pipelines/AsyncPipelineHazards.h, pipelineHazardsForLaunch). Each launch site
 // is run once, whatever its targets.
 void TranslationUnitFacts::findCertainPipelineHazards(ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();

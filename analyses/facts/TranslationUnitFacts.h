@@ -13,9 +13,9 @@
 #include "facts/FactsRecords.h"
 #include "facts/KernelFacts.h"
 #include "facts/LaunchSites.h"
-#include "core/Occupancy.h"
-#include "core/PipelineStaircase.h"
-#include "core/PtxasReport.h"
+#include "gpu/Occupancy.h"
+#include "gpu/PipelineStaircase.h"
+#include "gpu/PtxasReport.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -56,7 +56,7 @@ struct LaunchOnTarget {
   mutable std::vector<SuppressedFinding> suppressed;
   /// For a kernel with an async-copy ring of known depth and stage size
   /// (KernelInfo::pipeline), the blocks per SM at each depth with this
-  /// launch's block and the kernel's registers (core/PipelineStaircase.h).
+  /// launch's block and the kernel's registers (gpu/PipelineStaircase.h).
   std::vector<::occlint::PipelineDepthPoint> pipelineDepths;
 };
 

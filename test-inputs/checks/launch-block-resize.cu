@@ -3,7 +3,7 @@
 // is a note, not a fix-it on the warning, because the larger block launches
 // more threads. The note carries the fix-it (applied by --fix-notes, or by a
 // person) only where the block-resize safety rule proves the change safe
-// (analyses/facts/BlockResizeSafety.h); otherwise it says which condition
+// (analyses/checks/fixes/BlockResizeSafety.h); otherwise it says which condition
 // failed. tests/tool/lint/SafeFixesTest.cpp applies fixes end to end.
 // RUN-ARGS: --gpu=sm_90 --checks=-*,cuda-launch-block-not-warp-multiple
 #include <cooperative_groups.h>

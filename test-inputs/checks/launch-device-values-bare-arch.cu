@@ -1,7 +1,7 @@
 // Test input for launch values read from the device when the target is a
 // bare arch (--gpu=sm_90): the SM count is the arch's default product's, and
 // the note that derives the value says it is assumed
-// (analyses/facts/ValueEvaluatorDevice.cpp, TargetGpu::productAssumed).
+// (analyses/values/ValueEvaluatorDevice.cpp, TargetGpu::productAssumed).
 // RUN-ARGS: --gpu=sm_90 --checks=-*,cuda-launch-tiny-grid
 #include <cuda_runtime.h>
 

@@ -1,5 +1,5 @@
 // Test input for launch values read from the device, per target GPU
-// (analyses/facts/ValueEvaluatorDevice.cpp): cudaGetDeviceProperties,
+// (analyses/values/ValueEvaluatorDevice.cpp): cudaGetDeviceProperties,
 // cudaDeviceGetAttribute, and the occupancy API answered by the engine for the
 // kernel's ptxas resources (test-inputs/checks/ptxas/regenerate.sh), seen
 // through cuda-occupancy-report's remark (it names the block and the grid).

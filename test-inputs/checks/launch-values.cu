@@ -1,5 +1,5 @@
 // Test input for the launch values read through guards, helpers and sets
-// (analyses/facts/ValueGuards.cpp, ValueEvaluatorContext.cpp, LaunchVariants.cpp), seen through
+// (analyses/values/ValueGuards.cpp, ValueEvaluatorContext.cpp, LaunchVariants.cpp), seen through
 // cuda-occupancy-report's remark and cuda-launch-block-not-warp-multiple's warning (notes: how a value was derived).
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report,cuda-launch-block-not-warp-multiple
 #include <cuda_runtime.h>
@@ -116,7 +116,7 @@ void helperValues(float *p, int runtime) {
 
 // A parameter the helper assigns before the launch (it rounds the block size
 // its caller asks for): the launch reads that assignment, whose right side
-// reads the argument (analyses/facts/ReachingWrites.h).
+// reads the argument (analyses/values/ReachingWrites.h).
 static void launchRounded(float *p, int threads) {
   threads = largestPowerOfTwoAtMost(threads);
   work<<<216, threads>>>(p); // expect-remark {{predicted occupancy of 'work' on A100 80GB (sm_80, 108 SMs): at most 8 blocks of 256 threads per SM}} [cuda-occupancy-report]

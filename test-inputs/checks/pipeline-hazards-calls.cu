@@ -1,6 +1,6 @@
 // Test input for cuda-pipeline-early-read and cuda-pipeline-buffer-reuse when
 // the ring is filled, waited for and read in called functions
-// (analyses/facts/AsyncPipelineRun.h runs a called function's body with its
+// (analyses/pipelines/AsyncPipelineRun.h runs a called function's body with its
 // parameters bound to the arguments): a tile loader given the stage's address
 // and a cuda::barrier by reference, barriers swapped through pointers, stages
 // at offsets into one 1-D buffer, a wait helper. Each right once and broken

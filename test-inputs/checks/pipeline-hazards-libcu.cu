@@ -1,5 +1,5 @@
 // Test input for cuda-pipeline-early-read and cuda-pipeline-buffer-reuse on
-// libcu++'s synchronisation objects (analyses/facts/AsyncPipelineHazards.cpp,
+// libcu++'s synchronisation objects (analyses/pipelines/AsyncPipelineHazards.cpp,
 // docs/async-pipelines.md section 6): rings filled with cuda::memcpy_async
 // and completed by a cuda::pipeline (block scope, thread scope, and split
 // into producer and consumer warps) or by cuda::barrier phases. Each is

@@ -1,5 +1,5 @@
 // Test input for cuda-pipeline-early-read and cuda-pipeline-buffer-reuse on a ring at
-// computed offsets (analyses/facts/AsyncPipelineHazards.cpp, offset rings): three
+// computed offsets (analyses/pipelines/AsyncPipelineHazards.cpp, offset rings): three
 // stages of 4 KB in extern dynamic shared memory, stage k at ring + k * StageFloats,
 // read through an inline PTX shared load and through a helper that takes a stage's
 // address. Written correctly (no finding), then broken once each: a wait one stage

@@ -1,6 +1,6 @@
 // Test input for cuda-pipeline-early-read and cuda-pipeline-buffer-reuse
 // (analyses/checks/PipelineEarlyReadCheck.cpp, PipelineBufferReuseCheck.cpp, on the
-// facts of analyses/facts/AsyncPipelineHazards.cpp): async-copy rings written correctly
+// facts of analyses/pipelines/AsyncPipelineHazards.cpp): async-copy rings written correctly
 // (no finding) and each one broken once: a wait one stage too loose, no wait,
 // no block barrier between the wait and a read of other threads' copies, no
 // block barrier before a stage is refilled. Each form: cp.async through

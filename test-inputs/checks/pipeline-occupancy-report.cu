@@ -1,7 +1,7 @@
-// Test input for the async-copy pipeline facts (analyses/facts/AsyncPipeline.cpp) as
+// Test input for the async-copy pipeline facts (analyses/pipelines/AsyncPipeline.cpp) as
 // cuda-occupancy-report shows them: on each launch of a pipelined kernel, a note with the
 // ring's depth S, the bytes of one stage and the staircase of blocks per SM over S
-// (analyses/core/PipelineStaircase.cpp); once per kernel whose ring is not readable, or
+// (analyses/gpu/PipelineStaircase.cpp); once per kernel whose ring is not readable, or
 // whose hazards are not checked, a remark that says so. No ptxas report: registers unknown (0), shared memory from the
 // declarations. Every form here parses with plain Clang (no __shared__ object with a
 // constructor), so the clang-tidy plugin sees the same code.
@@ -68,7 +68,7 @@ __global__ void threeStages(const float4 *in, float *out, int tiles) { // expect
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
-// One buffer refilled every trip (facts/AsyncPipelineOffsets.h): one stage, the whole
+// One buffer refilled every trip (pipelines/AsyncPipelineOffsets.h): one stage, the whole
 // buffer; its hazards are checked like any ring's (none here), so no remark.
 __global__ void oneBuffer(const float *in, float *out, int tiles) { // expect-note {{'oneBuffer': registers unknown, 1024 bytes of static shared memory declared}}
   __shared__ float tile[256];

@@ -4,7 +4,7 @@
 # the mixed build log, cmake + make. Usage:
 #   test-inputs/ptxas/regenerate.sh            # CUDA_PATH or /usr/local/cuda
 #   CUDA_PATH=/opt/cuda CLANG=clang++-22 test-inputs/ptxas/regenerate.sh
-# The tests in tests/core/PtxasReportTest.cpp assert on numbers read from these
+# The tests in tests/gpu/PtxasReportTest.cpp assert on numbers read from these
 # logs: after regenerating with another toolkit, update them.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -219,7 +219,7 @@ void run(const float *in, float *out, int tiles) {{ ring4<<<132, 256>>>(in, out,
 def pipelined_loop(n):
     # An async-copy ring whose pipelined loop body holds n statements of
     # arithmetic on the current stage and n/8 copies into the next: the
-    # hazard analysis runs the loop 2 S + 3 times (facts/AsyncPipelineHazards.h).
+    # hazard analysis runs the loop 2 S + 3 times (pipelines/AsyncPipelineHazards.h).
     body = "\n".join(
         f"    __pipeline_memcpy_async(&ring[(k + 3) % 4][threadIdx.x], &in[(k + 3) * 256 + threadIdx.x], 4);"
         if i % 8 == 0 else f"    acc = acc * {i % 5 + 1}.0f + ring[k % 4][(threadIdx.x + {i}) % 256];"
@@ -231,7 +231,7 @@ def pipelined_calls(n):
     # The same ring filled and read through called functions: n/8 calls of a
     # loader that copies one element into a stage, and n reads through a
     # helper; the hazard run follows each call into its body
-    # (facts/AsyncPipelineRun.h), so the work stays n per trip.
+    # (pipelines/AsyncPipelineRun.h), so the work stays n per trip.
     body = "\n".join(
         f"    loadElement(ring, (k + 3) % 4, in + (k + 3) * 256);"
         if i % 8 == 0 else f"    acc = acc * {i % 5 + 1}.0f + readElement(ring[k % 4], {i});"

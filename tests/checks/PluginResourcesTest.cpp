@@ -5,8 +5,8 @@
 // (ResourceCompiler's latestReportKey), from a real ptxas log, so the test
 // needs no CUDA toolkit.
 #include "CommandRunner.h"
-#include "core/ResourceCompiler.h"
-#include "core/ResultCache.h"
+#include "toolchain/ResourceCompiler.h"
+#include "toolchain/ResultCache.h"
 #include "TestFiles.h"
 
 #include <gtest/gtest.h>

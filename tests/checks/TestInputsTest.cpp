@@ -6,7 +6,7 @@
 #include "InlineExpectations.h"
 #include "TestFiles.h"
 
-#include "core/GpuDatabase.h"
+#include "gpu/GpuDatabase.h"
 
 #include <gtest/gtest.h>
 

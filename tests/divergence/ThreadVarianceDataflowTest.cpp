@@ -161,7 +161,7 @@ void run(float *a) {
   EXPECT_TRUE(Strided);
 }
 
-// Code as deep and long as generated code makes it (facts/DeepExpressions.h):
+// Code as deep and long as generated code makes it (ast/DeepExpressions.h):
 // a 20,000-term sum and 5,000-term conditions are analysed without running
 // out of stack, and as precisely as short ones.
 // "(v[0] > 0) && (v[1] > 0) && ..." over N terms.

@@ -1,11 +1,11 @@
-// Fuzz target: the GPU database (core/GpuDatabase.h) and the values that name
+// Fuzz target: the GPU database (gpu/GpuDatabase.h) and the values that name
 // GPUs: --gpu and the `Targets` check option (lint/TargetsOption.h). The
 // input, split at the first NUL byte:
 //   1. a `Targets` value ("H100, sm_90:132; a100"), each name also resolved
 //      as a --gpu value, in the built-in database and in the one below;
 //   2. a GPU database as JSON (data/gpus.json's format).
 #include "FuzzSupport.h"
-#include "core/GpuDatabase.h"
+#include "gpu/GpuDatabase.h"
 #include "lint/TargetsOption.h"
 
 #include <optional>

@@ -1,11 +1,11 @@
-// Fuzz target: the nvcc command translator (core/CompileCommandTranslator.h)
+// Fuzz target: the nvcc command translator (toolchain/CompileCommandTranslator.h)
 // and its response files. The input, split at NUL bytes:
 //   1. the command, one argument per line (also read as one shell command
 //      line through splitCommandLine);
 //   2.-4. the contents of a.rsp, b.rsp and opts.txt in the command's
 //      directory (a scratch directory), for @a.rsp / --options-file opts.txt.
 #include "FuzzSupport.h"
-#include "core/CompileCommandTranslator.h"
+#include "toolchain/CompileCommandTranslator.h"
 
 #include <filesystem>
 

@@ -1,7 +1,7 @@
-// Fuzz target: the ptxas report parser (core/PtxasReport.h) on any text a
+// Fuzz target: the ptxas report parser (gpu/PtxasReport.h) on any text a
 // build may print, then the queries and the merge on what it found.
 #include "FuzzSupport.h"
-#include "core/PtxasReport.h"
+#include "gpu/PtxasReport.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   using namespace occlint;

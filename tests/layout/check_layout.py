@@ -11,13 +11,17 @@
   check_layout.py self-test ROOT  the two checks above catch planted violations
                                   in a scratch tree, and pass a clean one
 
-The pipeline, each layer allowed to include only itself and the layers before it:
-  analyses/core <- analyses/facts <- analyses/divergence <- analyses/checks
+The pipeline, each folder allowed to include only itself and the folders its
+CMakeLists.txt names (the ALLOWED table below):
+  analyses/gpu <- analyses/toolchain                 (no LLVM)
+  analyses/ast; analyses/values (<- ast, gpu); analyses/pipelines (<- ast)
+  <- analyses/facts <- analyses/divergence, analyses/checks/fixes
+  <- analyses/checks
   <- tool/ (what every command shares) <- tool/outputs <- tool/lint
   <- tool/report, tool/lsp (siblings: neither includes the other)
   <- tool/buildlint (`occlint merge --html` draws the report page)
-  tool/wrap (occlint-wrap, the compiler launcher) includes analyses/core only:
-  it links no LLVM or Clang
+  tool/wrap (occlint-wrap, the compiler launcher) includes analyses/toolchain
+  and analyses/gpu only: it links no LLVM or Clang
 Exit status: 0 clean, 1 violations (one line each), 2 bad usage.
 """
 import os
@@ -28,20 +32,27 @@ import tempfile
 MAX_LINES = 600
 
 # layer -> the layers it may include (besides itself)
+_BELOW_FACTS = {"gpu", "toolchain", "ast", "values", "pipelines"}
+_ANALYSES = _BELOW_FACTS | {"facts", "divergence", "fixes", "checks"}
 ALLOWED = {
-    "core": set(),
-    "facts": {"core"},
-    "divergence": {"core", "facts"},
-    "checks": {"core", "facts", "divergence"},
-    "tool": {"core", "facts", "divergence", "checks"},
-    "outputs": {"core", "facts", "divergence", "checks", "tool"},
-    "lint": {"core", "facts", "divergence", "checks", "tool", "outputs"},
-    "report": {"core", "facts", "divergence", "checks", "tool", "outputs", "lint"},
-    "lsp": {"core", "facts", "divergence", "checks", "tool", "outputs", "lint"},
-    "buildlint": {"core", "facts", "divergence", "checks", "tool", "outputs", "lint", "report"},
-    "wrap": {"core"},
+    "gpu": set(),
+    "toolchain": {"gpu"},
+    "ast": set(),
+    "values": {"ast", "gpu"},
+    "pipelines": {"ast"},
+    "facts": _BELOW_FACTS,
+    "divergence": _BELOW_FACTS | {"facts"},
+    "fixes": _BELOW_FACTS | {"facts"},
+    "checks": _ANALYSES - {"checks"},
+    "tool": _ANALYSES,
+    "outputs": _ANALYSES | {"tool"},
+    "lint": _ANALYSES | {"tool", "outputs"},
+    "report": _ANALYSES | {"tool", "outputs", "lint"},
+    "lsp": _ANALYSES | {"tool", "outputs", "lint"},
+    "buildlint": _ANALYSES | {"tool", "outputs", "lint", "report"},
+    "wrap": {"gpu", "toolchain"},
 }
-ANALYSIS_LAYERS = ("core", "facts", "divergence", "checks")
+ANALYSIS_LAYERS = ("gpu", "toolchain", "ast", "values", "pipelines", "facts", "divergence", "checks")
 TOOL_LAYERS = ("outputs", "lint", "report", "lsp", "buildlint", "wrap")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -59,6 +70,8 @@ def sources(root):
                 parts = rel.split(os.sep)
                 if top == "analyses":
                     layer = parts[1] if len(parts) > 2 else None
+                    if parts[1:3] == ["checks", "fixes"] and len(parts) > 3:
+                        layer = "fixes"
                 else:
                     layer = parts[1] if len(parts) > 2 else "tool"
                 yield rel, layer
@@ -77,7 +90,7 @@ def resolve(root, spelled):
     """The layer an include spelled this way names, or None if not ours."""
     head = spelled.split("/")[0]
     if head in ANALYSIS_LAYERS and os.path.isfile(os.path.join(root, "analyses", spelled)):
-        return head
+        return "fixes" if spelled.startswith("checks/fixes/") else head
     if head in TOOL_LAYERS and os.path.isfile(os.path.join(root, "tool", spelled)):
         return head
     if "/" not in spelled and os.path.isfile(os.path.join(root, "tool", spelled)):
@@ -132,19 +145,34 @@ def self_test(_root):
             f.write(text)
 
     clean = {
-        "analyses/core/Occupancy.h": "#pragma once\n#include <vector>\n",
-        "analyses/facts/LaunchSites.h": '#include "core/Occupancy.h"\n#include "clang/AST/Expr.h"\n',
+        "analyses/gpu/Occupancy.h": "#pragma once\n#include <vector>\n",
+        "analyses/facts/LaunchSites.h": '#include "gpu/Occupancy.h"\n#include "clang/AST/Expr.h"\n',
         "analyses/checks/Check.cpp": '#include "facts/LaunchSites.h"\n',
         "tool/ExitCodes.h": "#pragma once\n",
         "tool/lint/LintPipeline.h": '#include "ExitCodes.h"\n#include "checks/Check.h"\n',
         "tool/lint/LintPipeline.cpp": '#include "lint/LintPipeline.h"\n',
-        "tool/report/Report.cpp": '#include "lint/LintPipeline.h"\n#include "core/Occupancy.h"\n',
+        "tool/report/Report.cpp": '#include "lint/LintPipeline.h"\n#include "gpu/Occupancy.h"\n',
         "tool/lsp/Server.cpp": '#include "lint/LintPipeline.h"\n',
         "tool/builtin-cuda/huge.h": "x\n" * (MAX_LINES + 10),
         "analyses/checks/Check.h": "x\n" * MAX_LINES,
+        "analyses/toolchain/Compile.h": '#include "gpu/Occupancy.h"\n',
+        "analyses/ast/Walker.h": "#pragma once\n",
+        "analyses/values/Values.h": '#include "ast/Walker.h"\n#include "gpu/Occupancy.h"\n',
+        "analyses/pipelines/Ring.h": '#include "ast/Walker.h"\n',
+        "analyses/checks/fixes/Fix.h": '#include "facts/LaunchSites.h"\n#include "values/Values.h"\n',
+        "analyses/checks/Check2.cpp": '#include "checks/fixes/Fix.h"\n',
+        "tool/wrap/main.cpp": '#include "toolchain/Compile.h"\n',
     }
     planted = {
-        "analyses/core/Bad.cpp": ('#include "facts/LaunchSites.h"\n', "core may not include facts"),
+        "analyses/gpu/Bad.cpp": ('#include "toolchain/Compile.h"\n', "gpu may not include toolchain"),
+        "analyses/toolchain/Bad.cpp": ('#include "ast/Walker.h"\n', "toolchain may not include ast"),
+        "analyses/ast/Bad.cpp": ('#include "values/Values.h"\n', "ast may not include values"),
+        "analyses/values/Bad.cpp": ('#include "facts/LaunchSites.h"\n', "values may not include facts"),
+        "analyses/pipelines/Bad.cpp": ('#include "values/Values.h"\n', "pipelines may not include values"),
+        "analyses/facts/Bad2.cpp": ('#include "checks/fixes/Fix.h"\n', "facts may not include fixes"),
+        "analyses/checks/fixes/Bad.cpp": ('#include "checks/Check.h"\n', "fixes may not include checks"),
+        "analyses/divergence/Bad2.cpp": ('#include "checks/fixes/Fix.h"\n', "divergence may not include fixes"),
+        "tool/wrap/Bad.cpp": ('#include "facts/LaunchSites.h"\n', "wrap may not include facts"),
         "analyses/facts/Bad.cpp": ('#include "ExitCodes.h"\n', "includes tool/ (upward)"),
         "analyses/divergence/Bad.cpp": ('#include "LaunchSites.h"\n', "spell a project header with its folder"),
         "tool/report/Bad.cpp": ('#include "lsp/Server.h"\n', "report may not include lsp"),

@@ -6,7 +6,7 @@
 
 #include "TestFiles.h"
 
-#include "core/CompilerLauncher.h"
+#include "toolchain/CompilerLauncher.h"
 
 #include <fcntl.h>
 #include <filesystem>

@@ -51,8 +51,8 @@ TEST(OccupancyCommand, CannotLaunchIsAFindingWithExitCode1) {
   EXPECT_NE(R.output.find("Cannot launch"), std::string::npos) << R.output;
 }
 
-// The staircase of an async-copy ring over its depth (core/PipelineStaircase.h;
-// the numbers are those of tests/core/PipelineStaircaseTest.cpp, plus 8 KB
+// The staircase of an async-copy ring over its depth (gpu/PipelineStaircase.h;
+// the numbers are those of tests/gpu/PipelineStaircaseTest.cpp, plus 8 KB
 // outside the ring): 8 KB + S x 16 KB + 1 KB reserved on an A100.
 TEST(OccupancyCommand, StagesPrintTheStaircase) {
   CommandResult R = occupancy("--gpu A100 --block 256 --regs 32 --smem 8K --stages 1-4 --smem-per-stage 16K");

@@ -5,7 +5,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "ExitCodes.h"
-#include "core/AtomicFile.h"
+#include "toolchain/AtomicFile.h"
 #include "buildlint/MergedLint.h"
 #include "outputs/DiagnosticsFromJson.h"
 #include "outputs/OutputFormats.h"
@@ -73,7 +73,7 @@ std::string absolutePath(const std::string &Path) {
   return std::string(Absolute);
 }
 
-/// Stdout, or the file written whole or not at all (core/AtomicFile.h).
+/// Stdout, or the file written whole or not at all (toolchain/AtomicFile.h).
 bool writeFileOrStdout(const std::string &Path, const std::string &Text) {
   if (Path.empty()) {
     llvm::outs() << Text;

@@ -6,7 +6,7 @@
 #include "lint/WorkerMessages.h"
 #include "outputs/DiagnosticsFromJson.h"
 
-#include "core/BuildCapture.h"
+#include "toolchain/BuildCapture.h"
 
 #include "clang-tidy/GlobList.h"
 

@@ -8,9 +8,9 @@
 #include "outputs/DiagnosticsFromJson.h"
 #include "outputs/OutputFormats.h"
 
-#include "core/BuildCapture.h"
-#include "core/CompilerLauncher.h"
-#include "core/LauncherCommand.h"
+#include "toolchain/BuildCapture.h"
+#include "toolchain/CompilerLauncher.h"
+#include "toolchain/LauncherCommand.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,7 +1,7 @@
 #include "lint/ArchTestRecorder.h"
 #include "lint/ArchCondition.h"
 
-#include "facts/AstWalker.h"
+#include "ast/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"

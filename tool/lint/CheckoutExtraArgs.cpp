@@ -1,6 +1,6 @@
 #include "lint/CheckoutExtraArgs.h"
 
-#include "core/UnsafeFlags.h"
+#include "toolchain/UnsafeFlags.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -8,8 +8,8 @@
 
 #include "ArgParser.h"
 #include "ExitCodes.h"
-#include "core/ResourceCompiler.h"
-#include "core/UnsafeFlags.h"
+#include "toolchain/ResourceCompiler.h"
+#include "toolchain/UnsafeFlags.h"
 #include "lint/CudaCompilationDatabase.h"
 #include "lint/LintPipeline.h"
 #include "lint/ProjectDatabase.h"

@@ -17,7 +17,7 @@ struct CudaParseSettings {
   /// force-included in every parse; empty: none (docs/nvcc-parity.md).
   std::string compatPrelude;
   /// Add the host compiler's builtin include directory (-idirafter), found
-  /// through an allowed host compiler (core/HostCompilerIncludes.h).
+  /// through an allowed host compiler (toolchain/HostCompilerIncludes.h).
   bool hostCompilerIncludes = false;
 };
 

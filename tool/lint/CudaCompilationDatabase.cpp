@@ -1,9 +1,9 @@
 #include "lint/CudaCompilationDatabase.h"
 
 #include "checks/NvccMacroInOwnFiles.h"
-#include "core/CompileCommandTranslator.h"
-#include "core/HostCompilerIncludes.h"
-#include "core/UnsafeFlags.h"
+#include "toolchain/CompileCommandTranslator.h"
+#include "toolchain/HostCompilerIncludes.h"
+#include "toolchain/UnsafeFlags.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

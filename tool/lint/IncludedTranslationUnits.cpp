@@ -1,6 +1,6 @@
 #include "lint/IncludedTranslationUnits.h"
 
-#include "core/CompileCommandTranslator.h"
+#include "toolchain/CompileCommandTranslator.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"

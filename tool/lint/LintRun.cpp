@@ -3,7 +3,7 @@
 #include "lint/SharedDeclarationOverlay.h"
 #include "lint/SingleCommandDatabase.h"
 
-#include "core/ResultCache.h"
+#include "toolchain/ResultCache.h"
 #include "lint/IsolatedAnalysis.h"
 #include "lint/UnitResultCache.h"
 

@@ -1,6 +1,6 @@
 #include "lint/ProjectDatabase.h"
 
-#include "core/CompileCommandTranslator.h"
+#include "toolchain/CompileCommandTranslator.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/SmallString.h"

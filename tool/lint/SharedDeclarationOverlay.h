@@ -18,7 +18,7 @@
 // user's, and findings need no mapping back). The nvcc compatibility prelude
 // defines `__occlsh__` as an annotation, `annotate("occlint.shared")`: the
 // variable is then an ordinary local with a valid type, its uses resolve,
-// and facts/SharedMemoryVariables.h counts it as shared memory. Only the
+// and ast/SharedMemoryVariables.h counts it as shared memory. Only the
 // declarations Clang rejected are rewritten; a file without one is parsed
 // once, as before. docs/nvcc-parity.md ("__shared__ objects with a
 // constructor") says what this costs.

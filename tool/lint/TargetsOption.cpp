@@ -1,7 +1,7 @@
 #include "lint/TargetsOption.h"
 
 #include "lint/CheckOptionValidation.h"
-#include "core/GpuDatabase.h"
+#include "gpu/GpuDatabase.h"
 #include "facts/TargetSelection.h"
 
 #include "llvm/ADT/STLExtras.h"

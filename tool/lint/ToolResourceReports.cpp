@@ -1,9 +1,9 @@
 #include "lint/ToolResourceReports.h"
 
-#include "core/BuildCapture.h"
-#include "core/CompileCommandTranslator.h"
-#include "core/ProgramAllowlist.h"
-#include "core/ResourceCompiler.h"
+#include "toolchain/BuildCapture.h"
+#include "toolchain/CompileCommandTranslator.h"
+#include "toolchain/ProgramAllowlist.h"
+#include "toolchain/ResourceCompiler.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -5,8 +5,8 @@
 // checks estimate from the source. docs/resource-reports.md, "In a lint run".
 #pragma once
 
-#include "core/CompileCommandTranslator.h"
-#include "core/PtxasReport.h"
+#include "toolchain/CompileCommandTranslator.h"
+#include "gpu/PtxasReport.h"
 #include "facts/ResourceReports.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -25,7 +25,7 @@
 
 namespace occlint {
 
-struct LoadedBuildCapture; // core/BuildCapture.h
+struct LoadedBuildCapture; // toolchain/BuildCapture.h
 
 struct ToolResourceSettings {
   std::optional<std::string> cudaPath; // the toolkit found; none: estimates only

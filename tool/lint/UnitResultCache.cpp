@@ -1,6 +1,6 @@
 #include "lint/UnitResultCache.h"
 
-#include "core/ResultCache.h"
+#include "toolchain/ResultCache.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,6 +1,6 @@
 // The result cache of a lint run: each file's findings and facts, as its
 // isolated analysis sent them back (lint/WorkerMessages.h), kept in occlint's
-// cache directory (core/ResultCache.h) and given again while nothing they
+// cache directory (toolchain/ResultCache.h) and given again while nothing they
 // depend on changed. docs/result-cache.md.
 //
 // What an entry depends on, and how each is checked:

@@ -1,6 +1,6 @@
 #include "lint/WorkerMessages.h"
 
-#include "core/GpuDatabase.h"
+#include "gpu/GpuDatabase.h"
 
 #include "llvm/Support/Error.h"
 

@@ -6,10 +6,10 @@
 // stream.
 #include "ArgParser.h"
 #include "ExitCodes.h"
-#include "core/GpuDatabase.h"
+#include "gpu/GpuDatabase.h"
 #include "lsp/LspServer.h"
 #include "lsp/LspTransport.h"
-#include "core/ResourceCompiler.h"
+#include "toolchain/ResourceCompiler.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

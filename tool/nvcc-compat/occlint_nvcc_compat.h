@@ -45,7 +45,7 @@
 // that declaration's `__shared__` spelled `__occlsh__` (the same length, so
 // every column stays the user's): a local whose uses stay valid, annotated
 // so that the analyses count it as shared memory
-// (tool/lint/SharedDeclarationOverlay.h, facts/SharedMemoryVariables.h).
+// (tool/lint/SharedDeclarationOverlay.h, ast/SharedMemoryVariables.h).
 #define __occlsh__ __attribute__((annotate("occlint.shared")))
 
 #if defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__) // the toolkit's headers (not source-only mode)

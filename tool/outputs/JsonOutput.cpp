@@ -2,7 +2,7 @@
 // docs/output-formats.md. Bump JsonSchemaVersion (OutputFormats.h) when a
 // field changes meaning or disappears (adding fields keeps the version).
 #include "outputs/OutputFormats.h"
-#include "core/PipelineStaircaseJson.h"
+#include "gpu/PipelineStaircaseJson.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

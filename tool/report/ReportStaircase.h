@@ -1,12 +1,12 @@
 // The occupancy staircases of `occlint report`: a launch's occupancy as one
 // resource varies and the others stay as the launch has them — over registers
 // per thread, threads per block and shared memory per block — computed with
-// the occupancy engine (analyses/core/Occupancy.h) for the launch's GPU. Data
+// the occupancy engine (analyses/gpu/Occupancy.h) for the launch's GPU. Data
 // only; tool/report/ReportSvg.h draws it, tool/report/ReportMarkdown.h summarises it.
 #pragma once
 
-#include "core/Occupancy.h"
-#include "core/PipelineStaircase.h"
+#include "gpu/Occupancy.h"
+#include "gpu/PipelineStaircase.h"
 
 #include <cstdint>
 #include <optional>
@@ -64,7 +64,7 @@ struct Staircase {
 
 struct LaunchStaircases {
   Staircase registers, blockSize, sharedMemory;
-  /// An async-copy pipeline's depth (core/PipelineStaircase.h): occupancy
+  /// An async-copy pipeline's depth (gpu/PipelineStaircase.h): occupancy
   /// over its stages, the kernel's own depth as the launch. Absent for a
   /// kernel without a readable ring.
   std::optional<Staircase> pipelineStages;

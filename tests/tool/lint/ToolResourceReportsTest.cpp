@@ -3,7 +3,7 @@
 // command (memoized, cached on disk), no toolkit, --no-compile, failures.
 #include "lint/ToolResourceReports.h"
 
-#include "core/Subprocess.h"
+#include "toolchain/Subprocess.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"

@@ -5,8 +5,8 @@
 #include "CommandRunner.h"
 #include "TestFiles.h"
 
-#include "core/GpuDatabase.h"
-#include "core/Occupancy.h"
+#include "gpu/GpuDatabase.h"
+#include "gpu/Occupancy.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -335,12 +335,12 @@ TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
   EXPECT_EQ(Three["stages"], 3);
   EXPECT_EQ(Three["bytesPerStage"], 4096);
   // One buffer refilled every trip: one stage, the whole buffer (read from the
-  // copies' offsets, facts/AsyncPipelineOffsets.h); its hazards checked.
+  // copies' offsets, pipelines/AsyncPipelineOffsets.h); its hazards checked.
   const json &One = Kernels["oneBuffer"]["pipeline"];
   EXPECT_EQ(One["stages"], 1) << One;
   EXPECT_EQ(One["bytesPerStage"], 1024) << One;
   EXPECT_EQ(One["stagesFrom"], "one stage: 'tile' (1024 B)") << One;
-  EXPECT_TRUE(One["hazardsNotModelled"].is_null()) << One; // its hazards are checked (facts/AsyncPipelineHazards.h)
+  EXPECT_TRUE(One["hazardsNotModelled"].is_null()) << One; // its hazards are checked (pipelines/AsyncPipelineHazards.h)
   // A 2-D tile filled by rows (rows[threadIdx.y][...]): its first index is a
   // row, not a stage (the rule the held-out reading corrected).
   const json &Rows = Kernels["tileRows"]["pipeline"];
@@ -395,7 +395,7 @@ TEST(JsonFormat, KernelsCarryThePredictedActiveThreadsPerWarp) {
 }
 
 // One tile's arithmetic, the copy/wait order and the overlap estimate per
-// depth (facts/AsyncPipelineWork.h, core/PipelineOverlap.h), the same through
+// depth (pipelines/AsyncPipelineWork.h, gpu/PipelineOverlap.h), the same through
 // the isolated child as in process.
 TEST(JsonFormat, PipelinedKernelsCarryTheirTileWorkAndOverlapEstimate) {
   const std::string Input = checksInput("pipeline-depth.cu");

@@ -2,8 +2,8 @@
 // every field of docs/output-formats.md read back with nlohmann_json.
 #include "outputs/OutputFormats.h"
 
-#include "core/GpuDatabase.h"
-#include "core/Occupancy.h"
+#include "gpu/GpuDatabase.h"
+#include "gpu/Occupancy.h"
 
 #include "llvm/Support/FileSystem.h"
 

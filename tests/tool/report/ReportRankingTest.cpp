@@ -3,7 +3,7 @@
 // 2-block grid or a `<<<1, 1>>>` final step does not open the page.
 #include "report/ReportRanking.h"
 
-#include "core/GpuDatabase.h"
+#include "gpu/GpuDatabase.h"
 
 #include <gtest/gtest.h>
 

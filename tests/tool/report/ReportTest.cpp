@@ -368,7 +368,7 @@ TEST_F(Report, PtxasRegistersGiveEveryChartItsPointAndNextSteps) {
 }
 
 // A pipelined kernel's launch gets a fourth staircase: occupancy over the
-// ring's depth, its own depth marked (core/PipelineStaircase.h).
+// ring's depth, its own depth marked (gpu/PipelineStaircase.h).
 TEST_F(Report, PipelinedLaunchesGetADepthStaircase) {
   const std::string Arguments = " --gpu=A100 --ptxas-log=" +
                                 shellQuote((ChecksDir / "ptxas" / "pipeline-depth.sm_80.log").string()) + " " +

@@ -1,0 +1,249 @@
+#include "pipelines/KernelLocals.h"
+#include "pipelines/AsyncOperations.h"
+#include "ast/CudaBuiltinVariables.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::tidy::occlint {
+
+std::optional<int64_t> KernelLocals::eval(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return eval(Cast->getSubExpr());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl())) {
+      if (auto It = Env.find(VD); It != Env.end())
+        return It->second;
+      if (Assigned.count(VD))
+        return std::nullopt; // a local we lost track of
+    }
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E); B && !B->isAssignmentOp() && B->getOpcode() != BO_Comma) {
+    std::optional<int64_t> L = eval(B->getLHS()), R = eval(B->getRHS());
+    if (!L || !R)
+      return std::nullopt; // (the leaves asked the evaluator: linear in the expression)
+    switch (B->getOpcode()) {
+    case BO_Add: return *L + *R;
+    case BO_Sub: return *L - *R;
+    case BO_Mul: return *L * *R;
+    case BO_Div: return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+    case BO_Rem: return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
+    case BO_And: return *L & *R;
+    case BO_Or: return *L | *R;
+    case BO_Xor: return *L ^ *R;
+    case BO_Shl: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L << *R) : std::nullopt;
+    case BO_Shr: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
+    case BO_LT: return *L < *R;
+    case BO_GT: return *L > *R;
+    case BO_LE: return *L <= *R;
+    case BO_GE: return *L >= *R;
+    case BO_EQ: return *L == *R;
+    case BO_NE: return *L != *R;
+    case BO_LAnd: return *L && *R;
+    case BO_LOr: return *L || *R;
+    default: return std::nullopt;
+    }
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    std::optional<int64_t> V = eval(U->getSubExpr());
+    if (!V)
+      return std::nullopt;
+    switch (U->getOpcode()) {
+    case UO_Minus: return -*V;
+    case UO_LNot: return !*V;
+    case UO_Not: return ~*V;
+    case UO_Plus: return *V;
+    default: return std::nullopt;
+    }
+  }
+  if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
+    std::optional<int64_t> Cond = eval(C->getCond());
+    return Cond ? eval(*Cond ? C->getTrueExpr() : C->getFalseExpr()) : std::nullopt;
+  }
+  return constant(E);
+}
+
+// A constant Clang's evaluator knows without the locals (constexpr, template
+// arguments, sizeof), and never a local assigned in the body.
+std::optional<int64_t> KernelLocals::constant(const Expr *E) {
+  if (mentionsAssignedLocal(E))
+    return std::nullopt;
+  auto [It, New] = Constants.try_emplace(E);
+  if (New)
+    It->second = constantIntegerOf(E, Ctx);
+  return It->second;
+}
+
+bool KernelLocals::mentionsAssignedLocal(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && (Assigned.count(VD) || Env.count(VD)))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (mentionsAssignedLocal(Child))
+      return true;
+  return false;
+}
+
+bool KernelLocals::dependsOnThread(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (std::optional<BuiltinComponent> B = builtinMember(E); B && B->variable == "threadIdx")
+      return true;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && ThreadValued.count(VD))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (dependsOnThread(Child))
+      return true;
+  return false;
+}
+
+void KernelLocals::assign(const VarDecl *VD, std::optional<int64_t> V, const Expr *From) {
+  Assigned.insert(VD);
+  std::optional<LinearValue> L = !V && From ? linear(From) : std::nullopt;
+  if (V)
+    Env[VD] = *V;
+  else
+    Env.erase(VD);
+  if (From && dependsOnThread(From))
+    ThreadValued.insert(VD);
+  if (L && L->threadPart)
+    Linear[VD] = *L;
+  else
+    Linear.erase(VD);
+}
+
+std::optional<LinearValue> KernelLocals::linear(const Expr *E) {
+  if (!E)
+    return std::nullopt;
+  if (std::optional<int64_t> V = eval(E))
+    return LinearValue{*V, false};
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    return linear(Cast->getSubExpr());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (auto It = Linear.find(VD); It != Linear.end())
+        return It->second;
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->isAdditiveOp()) {
+      std::optional<LinearValue> L = linear(B->getLHS()), R = linear(B->getRHS());
+      if (L && R)
+        return LinearValue{B->getOpcode() == BO_Add ? L->uniform + R->uniform : L->uniform - R->uniform,
+                           L->threadPart || R->threadPart};
+    } else if (B->getOpcode() == BO_Mul) {
+      if (std::optional<int64_t> K = eval(B->getLHS()))
+        if (std::optional<LinearValue> R = linear(B->getRHS()))
+          return LinearValue{*K * R->uniform, R->threadPart};
+      if (std::optional<int64_t> K = eval(B->getRHS()))
+        if (std::optional<LinearValue> L = linear(B->getLHS()))
+          return LinearValue{*K * L->uniform, L->threadPart};
+    }
+  }
+  if (dependsOnThread(E) && onlyThread(E))
+    return LinearValue{0, true};
+  return std::nullopt;
+}
+
+bool KernelLocals::onlyThread(const Stmt *S) {
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    if (std::optional<BuiltinComponent> B = builtinMember(E))
+      return B->variable == "threadIdx";
+    if (eval(E))
+      return true;
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+    const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!VD)
+      return true; // an enumerator, a function
+    auto It = Linear.find(VD);
+    return It != Linear.end() && It->second.uniform == 0;
+  }
+  for (const Stmt *Child : S->children())
+    if (Child && !onlyThread(Child))
+      return false;
+  return true;
+}
+
+const VarDecl *KernelLocals::localOf(const Expr *E) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()); VD && VD->isLocalVarDecl())
+      return VD;
+  return nullptr;
+}
+
+// Assignments to integer locals anywhere in E (in evaluation order, roughly).
+void KernelLocals::assignments(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  for (const Stmt *Child : S->children())
+    assignments(Child);
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp()) {
+    const VarDecl *VD = localOf(B->getLHS());
+    if (!VD || !VD->getType()->isIntegerType())
+      return;
+    if (B->getOpcode() == BO_Assign) {
+      assign(VD, eval(B->getRHS()), B->getRHS());
+      return;
+    }
+    std::optional<int64_t> Old = Env.count(VD) ? std::optional<int64_t>(Env[VD]) : std::nullopt;
+    std::optional<int64_t> R = eval(cast<CompoundAssignOperator>(B)->getRHS());
+    std::optional<int64_t> New;
+    if (Old && R)
+      switch (B->getOpcode()) {
+      case BO_AddAssign: New = *Old + *R; break;
+      case BO_SubAssign: New = *Old - *R; break;
+      case BO_MulAssign: New = *Old * *R; break;
+      case BO_XorAssign: New = *Old ^ *R; break;
+      case BO_AndAssign: New = *Old & *R; break;
+      case BO_OrAssign: New = *Old | *R; break;
+      case BO_RemAssign: if (*R) New = *Old % *R; break;
+      case BO_DivAssign: if (*R) New = *Old / *R; break;
+      default: break;
+      }
+    if (!New && !Old && (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign))
+      if (auto It = Linear.find(VD); It != Linear.end())
+        if (std::optional<LinearValue> Add = linear(cast<CompoundAssignOperator>(B)->getRHS())) {
+          const LinearValue Sum{B->getOpcode() == BO_AddAssign ? It->second.uniform + Add->uniform
+                                                              : It->second.uniform - Add->uniform,
+                                true};
+          assign(VD, std::nullopt, nullptr);
+          Linear[VD] = Sum;
+          ThreadValued.insert(VD);
+          return;
+        }
+    assign(VD, New, B->getRHS());
+  } else if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp()) {
+    const VarDecl *VD = localOf(U->getSubExpr());
+    if (!VD || !VD->getType()->isIntegerType())
+      return;
+    std::optional<int64_t> Old = Env.count(VD) ? std::optional<int64_t>(Env[VD]) : std::nullopt;
+    assign(VD, Old ? std::optional<int64_t>(*Old + (U->isIncrementOp() ? 1 : -1)) : std::nullopt, nullptr);
+  }
+}
+
+void KernelLocals::forgetAssignedIn(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+    if (const VarDecl *VD = localOf(B->getLHS()))
+      assign(VD, std::nullopt, nullptr);
+  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
+    if (const VarDecl *VD = localOf(U->getSubExpr()))
+      assign(VD, std::nullopt, nullptr);
+  if (const auto *D = dyn_cast<DeclStmt>(S))
+    for (const Decl *Dcl : D->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(Dcl))
+        assign(VD, std::nullopt, nullptr);
+  for (const Stmt *Child : S->children())
+    forgetAssignedIn(Child);
+}
+
+
+} // namespace clang::tidy::occlint
