@@ -3,6 +3,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "ast/AstWalker.h"
+#include "ast/KernelReferences.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -20,31 +21,6 @@ const char *launchKindName(LaunchKind Kind) {
     return "cudaLaunchKernelEx";
   }
   return "launch";
-}
-
-const FunctionDecl *referencedKernel(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
-      E = Cast->getSubExpr();
-      continue;
-    }
-    if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_AddrOf) {
-      E = Unary->getSubExpr();
-      continue;
-    }
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-      const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl());
-      if (!FD || !FD->hasAttr<CUDAGlobalAttr>())
-        return nullptr;
-      // The definition, when the translation unit has one.
-      if (const FunctionDecl *Definition = FD->getDefinition())
-        return Definition;
-      return FD;
-    }
-    return nullptr;
-  }
-  return nullptr;
 }
 
 static const Expr *writtenArg(const CallExpr &Call, unsigned Index) {

@@ -105,8 +105,4 @@ struct DynamicSharedMemOptin {
 std::optional<DynamicSharedMemOptin> recognizeOptin(const CallExpr &Call, ASTContext &Ctx,
                                                     ValueEvaluator &Values);
 
-/// The kernel an expression names: `k`, `&k`, `(void*)k`, `k<64>`,
-/// `reinterpret_cast<const void*>(&k)`; null otherwise.
-const FunctionDecl *referencedKernel(const Expr *E);
-
 } // namespace clang::tidy::occlint

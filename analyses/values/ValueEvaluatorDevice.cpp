@@ -11,7 +11,7 @@
 // in the context the value is unknown and the trace asks for one.
 #include "values/ValueEvaluatorInternals.h"
 
-#include "facts/LaunchSites.h"
+#include "ast/KernelReferences.h"
 #include "ast/StatementParents.h"
 
 #include "gpu/OccupancyBlockSizeSearch.h"
