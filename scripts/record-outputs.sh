@@ -9,10 +9,12 @@
 # For each .cu file under test-inputs/ (and the bundled project through its
 # compile_commands.json) it writes the text, --format=json, --format=sarif and
 # `report --markdown` outputs, each with the toolkit (ptxas runs) and with
-# --no-compile, with every cuda-* check on, for H100 and A100. Every run starts
-# from an empty resource cache (OCCLINT_CACHE_DIR in a fresh temporary folder,
-# so the first run of a file compiles). Compare records made from the same
-# checkout path: outputs name absolute paths.
+# --no-compile, with every cuda-* check on, for H100 and A100. Each file starts
+# from an empty cache (OCCLINT_CACHE_DIR in a fresh temporary folder): its
+# first run compiles, the other three formats of the same mode read what that
+# run cached, as a user's second run would (sharing it runs ptxas a quarter
+# as often).
+# Compare records made from the same checkout path: outputs name absolute paths.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:?usage: scripts/record-outputs.sh OUT_DIR [BUILD_DIR]}"
@@ -26,11 +28,10 @@ trap 'rm -rf "$SCRATCH"' EXIT
 
 COMMON=(--gpu H100 --gpu A100 --checks='-*,cuda-*' --jobs 1)
 
-# run NAME -- ARGS...: stdout, stderr (the exit code appended) into $OUT/NAME.*
+# run NAME -- ARGS...: stdout, stderr (the exit code appended) into $OUT/NAME.*,
+# with the cache in $cache (set by record).
 run() {
   local name="$1"; shift
-  local cache="$SCRATCH/cache-$name"
-  rm -rf "$cache"
   OCCLINT_CACHE_DIR="$cache" "$OCCLINT" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
   echo "exit $?" >>"$OUT/$name.err"
 }
@@ -39,6 +40,8 @@ run() {
 record() {
   local name="$1"; shift
   for mode in compile no-compile; do
+    local cache="$SCRATCH/cache-$name.$mode"
+    rm -rf "$cache"
     local extra=()
     [ "$mode" = no-compile ] && extra=(--no-compile)
     run "$name.$mode.text" "${COMMON[@]}" "${extra[@]}" "$@"
