@@ -10,6 +10,7 @@ namespace clang::tidy::occlint {
 
 class DivergenceBarrierCheck : public DivergenceCollectiveCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-divergence-barrier", CheckSeverity::Error, OnByDefault};
   using DivergenceCollectiveCheck::DivergenceCollectiveCheck;
 
 protected:

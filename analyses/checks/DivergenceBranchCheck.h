@@ -13,6 +13,7 @@ namespace clang::tidy::occlint {
 
 class DivergenceBranchCheck : public DivergenceCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-divergence-branch", CheckSeverity::Warning, OnByDefault};
   DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context) : DivergenceBranchCheck(Name, Context, false) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   /// MinLossPercent's default, chosen on the tuning corpus
@@ -39,6 +40,7 @@ private:
 /// docs/checks/cuda-divergence-data-branch.md
 class DivergenceDataBranchCheck : public DivergenceBranchCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-divergence-data-branch", CheckSeverity::Warning, OffByDefault};
   DivergenceDataBranchCheck(StringRef Name, ClangTidyContext *Context)
       : DivergenceBranchCheck(Name, Context, true) {}
 };

@@ -10,6 +10,7 @@ namespace clang::tidy::occlint {
 
 class DivergenceWarpSyncMaskCheck : public DivergenceCollectiveCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-divergence-warp-sync-mask", CheckSeverity::Error, OnByDefault};
   using DivergenceCollectiveCheck::DivergenceCollectiveCheck;
 
 protected:

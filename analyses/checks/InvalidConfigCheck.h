@@ -10,6 +10,7 @@ namespace clang::tidy::occlint {
 
 class InvalidConfigCheck : public OcclintCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-launch-invalid-config", CheckSeverity::Error, OnByDefault, LaunchFindingRow::CannotStart};
   InvalidConfigCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

@@ -1,5 +1,6 @@
 #include "checks/LaunchFindingPrecedence.h"
 
+#include "checks/CheckRegistry.h"
 #include "checks/LaunchConfigErrors.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -8,7 +9,9 @@ namespace clang::tidy::occlint {
 
 LaunchFindingPrecedence::LaunchFindingPrecedence(const TranslationUnitFacts &Facts,
                                                  llvm::function_ref<bool(StringRef)> IsEnabled)
-    : InvalidConfigOn(IsEnabled(checknames::InvalidConfig)), TinyGridOn(IsEnabled(checknames::TinyGrid)) {
+    : InvalidConfig(checkWinningRow(LaunchFindingRow::CannotStart)),
+      TinyGrid(checkWinningRow(LaunchFindingRow::SmallGrid)), InvalidConfigOn(IsEnabled(InvalidConfig)),
+      TinyGridOn(IsEnabled(TinyGrid)) {
   // Row 1 applies to the launch checks whether cuda-launch-invalid-config is
   // enabled or not: a launch that cannot start has nothing else worth saying.
   for (const LaunchSite &Site : Facts.launches)
@@ -32,36 +35,42 @@ static std::string gpuLabel(const ::occlint::TargetGpu &Gpu) {
   return llvm::formatv("{0} ({1}, {2} SMs)", Gpu.productName, Gpu.arch.name, Gpu.smCount).str();
 }
 
+// The row of a check the registry does not know (none: every check is in
+// it) is None: in no row.
+static LaunchFindingRow rowOf(StringRef Check) {
+  const CheckDeclaration *Declaration = findCheckDeclaration(Check);
+  return Declaration ? Declaration->row : LaunchFindingRow::None;
+}
+
 MootVerdict LaunchFindingPrecedence::mootOnTarget(StringRef Check, const LaunchOnTarget &L) const {
-  namespace n = checknames;
-  const bool LosesToInvalid = Check == n::TinyGrid || Check == n::BlockNotWarpMultiple || Check == n::BlockCap ||
-                              Check == n::RegisterCliff || Check == n::TailWave || Check == n::PipelineDepth ||
-                              Check == n::OccupancyReport;
+  using Row = LaunchFindingRow;
+  const Row CheckRow = rowOf(Check);
+  const bool LosesToInvalid = CheckRow == Row::SmallGrid || CheckRow == Row::Launch || CheckRow == Row::PerSM ||
+                              CheckRow == Row::Remark;
   // The occupancy remark of a launch that cannot start says so ("cannot
   // launch: ..."): the same root cause, moot only while invalid-config's error
   // says it.
-  const bool Moot = Check != n::OccupancyReport || InvalidConfigOn;
+  const bool Moot = CheckRow != Row::Remark || InvalidConfigOn;
   if (LosesToInvalid && Moot && invalid(L))
-    return {n::InvalidConfig, "the launch cannot start on " + gpuLabel(*L.gpu)};
+    return {InvalidConfig.str(), "the launch cannot start on " + gpuLabel(*L.gpu)};
   // Each SM holds at most one block: what limits the blocks per SM, and how
   // whole the last wave of blocks is, cannot matter.
-  const bool PerSM = Check == n::BlockCap || Check == n::RegisterCliff || Check == n::TailWave;
-  if (TinyGridOn && PerSM && gridBelowSMCount(L)) {
+  if (TinyGridOn && CheckRow == Row::PerSM && gridBelowSMCount(L)) {
     const EvaluatedValue Grid = L.site->grid.product();
-    return {n::TinyGrid, llvm::formatv("the grid of {0}{1} block{2} is smaller than the SM count of {3}: each SM "
-                                       "holds at most one block",
-                                       Grid.isExact() ? "" : "at most ", *Grid.max, *Grid.max == 1 ? "" : "s",
-                                       gpuLabel(*L.gpu))
-                             .str()};
+    return {TinyGrid.str(), llvm::formatv("the grid of {0}{1} block{2} is smaller than the SM count of {3}: each SM "
+                                          "holds at most one block",
+                                          Grid.isExact() ? "" : "at most ", *Grid.max, *Grid.max == 1 ? "" : "s",
+                                          gpuLabel(*L.gpu))
+                                .str()};
   }
   return {};
 }
 
 MootVerdict LaunchFindingPrecedence::mootAtSite(StringRef Check, const LaunchSite &Site) const {
   if (auto Shape = ShapeErrors.find(&Site); Shape != ShapeErrors.end() && Shape->second)
-    return {checknames::InvalidConfig, "the launch cannot start"};
+    return {InvalidConfig.str(), "the launch cannot start"};
   for (const LaunchOnTarget *L : targetsOf(Site))
-    if (MootVerdict V = mootOnTarget(Check, *L); V.by == checknames::InvalidConfig)
+    if (MootVerdict V = mootOnTarget(Check, *L); V.by == InvalidConfig)
       return V;
   return {};
 }

@@ -1,5 +1,6 @@
 // One finding per root cause: the precedence table of the launch and
 // occupancy checks (docs/launch-analysis.md, "One finding per root cause").
+// Each check declares its row (CheckDeclaration::row, LaunchFindingRow).
 // Each finding keeps its own check name (--checks, NOLINT and SARIF rule ids
 // work as before); a finding the table makes moot is not printed, and is
 // recorded on the launch as suppressed (LaunchOnTarget::suppressed, the JSON
@@ -29,6 +30,7 @@
 // kernel rather than a launch, is in no row.
 #pragma once
 
+#include "checks/CheckDeclaration.h"
 #include "facts/TranslationUnitFacts.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -38,17 +40,6 @@
 #include <vector>
 
 namespace clang::tidy::occlint {
-
-namespace checknames {
-inline constexpr const char InvalidConfig[] = "cuda-launch-invalid-config";
-inline constexpr const char TinyGrid[] = "cuda-launch-tiny-grid";
-inline constexpr const char BlockNotWarpMultiple[] = "cuda-launch-block-not-warp-multiple";
-inline constexpr const char TailWave[] = "cuda-launch-tail-wave";
-inline constexpr const char BlockCap[] = "cuda-occupancy-block-cap";
-inline constexpr const char RegisterCliff[] = "cuda-occupancy-register-cliff";
-inline constexpr const char PipelineDepth[] = "cuda-occupancy-pipeline-depth";
-inline constexpr const char OccupancyReport[] = "cuda-occupancy-report";
-} // namespace checknames
 
 /// Why a finding is moot; empty `by`: it is not.
 struct MootVerdict {
@@ -81,6 +72,7 @@ public:
 private:
   bool invalid(const LaunchOnTarget &L) const;
 
+  StringRef InvalidConfig, TinyGrid; // the checks that win rows 1 and 2
   bool InvalidConfigOn, TinyGridOn;
   std::map<const LaunchSite *, bool> ShapeErrors;                          // invalid-config's shape errors per site
   std::map<const LaunchSite *, std::vector<const LaunchOnTarget *>> Targets; // each site's launches on targets

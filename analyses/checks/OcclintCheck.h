@@ -14,6 +14,7 @@
 //             nothing about it (default true; docs/launch-analysis.md)
 #pragma once
 
+#include "checks/CheckDeclaration.h"
 #include "checks/LaunchFindingPrecedence.h"
 #include "facts/TranslationUnitFacts.h"
 

@@ -8,6 +8,7 @@ namespace clang::tidy::occlint {
 
 class PipelineBufferReuseCheck : public OcclintCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-pipeline-buffer-reuse", CheckSeverity::Warning, OnByDefault};
   PipelineBufferReuseCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

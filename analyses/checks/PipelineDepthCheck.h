@@ -8,6 +8,7 @@ namespace clang::tidy::occlint {
 
 class PipelineDepthCheck : public OcclintCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-occupancy-pipeline-depth", CheckSeverity::Warning, OnByDefault, LaunchFindingRow::Launch};
   PipelineDepthCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

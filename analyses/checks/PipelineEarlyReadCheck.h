@@ -8,6 +8,7 @@ namespace clang::tidy::occlint {
 
 class PipelineEarlyReadCheck : public OcclintCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-pipeline-early-read", CheckSeverity::Warning, OnByDefault};
   PipelineEarlyReadCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

@@ -8,6 +8,7 @@ namespace clang::tidy::occlint {
 
 class SpillsCheck : public OcclintCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-occupancy-spills", CheckSeverity::Warning, OnByDefault};
   SpillsCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

@@ -8,6 +8,7 @@ namespace clang::tidy::occlint {
 
 class TailWaveCheck : public OcclintCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-launch-tail-wave", CheckSeverity::Warning, OnByDefault, LaunchFindingRow::PerSM};
   TailWaveCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

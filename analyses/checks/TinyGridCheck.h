@@ -8,6 +8,7 @@ namespace clang::tidy::occlint {
 
 class TinyGridCheck : public OcclintCheck {
 public:
+  static constexpr CheckDeclaration Declaration{"cuda-launch-tiny-grid", CheckSeverity::Warning, OnByDefault, LaunchFindingRow::SmallGrid};
   TinyGridCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

@@ -15,6 +15,7 @@
 #include "lint/ShownIncludedFiles.h"
 #include "lint/TargetsOption.h"
 #include "lint/ToolResourceReports.h"
+#include "checks/CheckRegistry.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/StringExtras.h"
@@ -32,6 +33,8 @@ using namespace clang::tidy;
 
 namespace occlint {
 
+std::string defaultChecks() { return clang::tidy::occlint::defaultChecksGlob(); }
+
 std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const LintSettings &Settings, std::string &Error) {
   ClangTidyGlobalOptions GlobalOptions;
   if (!Settings.lineFilter.empty())
@@ -41,7 +44,7 @@ std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const LintSettin
       return nullptr;
     }
   ClangTidyOptions DefaultOptions;
-  DefaultOptions.Checks = DefaultChecks;
+  DefaultOptions.Checks = defaultChecks();
   DefaultOptions.WarningsAsErrors = "";
   // clang-tidy 22's default: diagnostics from every non-system header.
   DefaultOptions.HeaderFilterRegex = ".*";

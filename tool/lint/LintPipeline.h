@@ -18,8 +18,9 @@
 
 namespace occlint {
 
-/// The default checks: every cuda-* check but the per-launch remark.
-inline constexpr const char DefaultChecks[] = "-*,cuda-*,-cuda-occupancy-report,-cuda-divergence-data-branch";
+/// The default checks: every cuda-* check but those declared off by default
+/// (checks/CheckRegistry.h).
+std::string defaultChecks();
 
 /// The options provider the settings describe (defaults, .clang-tidy files,
 /// --config/--config-file, then the command-line overrides); null with

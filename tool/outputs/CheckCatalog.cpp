@@ -1,6 +1,7 @@
 #include "outputs/CheckCatalog.h"
 
 #include "FileUris.h"
+#include "checks/CheckRegistry.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -8,7 +9,6 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
-#include <map>
 
 // The base address of the pages, from CMake's OCCLINT_DOCS_URL ("" when it
 // was not set: the pages installed next to the binary).
@@ -42,30 +42,6 @@ std::string docsBaseUrl() {
   llvm::sys::path::append(Directory, "checks");
   llvm::sys::path::remove_dots(Directory, /*remove_dot_dot=*/true);
   return fileUri(Directory);
-}
-
-// The index's table: "| `cuda-launch-tiny-grid` | warning | ..." rows, the
-// severity possibly in bold ("**error**").
-std::map<std::string, std::string, std::less<>> severitiesFromIndex(llvm::StringRef Index) {
-  std::map<std::string, std::string, std::less<>> Severities;
-  llvm::SmallVector<llvm::StringRef> Lines;
-  Index.split(Lines, '\n');
-  for (llvm::StringRef Line : Lines) {
-    llvm::SmallVector<llvm::StringRef> Cells;
-    Line.trim().split(Cells, '|');
-    // "| a | b |" splits into "", " a ", " b ", "".
-    if (Cells.size() < 4 || !Cells[0].empty())
-      continue;
-    llvm::StringRef Name = Cells[1].trim();
-    if (!Name.consume_front("`") || !Name.consume_back("`"))
-      continue;
-    std::string Severity = Cells[2].trim().str();
-    Severity.erase(std::remove(Severity.begin(), Severity.end(), '*'), Severity.end());
-    Severity = llvm::StringRef(Severity).trim().lower();
-    if (Severity == "error" || Severity == "warning" || Severity == "remark")
-      Severities.emplace(Name.str(), Severity);
-  }
-  return Severities;
 }
 
 // Markdown inline text as plain text: code-span backticks and "**" dropped,
@@ -105,7 +81,6 @@ std::string plainText(llvm::StringRef Text) {
 
 std::vector<CheckDoc> buildCatalog() {
   const std::string Base = docsBaseUrl();
-  const auto Severities = severitiesFromIndex(EmbeddedCheckIndex);
   std::vector<CheckDoc> Catalog;
   for (const EmbeddedPage &Page : EmbeddedCheckPages) {
     CheckDoc Doc;
@@ -113,8 +88,8 @@ std::vector<CheckDoc> buildCatalog() {
     Doc.markdown = Page.markdown;
     Doc.summary = checkSummary(Doc.markdown);
     Doc.url = Base + "/" + Doc.name + ".md";
-    if (auto It = Severities.find(Doc.name); It != Severities.end())
-      Doc.defaultSeverity = It->second;
+    if (const auto *Declaration = clang::tidy::occlint::findCheckDeclaration(Doc.name))
+      Doc.defaultSeverity = clang::tidy::occlint::severityName(Declaration->severity);
     Catalog.push_back(std::move(Doc));
   }
   std::sort(Catalog.begin(), Catalog.end(), [](const CheckDoc &L, const CheckDoc &R) { return L.name < R.name; });

@@ -18,8 +18,8 @@ struct CheckDoc {
   /// configured with one (e.g. the repository's web address), else a file://
   /// address of the page installed next to the binary (share/doc/occlint/checks).
   std::string url;
-  /// "error", "warning" or "remark": the severity column of the index
-  /// (docs/checks/README.md); "" when the index does not list the check.
+  /// "error", "warning" or "remark": the check's declared severity
+  /// (checks/CheckRegistry.h); "" for a page of no registered check.
   std::string defaultSeverity;
 };
 
