@@ -2,7 +2,7 @@
 #include "checks/NvccMacroInOwnFiles.h"
 #include "divergence/BranchLoss.h"
 #include "divergence/DivergenceAnalysis.h"
-#include "facts/ResourceReports.h"
+#include "facts/RunContext.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Tooling/Core/Diagnostic.h"
@@ -238,7 +238,7 @@ std::string OcclintCheck::percent(double Fraction) { return llvm::formatv("{0:F1
 
 void OcclintCheck::remarkMissingResources(const TranslationUnitFacts &Facts, ASTContext &Ctx,
                                           StringRef WhatIsOff) {
-  if (getResourceReportSource() || Facts.hasReport || Facts.arch.empty())
+  if (runContext().resourceReports || Facts.hasReport || Facts.arch.empty())
     return; // occlint says it itself (source-only mode note, failed compile warning)
   const SourceManager &SM = Ctx.getSourceManager();
   for (const auto &Kernel : Facts.kernels) {

@@ -118,8 +118,4 @@ public:
   virtual void record(TranslationUnitRecord Record) = 0;
 };
 
-/// Installed by the occlint binary; null (the default) inside clang-tidy --load.
-void setFactsRecordSink(FactsRecordSink *Sink);
-FactsRecordSink *getFactsRecordSink();
-
 } // namespace clang::tidy::occlint

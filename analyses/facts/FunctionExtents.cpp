@@ -7,8 +7,6 @@ namespace clang::tidy::occlint {
 
 namespace {
 
-thread_local FunctionExtentSink *InstalledSink = nullptr;
-
 class ExtentCollector : public AstWalker {
 public:
   explicit ExtentCollector(const SourceManager &SM) : SM(SM) {}
@@ -48,9 +46,6 @@ private:
 };
 
 } // namespace
-
-void setFunctionExtentSink(FunctionExtentSink *Sink) { InstalledSink = Sink; }
-FunctionExtentSink *getFunctionExtentSink() { return InstalledSink; }
 
 std::vector<FunctionExtent> functionExtents(ASTContext &Ctx) {
   ExtentCollector Collector(Ctx.getSourceManager());

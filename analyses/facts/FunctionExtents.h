@@ -30,10 +30,6 @@ public:
   virtual void record(std::vector<FunctionExtent> Extents) = 0;
 };
 
-/// Per thread: each thread of occlint --jobs runs its own parses.
-void setFunctionExtentSink(FunctionExtentSink *Sink);
-FunctionExtentSink *getFunctionExtentSink();
-
 /// Every function definition and lambda written in the translation unit
 /// (template patterns, not their instantiations: they share the text).
 std::vector<FunctionExtent> functionExtents(ASTContext &Ctx);

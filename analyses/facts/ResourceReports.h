@@ -44,9 +44,4 @@ public:
   virtual ResourceReportLookup reportFor(llvm::StringRef MainFile, llvm::StringRef Arch) = 0;
 };
 
-/// Installed by the occlint binary before it runs the checks; null (the
-/// default) inside clang-tidy --load.
-void setResourceReportSource(ResourceReportSource *Source);
-ResourceReportSource *getResourceReportSource();
-
 } // namespace clang::tidy::occlint

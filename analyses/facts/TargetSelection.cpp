@@ -1,5 +1,7 @@
 #include "facts/TargetSelection.h"
 
+#include "facts/RunContext.h"
+
 #include "clang/Basic/TargetInfo.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/TargetParser/Triple.h"
@@ -12,17 +14,9 @@ static std::string nvptxCpu(const TargetInfo *Target) {
   return Target->getTargetOpts().CPU;
 }
 
-static thread_local std::string ArchOfThisChecksRun;
-
-ChecksRunForArch::ChecksRunForArch(std::string Arch) : Previous(std::move(ArchOfThisChecksRun)) {
-  ArchOfThisChecksRun = std::move(Arch);
-}
-
-ChecksRunForArch::~ChecksRunForArch() { ArchOfThisChecksRun = std::move(Previous); }
-
 std::string deviceArchOf(const ASTContext &Ctx) {
-  if (!ArchOfThisChecksRun.empty())
-    return ArchOfThisChecksRun;
+  if (!parseContext().arch.empty())
+    return parseContext().arch;
   std::string Arch = nvptxCpu(&Ctx.getTargetInfo());
   if (Arch.empty())
     Arch = nvptxCpu(Ctx.getAuxTargetInfo());

@@ -15,25 +15,12 @@
 namespace clang::tidy::occlint {
 
 /// "sm_90" for a device-side parse for sm_90 (also "sm_90a"); the device arch
-/// of the auxiliary target in a host-side parse; "" when there is none. While
-/// a ChecksRunForArch lives in this thread, its arch.
+/// of the auxiliary target in a host-side parse; "" when there is none. The
+/// arch of this thread's ParseContext instead when it names one: occlint
+/// runs the checks again on one parse for each other arch of the compile
+/// command when nothing in the project's own files depends on the arch
+/// (tool/lint/CheckParse.h), so the parse would be the same for each.
 std::string deviceArchOf(const ASTContext &Ctx);
-
-/// While alive, the checks of this thread analyse the translation unit for
-/// `Arch` instead of the arch of the parse: occlint runs the checks again on
-/// one parse for each other arch of the compile command when nothing in the
-/// project's own files depends on the arch (tool/lint/CheckParse.h), so the
-/// parse would be the same for each. Nothing sets it inside clang-tidy.
-class ChecksRunForArch {
-public:
-  explicit ChecksRunForArch(std::string Arch);
-  ~ChecksRunForArch();
-  ChecksRunForArch(const ChecksRunForArch &) = delete;
-  ChecksRunForArch &operator=(const ChecksRunForArch &) = delete;
-
-private:
-  std::string Previous;
-};
 
 struct TargetSelection {
   std::vector<::occlint::TargetGpu> gpus; // may be empty: nothing to analyse on this pass

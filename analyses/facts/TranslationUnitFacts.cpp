@@ -9,7 +9,7 @@
 #include "facts/FunctionExtents.h"
 #include "ast/InstantiatedFunctionVisitor.h"
 #include "facts/LaunchVariants.h"
-#include "facts/ResourceReports.h"
+#include "facts/RunContext.h"
 #include "facts/TargetSelection.h"
 
 #include "clang/AST/Attr.h"
@@ -161,7 +161,7 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
   Facts->findCertainPipelineHazards(Ctx);
   // A parse with errors: where its functions are, so that occlint can tell
   // which findings lie in code Clang could not parse (FunctionExtents.h).
-  if (FunctionExtentSink *Sink = getFunctionExtentSink(); Sink && Ctx.getDiagnostics().hasErrorOccurred())
+  if (FunctionExtentSink *Sink = parseContext().extents; Sink && Ctx.getDiagnostics().hasErrorOccurred())
     Sink->record(functionExtents(Ctx));
   cache().push_back({&Ctx, Key, std::move(Facts)});
   return *cache().back().facts;
@@ -170,7 +170,7 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
 void TranslationUnitFacts::forgetAll() { cache().clear(); }
 
 void TranslationUnitFacts::sendRecords(llvm::function_ref<void(const ASTContext &, TranslationUnitRecord &)> Amend) {
-  FactsRecordSink *Sink = getFactsRecordSink();
+  FactsRecordSink *Sink = runContext().records;
   for (CacheEntry &Entry : cache()) {
     if (Sink && !Entry.recordSent) {
       TranslationUnitRecord Record = Entry.facts->toRecord(*Entry.context);
@@ -256,7 +256,7 @@ void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Op
     SM.getFileManager().makeAbsolutePath(Path);
     MainFile = std::string(Path);
   }
-  if (ResourceReportSource *Installed = getResourceReportSource(); Installed && !arch.empty()) {
+  if (ResourceReportSource *Installed = runContext().resourceReports; Installed && !arch.empty()) {
     ResourceReportLookup Lookup = Installed->reportFor(MainFile, arch);
     ReportView = Lookup.report;
     resourceSource = Lookup.source;

@@ -1,6 +1,7 @@
 #include "lint/CheckParse.h"
 #include "lint/ArchTestRecorder.h"
 
+#include "facts/RunContext.h"
 #include "facts/TargetSelection.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -75,7 +76,9 @@ public:
     }
     for (const std::string &Arch : Others->archs) {
       Runs.finished.push_back(Runs.diagnostics->take());
-      tidy::occlint::ChecksRunForArch For(Arch);
+      tidy::occlint::ParseContext ForArch = tidy::occlint::parseContext();
+      ForArch.arch = Arch;
+      const tidy::occlint::ParseContextScope Installed(std::move(ForArch));
       MultiplexConsumer::HandleTranslationUnit(Ctx);
       Others->covered.push_back(Arch);
     }

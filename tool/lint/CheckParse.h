@@ -15,8 +15,8 @@
 // One parse can stand for several archs: given the other archs of the same
 // compile command, when the project's own files never depend on the arch
 // (ArchTestRecorder.h) and the parse has no errors, the checks run again on
-// the same AST once per other arch (facts/TargetSelection.h
-// ChecksRunForArch), each run's findings taken apart, as separate parses'
+// the same AST once per other arch (the arch of facts/RunContext.h
+// ParseContext), each run's findings taken apart, as separate parses'
 // would be.
 #pragma once
 

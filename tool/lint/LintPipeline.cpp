@@ -16,6 +16,7 @@
 #include "lint/TargetsOption.h"
 #include "lint/ToolResourceReports.h"
 #include "checks/CheckRegistry.h"
+#include "facts/RunContext.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/StringExtras.h"
@@ -328,17 +329,15 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   // arch; the job sorts the findings of all runs and drops exact repeats,
   // so a finding that is the same for two archs, or in a header two files
   // include, prints once.
-  clang::tidy::occlint::setResourceReportSource(&Reports);
   Progress.start(Files.size());
   LintOutcome Outcome;
-  try {
+  {
+    clang::tidy::occlint::RunContext Context = clang::tidy::occlint::runContext();
+    Context.resourceReports = &Reports;
+    const clang::tidy::occlint::RunContextScope Installed(Context);
     Outcome = runLintJob(Job);
-  } catch (...) {
-    clang::tidy::occlint::setResourceReportSource(nullptr);
-    throw;
   }
   Progress.finish();
-  clang::tidy::occlint::setResourceReportSource(nullptr);
   // occlint's cache (resource reports, results) kept within its size: the
   // least recently used entries go (docs/result-cache.md).
   uint64_t DefaultMaxBytes = 0;

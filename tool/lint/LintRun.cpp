@@ -6,6 +6,7 @@
 #include "toolchain/ResultCache.h"
 #include "lint/IsolatedAnalysis.h"
 #include "lint/UnitResultCache.h"
+#include "facts/RunContext.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
@@ -61,13 +62,13 @@ auto errorKey(const clang::tidy::ClangTidyError &E) {
   return std::make_tuple(std::string(File), E.Message.FileOffset, E.DiagnosticName, E.Message.Message);
 }
 
-// Installs the sink for the run and removes it even when a check throws.
-struct SinkInstallation {
-  explicit SinkInstallation(clang::tidy::occlint::FactsRecordSink *Sink) {
-    clang::tidy::occlint::setFactsRecordSink(Sink);
-  }
-  ~SinkInstallation() { clang::tidy::occlint::setFactsRecordSink(nullptr); }
-};
+// The run's context with `Sink` as its records' destination, installed for
+// the run (and removed even when a check throws).
+clang::tidy::occlint::RunContext withRecords(clang::tidy::occlint::FactsRecordSink *Sink) {
+  clang::tidy::occlint::RunContext Context = clang::tidy::occlint::runContext();
+  Context.records = Sink;
+  return Context;
+}
 
 // Keeps the function extents of the parse running in this thread (the first
 // that TranslationUnitFacts hands over), for degradeParse.
@@ -80,12 +81,11 @@ public:
   std::optional<std::vector<clang::tidy::occlint::FunctionExtent>> Extents;
 };
 
-struct ExtentSinkInstallation {
-  explicit ExtentSinkInstallation(clang::tidy::occlint::FunctionExtentSink *Sink) {
-    clang::tidy::occlint::setFunctionExtentSink(Sink);
-  }
-  ~ExtentSinkInstallation() { clang::tidy::occlint::setFunctionExtentSink(nullptr); }
-};
+clang::tidy::occlint::ParseContext withExtents(clang::tidy::occlint::FunctionExtentSink *Sink) {
+  clang::tidy::occlint::ParseContext Context = clang::tidy::occlint::parseContext();
+  Context.extents = Sink;
+  return Context;
+}
 
 // What the parses of one file found.
 struct FileFindings {
@@ -262,7 +262,7 @@ bool sameCommandButArch(const clang::tooling::CompileCommand &A, const clang::to
 
 LintOutcome runLintJob(const LintJob &Job) {
   CollectingSink Sink;
-  SinkInstallation Installed(&Sink);
+  const clang::tidy::occlint::RunContextScope Installed(withRecords(&Sink));
   std::mutex ResultsLock;
   std::vector<clang::tidy::ClangTidyError> All;
   std::vector<ParseGap> Gaps;
@@ -291,7 +291,7 @@ LintOutcome runLintJob(const LintJob &Job) {
         Extents.Extents.reset();
         std::string HeldStats; // Clang's "N errors generated" of a parse that may be run again
         {
-          ExtentSinkInstallation Installed(Job.nvccAccepted ? &Extents : nullptr);
+          const clang::tidy::occlint::ParseContextScope Installed(withExtents(Job.nvccAccepted ? &Extents : nullptr));
           Runs = runChecksOnFile(Context, Commands, File, FS, Job.quiet, Others, FirstParse ? &Rejected : nullptr,
                                  FirstParse ? &HeldStats : nullptr, FilesRead);
         }
@@ -385,7 +385,7 @@ LintOutcome runLintJob(const LintJob &Job) {
         auto CurrentAnswer = [&Job](const nlohmann::json &Use) -> std::string {
           const std::string What = Use.at("what"), UseFile = Use.at("file"), Arch = Use.at("arch");
           if (What == "report") {
-            clang::tidy::occlint::ResourceReportSource *Source = clang::tidy::occlint::getResourceReportSource();
+            clang::tidy::occlint::ResourceReportSource *Source = clang::tidy::occlint::runContext().resourceReports;
             return Source ? answerOf(Source->reportFor(UseFile, Arch)) : "no report source";
           }
           if (What == "verdict")
@@ -405,10 +405,13 @@ LintOutcome runLintJob(const LintJob &Job) {
       }
       AnalysisInputs Inputs;
       std::optional<RecordingReportSource> Recording;
+      std::optional<clang::tidy::occlint::RunContextScope> RecordingInstalled;
       if (Key)
-        if (clang::tidy::occlint::ResourceReportSource *Source = clang::tidy::occlint::getResourceReportSource()) {
+        if (clang::tidy::occlint::ResourceReportSource *Source = clang::tidy::occlint::runContext().resourceReports) {
           Recording.emplace(*Source, Inputs);
-          clang::tidy::occlint::setResourceReportSource(&*Recording); // this process ends with the file
+          clang::tidy::occlint::RunContext Context = clang::tidy::occlint::runContext();
+          Context.resourceReports = &*Recording;
+          RecordingInstalled.emplace(Context); // this process ends with the file
         }
       std::vector<std::string> FilesRead;
       auto BaseFS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
