@@ -3,6 +3,8 @@
 #include "CommandRunner.h"
 
 #include <gtest/gtest.h>
+
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 using namespace occlint::testing;
@@ -140,6 +142,14 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{"--gpu A100 --block 256 --regs 32 --stages 1-4", "--stages and --smem-per-stage go together"},
                       BadInput{"--gpu A100 --block 256 --regs 32 --tile-flops 1000", "need --stages and --smem-per-stage"},
                       BadInput{"--gpu A100 --block 256 --regs 32 --stages 4-2 --smem-per-stage 16K", "the first depth not above the last"},
-                      BadInput{"--gpu A100 --block 256 --regs 32 --stages two --smem-per-stage 16K", "is not a depth or a range"}));
+                      BadInput{"--gpu A100 --block 256 --regs 32 --stages two --smem-per-stage 16K", "is not a depth or a range"}),
+    // Named after the arguments (gtest's default printed the struct's bytes,
+    // pointers included: names that changed with every build).
+    [](const ::testing::TestParamInfo<BadInput> &Info) {
+      std::string Name;
+      for (const char *C = Info.param.args; *C; ++C)
+        Name += std::isalnum(static_cast<unsigned char>(*C)) ? *C : '_';
+      return Name;
+    });
 
 } // namespace
