@@ -4,7 +4,8 @@
 # shown byte-identical: record before, record after, diff -r the two folders.
 #
 #   scripts/record-outputs.sh OUT_DIR [BUILD_DIR]      # BUILD_DIR default: build
-#   diff -r before/ after/                             # must print nothing
+#   scripts/compare-records.py before/ after/ BUILD_A BUILD_B   # must find none
+#   (diff -r, less the build folders' paths and the SARIF rules' embedded pages)
 #
 # For each .cu file under test-inputs/ (and the bundled project through its
 # compile_commands.json) it writes the text, --format=json, --format=sarif and
