@@ -6,13 +6,10 @@
 
 namespace occlint {
 
-ArgParser::ArgParser(std::string Command, std::vector<std::string> ValueOptions,
-                     std::vector<std::string> Flags)
+ArgParser::ArgParser(std::string Command, std::vector<std::string> ValueOptions, std::vector<std::string> Flags)
     : Command(std::move(Command)), ValueOptions(std::move(ValueOptions)), Flags(std::move(Flags)) {}
 
-void ArgParser::fail(const std::string &Message) const {
-  throw UsageError("occlint " + Command + ": " + Message);
-}
+void ArgParser::fail(const std::string &Message) const { throw UsageError("occlint " + Command + ": " + Message); }
 
 void ArgParser::parse(int Argc, const char **Argv) {
   bool OnlyPositional = false;
@@ -71,8 +68,8 @@ static std::optional<int64_t> parseInteger(std::string Text, bool AllowSize) {
   if (AllowSize) {
     std::string Upper = Text;
     std::transform(Upper.begin(), Upper.end(), Upper.begin(), [](unsigned char C) { return std::toupper(C); });
-    for (auto [Suffix, Factor] : {std::pair<const char *, int64_t>{"KB", 1024}, {"K", 1024}, {"MB", 1 << 20},
-                                  {"M", 1 << 20}, {"B", 1}}) {
+    for (auto [Suffix, Factor] :
+         {std::pair<const char *, int64_t>{"KB", 1024}, {"K", 1024}, {"MB", 1 << 20}, {"M", 1 << 20}, {"B", 1}}) {
       std::string S = Suffix;
       if (Upper.size() > S.size() && Upper.compare(Upper.size() - S.size(), S.size(), S) == 0) {
         Text = Text.substr(0, Text.size() - S.size());
@@ -91,8 +88,7 @@ static std::optional<int64_t> parseInteger(std::string Text, bool AllowSize) {
   return Value * Scale;
 }
 
-std::optional<int64_t> ArgParser::integer(const std::string &Name, int64_t Min, int64_t Max,
-                                          bool AllowSize) const {
+std::optional<int64_t> ArgParser::integer(const std::string &Name, int64_t Min, int64_t Max, bool AllowSize) const {
   std::optional<std::string> Text = value(Name);
   if (!Text)
     return std::nullopt;

@@ -30,8 +30,7 @@ public:
   const std::vector<std::string> &positional() const { return Positional; }
 
   /// An integer in [Min, Max]; accepts K/KB and M/MB suffixes (x1024) when AllowSize.
-  std::optional<int64_t> integer(const std::string &Name, int64_t Min, int64_t Max,
-                                 bool AllowSize = false) const;
+  std::optional<int64_t> integer(const std::string &Name, int64_t Min, int64_t Max, bool AllowSize = false) const;
 
   [[noreturn]] void fail(const std::string &Message) const;
 

@@ -72,8 +72,10 @@ static nlohmann::json toJson(const TargetGpu &Gpu, const KernelResources &K, con
   J["occupancy"] = R.occupancy;
   // null: the resource limits nothing (the engine says INT_MAX, as the header does).
   auto Limit = [](int Value) { return Value >= 1 << 30 ? nlohmann::json(nullptr) : nlohmann::json(Value); };
-  J["blockLimits"] = {{"warps", Limit(R.limitWarps)},       {"registers", Limit(R.limitRegisters)},
-                      {"sharedMemory", Limit(R.limitSharedMem)}, {"blocks", Limit(R.limitBlocks)},
+  J["blockLimits"] = {{"warps", Limit(R.limitWarps)},
+                      {"registers", Limit(R.limitRegisters)},
+                      {"sharedMemory", Limit(R.limitSharedMem)},
+                      {"blocks", Limit(R.limitBlocks)},
                       {"barriers", Limit(R.limitBarriers)}};
   nlohmann::json Binding = nlohmann::json::array();
   for (Limiter Lim : {Limiter::Warps, Limiter::Registers, Limiter::SharedMemory, Limiter::Blocks, Limiter::Barriers})
@@ -83,13 +85,18 @@ static nlohmann::json toJson(const TargetGpu &Gpu, const KernelResources &K, con
   J["allocatedRegistersPerBlock"] = R.allocatedRegistersPerBlock;
   J["allocatedSharedMemoryPerBlock"] = R.allocatedSharedMemPerBlock;
   if (R.waves) {
-    J["waves"] = {{"waves", *R.waves}, {"fullWaves", R.fullWaves.value_or(0)}, {"tailBlocks", R.tailBlocks.value_or(0)},
+    J["waves"] = {{"waves", *R.waves},
+                  {"fullWaves", R.fullWaves.value_or(0)},
+                  {"tailBlocks", R.tailBlocks.value_or(0)},
                   {"blocksPerWave", int64_t(R.blocksPerSM) * Gpu.smCount}};
   }
   nlohmann::json Steps = nlohmann::json::array();
   for (const NextStep &S : R.nextSteps)
-    Steps.push_back({{"resource", S.resource}, {"reduceBy", S.reduceBy}, {"blocksPerSM", S.blocksPerSM},
-                     {"occupancy", S.occupancy}, {"text", S.text}});
+    Steps.push_back({{"resource", S.resource},
+                     {"reduceBy", S.reduceBy},
+                     {"blocksPerSM", S.blocksPerSM},
+                     {"occupancy", S.occupancy},
+                     {"text", S.text}});
   J["nextSteps"] = Steps;
   return J;
 }
@@ -157,7 +164,8 @@ static void printStaircase(std::ostream &OS, const TargetGpu &Gpu, const std::ve
   OS << "Ring           stages of " << PerStage << " B, " << Other << " B of shared memory outside it\n";
   if (Estimated)
     OS << "Estimate       per tile and SM: load, compute (ns); covered: the ring hides the load (datasheet "
-          "rates, " << int(kAsyncCopyLatencyCycles) << " cycles of latency)\n";
+          "rates, "
+       << int(kAsyncCopyLatencyCycles) << " cycles of latency)\n";
   OS << "Stages  Shared memory  Blocks/SM  Occupancy  " << (Estimated ? "Load    Compute  Covered  " : "")
      << "Limited by\n";
   for (const PipelineDepthPoint &P : Points) {
@@ -172,7 +180,8 @@ static void printStaircase(std::ostream &OS, const TargetGpu &Gpu, const std::ve
     OS << Line;
     if (Estimated) {
       if (const std::optional<TileTimes> T = estimateAt(P))
-        std::snprintf(Line, sizeof Line, "%-7.0f %-8.0f %-8s ", T->loadNs, T->computeNs, P.coversLoad && *P.coversLoad ? "yes" : "no");
+        std::snprintf(Line, sizeof Line, "%-7.0f %-8.0f %-8s ", T->loadNs, T->computeNs,
+                      P.coversLoad && *P.coversLoad ? "yes" : "no");
       else
         std::snprintf(Line, sizeof Line, "%-7s %-8s %-8s ", "-", "-", "-");
       OS << Line;

@@ -2,12 +2,12 @@
 // shared memory, spills, stack, barriers), from a ptxas log or by running the
 // device compile of a source file.
 #include "ArgParser.h"
-#include "toolchain/CompileCommandTranslator.h"
 #include "ExitCodes.h"
 #include "UserTrust.h"
-#include "toolchain/ProgramAllowlist.h"
 #include "gpu/GpuDatabase.h"
 #include "gpu/PtxasReport.h"
+#include "toolchain/CompileCommandTranslator.h"
+#include "toolchain/ProgramAllowlist.h"
 #include "toolchain/ResourceCompiler.h"
 
 #include <nlohmann/json.hpp>
@@ -38,11 +38,10 @@ static const char *const ResourcesHelp = R"(usage: occlint resources FILE.cu [op
 static nlohmann::json toJson(const PtxasReport &Report) {
   nlohmann::json Functions = nlohmann::json::array();
   for (const FunctionResources &F : Report.functions) {
-    nlohmann::json J = {{"name", F.mangledName},       {"displayName", F.displayName},
-                        {"arch", F.arch},              {"kernel", F.isEntry},
-                        {"registers", F.registers},    {"barriers", F.barriers},
-                        {"sharedMemory", F.sharedMem}, {"stackFrame", F.stackFrame},
-                        {"spillStores", F.spillStores}, {"spillLoads", F.spillLoads}};
+    nlohmann::json J = {{"name", F.mangledName},       {"displayName", F.displayName}, {"arch", F.arch},
+                        {"kernel", F.isEntry},         {"registers", F.registers},     {"barriers", F.barriers},
+                        {"sharedMemory", F.sharedMem}, {"stackFrame", F.stackFrame},   {"spillStores", F.spillStores},
+                        {"spillLoads", F.spillLoads}};
     if (!F.sourceFile.empty())
       J["file"] = F.sourceFile;
     if (F.cumulativeStack)
@@ -68,17 +67,17 @@ static void printTable(std::ostream &OS, const PtxasReport &Report) {
   size_t NameWidth = 8;
   for (auto *F : Rows)
     NameWidth = std::max(NameWidth, std::min<size_t>(F->displayName.size(), 60));
-  OS << std::left << std::setw(int(NameWidth) + 2) << "function" << std::setw(9) << "arch" << std::right
-     << std::setw(5) << "regs" << std::setw(10) << "smem(B)" << std::setw(10) << "stack(B)" << std::setw(16)
-     << "spill st/ld(B)" << std::setw(10) << "barriers" << "\n";
+  OS << std::left << std::setw(int(NameWidth) + 2) << "function" << std::setw(9) << "arch" << std::right << std::setw(5)
+     << "regs" << std::setw(10) << "smem(B)" << std::setw(10) << "stack(B)" << std::setw(16) << "spill st/ld(B)"
+     << std::setw(10) << "barriers" << "\n";
   for (auto *F : Rows) {
     std::string Name = F->displayName.size() > 60 ? F->displayName.substr(0, 57) + "..." : F->displayName;
     if (!F->isEntry)
       Name += " (device)";
-    OS << std::left << std::setw(int(NameWidth) + 2) << Name << std::setw(9) << F->arch << std::right
-       << std::setw(5) << F->registers << std::setw(10) << F->sharedMem << std::setw(10) << F->stackFrame
-       << std::setw(16) << (std::to_string(F->spillStores) + "/" + std::to_string(F->spillLoads))
-       << std::setw(10) << F->barriers << "\n";
+    OS << std::left << std::setw(int(NameWidth) + 2) << Name << std::setw(9) << F->arch << std::right << std::setw(5)
+       << F->registers << std::setw(10) << F->sharedMem << std::setw(10) << F->stackFrame << std::setw(16)
+       << (std::to_string(F->spillStores) + "/" + std::to_string(F->spillLoads)) << std::setw(10) << F->barriers
+       << "\n";
     for (const std::string &W : F->warnings)
       OS << "    ptxas warning: " << W << "\n";
   }
@@ -99,7 +98,8 @@ static std::string readWholeFile(const ArgParser &Args, const std::string &Path)
 }
 
 int runResourcesCommand(int Argc, const char **Argv) {
-  ArgParser Args("resources", {"ptxas-log", "gpu", "cuda-path", "compiler", "format", "allow-compiler"}, {"help", "no-cache"});
+  ArgParser Args("resources", {"ptxas-log", "gpu", "cuda-path", "compiler", "format", "allow-compiler"},
+                 {"help", "no-cache"});
   Args.parse(Argc, Argv);
   if (Args.has("help")) {
     std::cout << ResourcesHelp;

@@ -56,17 +56,16 @@ UserTrust readUserTrust(std::string &Error) {
     return Trust;
   ConfigFile Config;
   std::string Diagnostics;
-  llvm::yaml::Input In(
-      (*Text)->getBuffer(), nullptr,
-      [](const llvm::SMDiagnostic &D, void *Out) {
-        std::string &Text = *static_cast<std::string *>(Out);
-        Text += (Text.empty() ? "" : "; ") + ("line " + std::to_string(D.getLineNo()) + ": " + D.getMessage().str());
-      },
-      &Diagnostics);
+  llvm::yaml::Input In((*Text)->getBuffer(), nullptr,
+                       [](const llvm::SMDiagnostic &D, void *Out) {
+                         std::string &Text = *static_cast<std::string *>(Out);
+                         Text += (Text.empty() ? "" : "; ") +
+                                 ("line " + std::to_string(D.getLineNo()) + ": " + D.getMessage().str());
+                       },
+                       &Diagnostics);
   In >> Config;
   if (In.error()) {
-    Error = "invalid user config file " + Path + ": " +
-            (Diagnostics.empty() ? In.error().message() : Diagnostics) +
+    Error = "invalid user config file " + Path + ": " + (Diagnostics.empty() ? In.error().message() : Diagnostics) +
             " (expected 'allow-compilers:' and 'trusted-workspaces:' lists)";
     return Trust;
   }

@@ -1,8 +1,8 @@
 // occlint's entry point: dispatches to the subcommands, and turns anything
 // unexpected into exit code 3 with one line instead of a crash.
 #include "ArgParser.h"
-#include "ExitCodes.h"
 #include "Commands.h"
+#include "ExitCodes.h"
 #include "toolchain/CompilerLauncher.h"
 
 #include "llvm/Support/raw_ostream.h"

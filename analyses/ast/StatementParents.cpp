@@ -18,8 +18,6 @@ private:
 
 } // namespace
 
-StatementParents::StatementParents(const Stmt &Root) {
-  ParentCollector(Parents).traverseStmt(&Root);
-}
+StatementParents::StatementParents(const Stmt &Root) { ParentCollector(Parents).traverseStmt(&Root); }
 
 } // namespace clang::tidy::occlint

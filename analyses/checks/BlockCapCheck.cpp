@@ -22,8 +22,7 @@ static int registersThatKeepBlocks(const ::occlint::TargetGpu &Gpu, ::occlint::K
 void BlockCapCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) {
   const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
-    if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None ||
-        blockIsDeliberate(*L.site))
+    if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None || blockIsDeliberate(*L.site))
       continue;
     const ::occlint::OccupancyResult &R = *L.occupancy;
     // Only the cap, and strictly before the warp limit: then bigger blocks
@@ -48,14 +47,15 @@ void BlockCapCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
     const int ThreadsToLift = WarpsPerBlockToLift * Arch.warpSize;
     diag(L.site->loc, "on %0, blocks of %1 thread%s1 hit the limit of %2 resident blocks per SM before the "
                       "warp limit: %3 of %4 warps, %5 occupancy; blocks of %6 threads or more lift it%7")
-        << gpuName(*L.gpu) << L.shape->threadsPerBlock() << R.limitBlocks << R.activeWarpsPerSM
-        << R.maxWarpsPerSM << percent(R.occupancy) << ThreadsToLift << *Condition << L.site->range;
+        << gpuName(*L.gpu) << L.shape->threadsPerBlock() << R.limitBlocks << R.activeWarpsPerSM << R.maxWarpsPerSM
+        << percent(R.occupancy) << ThreadsToLift << *Condition << L.site->range;
     if (!L.resources->registersKnown())
-      diag(L.site->loc, "assuming registers do not limit the blocks: true when '%0' uses at most %1 registers "
-                        "per thread (%2)",
+      diag(L.site->loc,
+           "assuming registers do not limit the blocks: true when '%0' uses at most %1 registers "
+           "per thread (%2)",
            DiagnosticIDs::Note)
-          << L.kernel->displayName
-          << registersThatKeepBlocks(*L.gpu, L.resources->model, *L.shape, R.limitBlocks) << L.resources->source;
+          << L.kernel->displayName << registersThatKeepBlocks(*L.gpu, L.resources->model, *L.shape, R.limitBlocks)
+          << L.resources->source;
     else
       noteResources(L);
     noteGridFromCallers(L);

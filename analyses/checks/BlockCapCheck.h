@@ -8,13 +8,13 @@ namespace clang::tidy::occlint {
 
 class BlockCapCheck : public OcclintCheck {
 public:
-  static constexpr CheckDeclaration Declaration{"cuda-occupancy-block-cap", CheckSeverity::Warning, OnByDefault, LaunchFindingRow::PerSM};
+  static constexpr CheckDeclaration Declaration{"cuda-occupancy-block-cap", CheckSeverity::Warning, OnByDefault,
+                                                LaunchFindingRow::PerSM};
   BlockCapCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 protected:
   void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
-
 };
 
 } // namespace clang::tidy::occlint

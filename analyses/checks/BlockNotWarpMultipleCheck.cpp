@@ -1,7 +1,7 @@
 #include "checks/BlockNotWarpMultipleCheck.h"
 
-#include "checks/fixes/BlockSizeLiteral.h"
 #include "checks/fixes/BlockResizeSafety.h"
+#include "checks/fixes/BlockSizeLiteral.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -71,9 +71,8 @@ void BlockNotWarpMultipleCheck::checkFacts(const TranslationUnitFacts &Facts, AS
     diag(Loc, "block of %0 thread%s0 is not a multiple of the warp size (%1): "
               "%2 of the %3 lanes in its %4 warp%s4 are masked off "
               "(estimated loss %5%%)%6")
-        << static_cast<unsigned>(Threads) << static_cast<unsigned>(WarpSize)
-        << static_cast<unsigned>(Lanes - Threads) << static_cast<unsigned>(Lanes)
-        << static_cast<unsigned>(Warps) << llvm::formatv("{0:F2}", LossPercent).str()
+        << static_cast<unsigned>(Threads) << static_cast<unsigned>(WarpSize) << static_cast<unsigned>(Lanes - Threads)
+        << static_cast<unsigned>(Lanes) << static_cast<unsigned>(Warps) << llvm::formatv("{0:F2}", LossPercent).str()
         << (Table.atMostOneBlockPerSM(Site) ? "; the grid puts at most one block on each SM, so the masked lanes "
                                               "are the whole cost: no SM runs short of warp slots"
                                             : "")

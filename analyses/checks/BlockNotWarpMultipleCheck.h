@@ -9,7 +9,8 @@ namespace clang::tidy::occlint {
 
 class BlockNotWarpMultipleCheck : public OcclintCheck {
 public:
-  static constexpr CheckDeclaration Declaration{"cuda-launch-block-not-warp-multiple", CheckSeverity::Warning, OnByDefault, LaunchFindingRow::Launch};
+  static constexpr CheckDeclaration Declaration{"cuda-launch-block-not-warp-multiple", CheckSeverity::Warning,
+                                                OnByDefault, LaunchFindingRow::Launch};
   using OcclintCheck::OcclintCheck;
 
 protected:

@@ -17,13 +17,15 @@ void DivergenceBarrierCheck::checkDivergence(const DivergenceResults &R, ASTCont
                     "a tile of %2 threads, the others never arrive%3")
             << C.Name << Ctx.CondText << C.Needed << assumption(Ctx.Cond.Assumed, C.Kernel);
     } else if (C.Needed >= 64)
-      diag(C.Loc, "%0 is reached under control flow that is not uniform across the block: the threads that do not "
-                  "reach it never arrive at the barrier (deadlock or undefined behavior)%1",
+      diag(C.Loc,
+           "%0 is reached under control flow that is not uniform across the block: the threads that do not "
+           "reach it never arrive at the barrier (deadlock or undefined behavior)%1",
            DiagnosticIDs::Error)
           << C.Name << assumption(Ctx.Cond.Assumed, C.Kernel);
     else
-      diag(C.Loc, "%0 is reached under control flow that is not uniform across its tile of %1 threads: the threads "
-                  "of the tile that do not reach it never arrive%2",
+      diag(C.Loc,
+           "%0 is reached under control flow that is not uniform across its tile of %1 threads: the threads "
+           "of the tile that do not reach it never arrive%2",
            DiagnosticIDs::Error)
           << C.Name << C.Needed << assumption(Ctx.Cond.Assumed, C.Kernel);
     noteContext(Ctx);

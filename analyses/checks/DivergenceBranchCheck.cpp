@@ -10,9 +10,9 @@ namespace clang::tidy::occlint {
 
 // (Bools through OcclintCheck::boolOption: see there why not get<bool>.)
 DivergenceBranchCheck::DivergenceBranchCheck(StringRef Name, ClangTidyContext *Context, bool DataSplits)
-    : DivergenceCheck(Name, Context), DataSplits(DataSplits), ReportBoundaryGuards(boolOption("ReportBoundaryGuards", false)),
-      ReportSingleLane(boolOption("ReportSingleLane", false)),
-      MinOperations(Options.get("MinOperations", int64_t(10))),
+    : DivergenceCheck(Name, Context), DataSplits(DataSplits),
+      ReportBoundaryGuards(boolOption("ReportBoundaryGuards", false)),
+      ReportSingleLane(boolOption("ReportSingleLane", false)), MinOperations(Options.get("MinOperations", int64_t(10))),
       MinLossPercent(Options.get("MinLossPercent", int64_t(DefaultMinLossPercent))) {}
 
 void DivergenceBranchCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
@@ -56,8 +56,10 @@ Shape shapeOf(const DivergenceBranch &B) {
       return Shape::Split;
     return Shape::Boundary;
   case SplitKind::SingleLane:
-  case SplitKind::SingleThread: return Shape::SingleLane;
-  default: return Shape::Split;
+  case SplitKind::SingleThread:
+    return Shape::SingleLane;
+  default:
+    return Shape::Split;
   }
 }
 
@@ -117,8 +119,8 @@ void DivergenceBranchCheck::checkDivergence(const DivergenceResults &R, ASTConte
       diag(B.Loc, "this %0 splits warps: %1 on '%2'; each split warp runs both paths one after the other (~%3 "
                   "operations on one path, ~%4 on the other: ~%5 serialized); estimated loss: %6 of the kernel's "
                   "lane-slots idle here%7")
-          << B.What << Split << B.CondText << static_cast<unsigned>(B.WorkTaken)
-          << static_cast<unsigned>(B.WorkOther) << static_cast<unsigned>(Work) << describeLoss(B.Loss) << Assumed;
+          << B.What << Split << B.CondText << static_cast<unsigned>(B.WorkTaken) << static_cast<unsigned>(B.WorkOther)
+          << static_cast<unsigned>(Work) << describeLoss(B.Loss) << Assumed;
   }
 }
 

@@ -28,10 +28,10 @@ protected:
 
 private:
   const bool DataSplits;
-  const bool ReportBoundaryGuards;   // `if (i < n)`, early return of out-of-range threads, grid-stride loops: at any loss
-  const bool ReportSingleLane;       // `if (threadIdx.x == 0)`, `lane == 0`: at any loss
-  const int64_t MinOperations;       // fewer operations on the split paths over all the runs in a call: not reported
-  const int64_t MinLossPercent;      // estimated share of the kernel's lane-slots idle from which a split is reported
+  const bool ReportBoundaryGuards; // `if (i < n)`, early return of out-of-range threads, grid-stride loops: at any loss
+  const bool ReportSingleLane;     // `if (threadIdx.x == 0)`, `lane == 0`: at any loss
+  const int64_t MinOperations;     // fewer operations on the split paths over all the runs in a call: not reported
+  const int64_t MinLossPercent;    // estimated share of the kernel's lane-slots idle from which a split is reported
 };
 
 /// cuda-divergence-data-branch: the same for splits decided by data (escape
@@ -41,8 +41,7 @@ private:
 class DivergenceDataBranchCheck : public DivergenceBranchCheck {
 public:
   static constexpr CheckDeclaration Declaration{"cuda-divergence-data-branch", CheckSeverity::Warning, OffByDefault};
-  DivergenceDataBranchCheck(StringRef Name, ClangTidyContext *Context)
-      : DivergenceBranchCheck(Name, Context, true) {}
+  DivergenceDataBranchCheck(StringRef Name, ClangTidyContext *Context) : DivergenceBranchCheck(Name, Context, true) {}
 };
 
 } // namespace clang::tidy::occlint

@@ -24,8 +24,7 @@ void DivergenceCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &
 std::string DivergenceCheck::assumption(bool Assumed, const std::string &Kernel) {
   if (!Assumed)
     return "";
-  return " (assuming blockDim.x is a multiple of 32: the block shape of '" + Kernel +
-         "' is not known at every launch)";
+  return " (assuming blockDim.x is a multiple of 32: the block shape of '" + Kernel + "' is not known at every launch)";
 }
 
 void DivergenceCheck::noteContext(const DivergenceContext &C) {
@@ -41,16 +40,18 @@ void DivergenceCheck::noteContext(const DivergenceContext &C) {
     else if (!Split.empty())
       diag(C.BranchLoc, "the branch on '%0' depends on the thread: %1", DiagnosticIDs::Note) << C.CondText << Split;
     else
-      diag(C.BranchLoc, "the branch on '%0' depends on the thread: it is the same in every lane of a warp, not in "
-                        "the whole block",
+      diag(C.BranchLoc,
+           "the branch on '%0' depends on the thread: it is the same in every lane of a warp, not in "
+           "the whole block",
            DiagnosticIDs::Note)
           << C.CondText;
   }
   for (const SourceLocation &Call : C.Calls)
     diag(Call, "reached through this call", DiagnosticIDs::Note);
   if (C.DecidedByLaunch.isValid() && !C.LaunchedBlock.empty())
-    diag(C.DecidedByLaunch, "the kernel is launched here with %select{|%1 and }0a block of %2 threads, for which the "
-                            "miss is certain",
+    diag(C.DecidedByLaunch,
+         "the kernel is launched here with %select{|%1 and }0a block of %2 threads, for which the "
+         "miss is certain",
          DiagnosticIDs::Note)
         << !C.DecidedByArguments.empty() << C.DecidedByArguments << C.LaunchedBlock;
   else if (C.DecidedByLaunch.isValid())

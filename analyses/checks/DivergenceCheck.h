@@ -3,8 +3,8 @@
 // that explain why code is reached by only part of the threads.
 #pragma once
 
-#include "divergence/DivergenceAnalysis.h"
 #include "checks/OcclintCheck.h"
+#include "divergence/DivergenceAnalysis.h"
 
 namespace clang::tidy::occlint {
 

@@ -19,14 +19,16 @@ void DivergenceWarpSyncMaskCheck::checkDivergence(const DivergenceResults &R, AS
                     "inside a tile of %2, the others never arrive (undefined behavior)%3")
             << C.Name << Ctx.CondText << C.Needed << assumption(Ctx.Cond.Assumed, C.Kernel);
     } else if (FullMask)
-      diag(C.Loc, "'%0' with the full mask 0xffffffff is reached by only some lanes of the warp: lanes named in the "
-                  "mask never arrive (undefined behavior); pass __activemask() or the mask of the lanes that take "
-                  "this path%1",
+      diag(C.Loc,
+           "'%0' with the full mask 0xffffffff is reached by only some lanes of the warp: lanes named in the "
+           "mask never arrive (undefined behavior); pass __activemask() or the mask of the lanes that take "
+           "this path%1",
            DiagnosticIDs::Error)
           << C.Name << assumption(Ctx.Cond.Assumed, C.Kernel);
     else
-      diag(C.Loc, "'%0' is reached by only some threads of its tile of %1: the others never arrive (undefined "
-                  "behavior)%2",
+      diag(C.Loc,
+           "'%0' is reached by only some threads of its tile of %1: the others never arrive (undefined "
+           "behavior)%2",
            DiagnosticIDs::Error)
           << C.Name << C.Needed << assumption(Ctx.Cond.Assumed, C.Kernel);
     noteContext(Ctx);

@@ -34,9 +34,10 @@ void InvalidConfigCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
     case TargetError::None:
       break;
     case TargetError::DynamicSharedMemoryNeedsOptin:
-      diag(L.site->loc, "the launch cannot start on %0: %1 bytes of dynamic shared memory exceed the default "
-                        "limit of %2 bytes per block, and '%3' does not opt in with cudaFuncSetAttribute(%3, "
-                        "cudaFuncAttributeMaxDynamicSharedMemorySize, ...) in this file",
+      diag(L.site->loc,
+           "the launch cannot start on %0: %1 bytes of dynamic shared memory exceed the default "
+           "limit of %2 bytes per block, and '%3' does not opt in with cudaFuncSetAttribute(%3, "
+           "cudaFuncAttributeMaxDynamicSharedMemorySize, ...) in this file",
            DiagnosticIDs::Error)
           << gpuName(*L.gpu) << static_cast<unsigned>(L.shape->dynamicSharedMem)
           << static_cast<unsigned>(L.gpu->arch.sharedMemPerBlock) << L.kernel->displayName << L.site->range;
@@ -54,12 +55,13 @@ void InvalidConfigCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
       break;
     case TargetError::CooperativeGridTooLarge: {
       const EvaluatedValue Grid = L.site->grid.product();
-      diag(L.site->loc, "the cooperative launch cannot start on %0: a grid of %1%2 blocks exceeds the %3 blocks "
-                        "that can be resident at once (%4%5 per SM x %6 SMs)",
+      diag(L.site->loc,
+           "the cooperative launch cannot start on %0: a grid of %1%2 blocks exceeds the %3 blocks "
+           "that can be resident at once (%4%5 per SM x %6 SMs)",
            DiagnosticIDs::Error)
           << gpuName(*L.gpu) << (Grid.isExact() ? "" : "at least ") << static_cast<unsigned>(*Grid.min)
-          << static_cast<unsigned>(coResidentBlocks(L)) << (Estimate ? "at most " : "")
-          << L.occupancy->blocksPerSM << L.gpu->smCount << L.site->range;
+          << static_cast<unsigned>(coResidentBlocks(L)) << (Estimate ? "at most " : "") << L.occupancy->blocksPerSM
+          << L.gpu->smCount << L.site->range;
       noteResources(L);
       noteDerivation(L.site->grid.derivation());
       break;

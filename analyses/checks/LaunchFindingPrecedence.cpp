@@ -45,8 +45,8 @@ static LaunchFindingRow rowOf(StringRef Check) {
 MootVerdict LaunchFindingPrecedence::mootOnTarget(StringRef Check, const LaunchOnTarget &L) const {
   using Row = LaunchFindingRow;
   const Row CheckRow = rowOf(Check);
-  const bool LosesToInvalid = CheckRow == Row::SmallGrid || CheckRow == Row::Launch || CheckRow == Row::PerSM ||
-                              CheckRow == Row::Remark;
+  const bool LosesToInvalid =
+      CheckRow == Row::SmallGrid || CheckRow == Row::Launch || CheckRow == Row::PerSM || CheckRow == Row::Remark;
   // The occupancy remark of a launch that cannot start says so ("cannot
   // launch: ..."): the same root cause, moot only while invalid-config's error
   // says it.
@@ -57,11 +57,11 @@ MootVerdict LaunchFindingPrecedence::mootOnTarget(StringRef Check, const LaunchO
   // whole the last wave of blocks is, cannot matter.
   if (TinyGridOn && CheckRow == Row::PerSM && gridBelowSMCount(L)) {
     const EvaluatedValue Grid = L.site->grid.product();
-    return {TinyGrid.str(), llvm::formatv("the grid of {0}{1} block{2} is smaller than the SM count of {3}: each SM "
-                                          "holds at most one block",
-                                          Grid.isExact() ? "" : "at most ", *Grid.max, *Grid.max == 1 ? "" : "s",
-                                          gpuLabel(*L.gpu))
-                                .str()};
+    return {TinyGrid.str(),
+            llvm::formatv("the grid of {0}{1} block{2} is smaller than the SM count of {3}: each SM "
+                          "holds at most one block",
+                          Grid.isExact() ? "" : "at most ", *Grid.max, *Grid.max == 1 ? "" : "s", gpuLabel(*L.gpu))
+                .str()};
   }
   return {};
 }

@@ -74,7 +74,7 @@ private:
 
   StringRef InvalidConfig, TinyGrid; // the checks that win rows 1 and 2
   bool InvalidConfigOn, TinyGridOn;
-  std::map<const LaunchSite *, bool> ShapeErrors;                          // invalid-config's shape errors per site
+  std::map<const LaunchSite *, bool> ShapeErrors;                            // invalid-config's shape errors per site
   std::map<const LaunchSite *, std::vector<const LaunchOnTarget *>> Targets; // each site's launches on targets
 };
 

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 
-
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::occlint {
@@ -108,9 +107,7 @@ void OcclintCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
     ClangTidyCheck::Options.store(Opts, "IgnoreSingleBlock", "false");
 }
 
-void OcclintCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
+void OcclintCheck::registerMatchers(MatchFinder *Finder) { Finder->addMatcher(translationUnitDecl().bind("tu"), this); }
 
 void OcclintCheck::onStartOfTranslationUnit() {
   TranslationUnitFacts::forgetAll();
@@ -183,8 +180,7 @@ void OcclintCheck::noteResources(const LaunchOnTarget &L) {
   const KernelResourceFacts &R = *L.resources;
   SourceLocation At = L.kernel->decl->getLocation();
   if (R.report) {
-    diag(At, "'%0' uses %1 registers per thread, %2 bytes of static shared memory%3 (%4)",
-         DiagnosticIDs::Note)
+    diag(At, "'%0' uses %1 registers per thread, %2 bytes of static shared memory%3 (%4)", DiagnosticIDs::Note)
         << L.kernel->displayName << R.report->registers << static_cast<unsigned>(R.report->sharedMem)
         << (R.report->spillStores || R.report->spillLoads
                 ? llvm::formatv(", {0} bytes spill stores, {1} bytes spill loads", R.report->spillStores,
@@ -205,14 +201,13 @@ std::string OcclintCheck::occupancySummary(const LaunchOnTarget &L) {
   if (R.failure != ::occlint::LaunchFailure::None)
     return "on " + gpuName(*L.gpu) + ": cannot launch: " + R.failureReason;
   const bool Estimate = L.resources && !L.resources->registersKnown();
-  std::string Text = llvm::formatv("on {0}: {1}{2} block{3} of {4} thread{9} per SM, {5} of {6} warps ({7} "
-                                   "occupancy), limited by {8}",
-                                   gpuName(*L.gpu), Estimate ? "at most " : "", R.blocksPerSM,
-                                   R.blocksPerSM == 1 ? "" : "s", L.shape->threadsPerBlock(),
-                                   R.activeWarpsPerSM, R.maxWarpsPerSM, percent(R.occupancy),
-                                   ::occlint::limiterNames(R.bindingLimiters),
-                                   L.shape->threadsPerBlock() == 1 ? "" : "s")
-                         .str();
+  std::string Text =
+      llvm::formatv("on {0}: {1}{2} block{3} of {4} thread{9} per SM, {5} of {6} warps ({7} "
+                    "occupancy), limited by {8}",
+                    gpuName(*L.gpu), Estimate ? "at most " : "", R.blocksPerSM, R.blocksPerSM == 1 ? "" : "s",
+                    L.shape->threadsPerBlock(), R.activeWarpsPerSM, R.maxWarpsPerSM, percent(R.occupancy),
+                    ::occlint::limiterNames(R.bindingLimiters), L.shape->threadsPerBlock() == 1 ? "" : "s")
+          .str();
   if (Estimate)
     Text += " (registers unknown)";
   if (L.shape->dynamicSharedMemIsUpperBound)
@@ -236,8 +231,7 @@ std::string OcclintCheck::gpuName(const ::occlint::TargetGpu &Gpu) {
 
 std::string OcclintCheck::percent(double Fraction) { return llvm::formatv("{0:F1}%", 100.0 * Fraction).str(); }
 
-void OcclintCheck::remarkMissingResources(const TranslationUnitFacts &Facts, ASTContext &Ctx,
-                                          StringRef WhatIsOff) {
+void OcclintCheck::remarkMissingResources(const TranslationUnitFacts &Facts, ASTContext &Ctx, StringRef WhatIsOff) {
   if (runContext().resourceReports || Facts.hasReport || Facts.arch.empty())
     return; // occlint says it itself (source-only mode note, failed compile warning)
   const SourceManager &SM = Ctx.getSourceManager();

@@ -114,7 +114,7 @@ protected:
 
 private:
   ClangTidyContext *TidyContext;
-  ASTContext *CurrentContext = nullptr;                   // of the translation unit being checked
+  ASTContext *CurrentContext = nullptr;                          // of the translation unit being checked
   mutable std::unique_ptr<NoLintDirectiveHandler> CallerNoLints; // per translation unit
   std::string CheckName;
   FactsOptions SharedOptions;

@@ -14,8 +14,8 @@ public:
 
 // Registration with clang-tidy's module registry (a static object: the
 // plugin's constructor runs it when clang-tidy loads the library).
-static ClangTidyModuleRegistry::Add<OcclintTidyModule>
-    X("occlint-module", "Occupancy and launch-configuration checks for CUDA.");
+static ClangTidyModuleRegistry::Add<OcclintTidyModule> X("occlint-module",
+                                                         "Occupancy and launch-configuration checks for CUDA.");
 
 } // namespace clang::tidy::occlint
 

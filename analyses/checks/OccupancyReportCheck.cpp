@@ -6,8 +6,7 @@
 
 namespace clang::tidy::occlint {
 
-OccupancyReportCheck::OccupancyReportCheck(StringRef Name, ClangTidyContext *Context)
-    : OcclintCheck(Name, Context) {}
+OccupancyReportCheck::OccupancyReportCheck(StringRef Name, ClangTidyContext *Context) : OcclintCheck(Name, Context) {}
 
 void OccupancyReportCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) { OcclintCheck::storeOptions(Opts); }
 
@@ -28,8 +27,7 @@ void OccupancyReportCheck::checkFacts(const TranslationUnitFacts &Facts, ASTCont
     if (!L.occupancy) {
       diag(L.site->loc, "predicted occupancy of '%0' on %1: unknown (block %2, dynamic shared memory %3)",
            DiagnosticIDs::Remark)
-          << Kernel << gpuName(*L.gpu) << L.site->block.product().describe()
-          << L.site->dynamicSharedMem.describe();
+          << Kernel << gpuName(*L.gpu) << L.site->block.product().describe() << L.site->dynamicSharedMem.describe();
       continue;
     }
     // A one-block grid is taken as a deliberate serial step (a final pass,

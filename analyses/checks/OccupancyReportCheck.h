@@ -8,7 +8,8 @@ namespace clang::tidy::occlint {
 
 class OccupancyReportCheck : public OcclintCheck {
 public:
-  static constexpr CheckDeclaration Declaration{"cuda-occupancy-report", CheckSeverity::Remark, OffByDefault, LaunchFindingRow::Remark};
+  static constexpr CheckDeclaration Declaration{"cuda-occupancy-report", CheckSeverity::Remark, OffByDefault,
+                                                LaunchFindingRow::Remark};
   OccupancyReportCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

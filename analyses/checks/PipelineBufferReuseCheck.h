@@ -1,5 +1,5 @@
-// cuda-pipeline-buffer-reuse: an async copy refills a ring stage that other threads may still be reading (no block barrier between the last read and the copy).
-// docs/checks/cuda-pipeline-buffer-reuse.md
+// cuda-pipeline-buffer-reuse: an async copy refills a ring stage that other threads may still be reading (no block
+// barrier between the last read and the copy). docs/checks/cuda-pipeline-buffer-reuse.md
 #pragma once
 
 #include "checks/OcclintCheck.h"

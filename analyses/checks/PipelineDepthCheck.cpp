@@ -54,8 +54,9 @@ void PipelineDepthCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
                         "per SM at 1 and at 2 stages)")
           << L.kernel->displayName << static_cast<unsigned>(P.bytesPerStage) << gpuName(*L.gpu)
           << static_cast<unsigned>(D[0].blocksPerSM) << L.site->range;
-      diag(P.firstCopy, "the copy into the single stage; fix: copy the next tile into a second stage before "
-                        "computing on this one, and wait for it one tile later",
+      diag(P.firstCopy,
+           "the copy into the single stage; fix: copy the next tile into a second stage before "
+           "computing on this one, and wait for it one tile later",
            DiagnosticIDs::Note);
       continue;
     }
@@ -84,17 +85,18 @@ void PipelineDepthCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
     const double Covered = (S - 2) * Times.tileNs() / (Times.latencyNs + Times.loadNs);
     // (Clang's diagnostics take at most ten arguments: the times go as one.)
     const std::string Bound = llvm::formatv("{0} bounds the tile: load {1}, compute {2} per tile and SM",
-                                            Times.computeBound() ? "compute" : "the load",
-                                            nanoseconds(Times.loadNs), nanoseconds(Times.computeNs))
+                                            Times.computeBound() ? "compute" : "the load", nanoseconds(Times.loadNs),
+                                            nanoseconds(Times.computeNs))
                                   .str();
     diag(L.site->loc, "'%0' keeps %1 stages of %2 bytes, and %3 stages give %4 blocks per SM instead of %5 on %6; "
                       "by the estimate %3 stages already cover the load %7x over (%8)%9")
         << L.kernel->displayName << static_cast<unsigned>(S) << static_cast<unsigned>(P.bytesPerStage)
         << static_cast<unsigned>(S - 1) << static_cast<unsigned>(Fewer.blocksPerSM)
-        << static_cast<unsigned>(At.blocksPerSM) << gpuName(*L.gpu) << llvm::formatv("{0:F1}", Covered).str()
-        << Bound << *Condition << L.site->range;
-    diag(P.firstCopy, "the ring's copies; the estimate counts %0 per tile, with datasheet rates and a %1 memory "
-                      "latency (docs/async-pipelines.md)",
+        << static_cast<unsigned>(At.blocksPerSM) << gpuName(*L.gpu) << llvm::formatv("{0:F1}", Covered).str() << Bound
+        << *Condition << L.site->range;
+    diag(P.firstCopy,
+         "the ring's copies; the estimate counts %0 per tile, with datasheet rates and a %1 memory "
+         "latency (docs/async-pipelines.md)",
          DiagnosticIDs::Note)
         << (P.loopWork.tensorFlopsPerWarp && *P.loopWork.tensorFlopsPerWarp > 0
                 ? llvm::formatv("{0:F0} tensor FLOPs per warp and {1:F0} FP operations per thread",

@@ -1,4 +1,5 @@
-// cuda-occupancy-pipeline-depth: an async-copy ring whose depth costs more than it buys (a single stage nothing overlaps, or one stage more than the estimate says the load needs, at the price of resident blocks).
+// cuda-occupancy-pipeline-depth: an async-copy ring whose depth costs more than it buys (a single stage nothing
+// overlaps, or one stage more than the estimate says the load needs, at the price of resident blocks).
 // docs/checks/cuda-occupancy-pipeline-depth.md
 #pragma once
 
@@ -8,7 +9,8 @@ namespace clang::tidy::occlint {
 
 class PipelineDepthCheck : public OcclintCheck {
 public:
-  static constexpr CheckDeclaration Declaration{"cuda-occupancy-pipeline-depth", CheckSeverity::Warning, OnByDefault, LaunchFindingRow::Launch};
+  static constexpr CheckDeclaration Declaration{"cuda-occupancy-pipeline-depth", CheckSeverity::Warning, OnByDefault,
+                                                LaunchFindingRow::Launch};
   PipelineDepthCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

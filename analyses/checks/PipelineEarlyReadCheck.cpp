@@ -24,8 +24,7 @@ void PipelineEarlyReadCheck::checkFacts(const TranslationUnitFacts &Facts, ASTCo
           << H.buffer->getName() << static_cast<int>(H.stage) << Kernel->displayName;
       diag(H.wait.isValid() ? H.wait : H.at, "fix: %0", DiagnosticIDs::Note) << H.fix;
       for (const PipelineHazard::CertainLaunch &L : H.certainFor)
-        diag(L.at, "certain for this launch: %0 reaches it", DiagnosticIDs::Note)
-            << L.arguments;
+        diag(L.at, "certain for this launch: %0 reaches it", DiagnosticIDs::Note) << L.arguments;
     }
 }
 

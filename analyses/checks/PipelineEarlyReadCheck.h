@@ -1,5 +1,5 @@
-// cuda-pipeline-early-read: an async copy into shared memory may still be writing what a thread reads (a wait too loose or missing, or no block barrier after a wait for other threads' copies).
-// docs/checks/cuda-pipeline-early-read.md
+// cuda-pipeline-early-read: an async copy into shared memory may still be writing what a thread reads (a wait too loose
+// or missing, or no block barrier after a wait for other threads' copies). docs/checks/cuda-pipeline-early-read.md
 #pragma once
 
 #include "checks/OcclintCheck.h"

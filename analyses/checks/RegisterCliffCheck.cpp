@@ -25,8 +25,8 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
   std::map<const FunctionDecl *, std::pair<std::string, SourceLocation>> Offered;
   const LaunchFindingPrecedence Table = precedence(Facts);
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
-    if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None ||
-        !L.resources->registersKnown() || blockIsDeliberate(*L.site))
+    if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None || !L.resources->registersKnown() ||
+        blockIsDeliberate(*L.site))
       continue;
     const ::occlint::OccupancyResult &R = *L.occupancy;
     if (!(R.bindingLimiters & unsigned(::occlint::Limiter::Registers)))
@@ -53,9 +53,8 @@ void RegisterCliffCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
     const int Threads = L.shape->threadsPerBlock();
     diag(L.site->loc, "on %0, '%1' uses %2 registers per thread, %3 more than fit %4 blocks of %5 threads per "
                       "SM: %6 occupancy, %7 with %8 registers%9")
-        << gpuName(*L.gpu) << L.kernel->displayName << Regs << int(Step->reduceBy) << Step->blocksPerSM
-        << Threads << percent(R.occupancy) << percent(Step->occupancy) << int(Step->newValue) << *Condition
-        << L.site->range;
+        << gpuName(*L.gpu) << L.kernel->displayName << Regs << int(Step->reduceBy) << Step->blocksPerSM << Threads
+        << percent(R.occupancy) << percent(Step->occupancy) << int(Step->newValue) << *Condition << L.site->range;
     noteResources(L);
     noteGridFromCallers(L);
     // The fix-it is on the note (applied by --fix-notes, never by --fix), and

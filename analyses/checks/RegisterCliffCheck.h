@@ -1,5 +1,5 @@
-// cuda-occupancy-register-cliff: the kernel's register count sits just past a step of the register staircase: a few registers fewer would fit more blocks per SM.
-// docs/checks/cuda-occupancy-register-cliff.md
+// cuda-occupancy-register-cliff: the kernel's register count sits just past a step of the register staircase: a few
+// registers fewer would fit more blocks per SM. docs/checks/cuda-occupancy-register-cliff.md
 #pragma once
 
 #include "checks/OcclintCheck.h"
@@ -8,7 +8,8 @@ namespace clang::tidy::occlint {
 
 class RegisterCliffCheck : public OcclintCheck {
 public:
-  static constexpr CheckDeclaration Declaration{"cuda-occupancy-register-cliff", CheckSeverity::Warning, OnByDefault, LaunchFindingRow::PerSM};
+  static constexpr CheckDeclaration Declaration{"cuda-occupancy-register-cliff", CheckSeverity::Warning, OnByDefault,
+                                                LaunchFindingRow::PerSM};
   RegisterCliffCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

@@ -44,9 +44,8 @@ void SpillsCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx)
                BoundsCap > 0 && R.registers <= BoundsCap && Forces(BoundsCap)) {
       Cause = llvm::formatv("__launch_bounds__({0}{1}), which leaves at most {2} registers per thread",
                             *Kernel->launchBoundsMaxThreads,
-                            Kernel->launchBoundsMinBlocks
-                                ? ", " + std::to_string(*Kernel->launchBoundsMinBlocks)
-                                : std::string(),
+                            Kernel->launchBoundsMinBlocks ? ", " + std::to_string(*Kernel->launchBoundsMinBlocks)
+                                                          : std::string(),
                             BoundsCap)
                   .str();
       CauseLoc = Kernel->launchBoundsLoc;
@@ -66,8 +65,9 @@ void SpillsCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx)
         << Kernel->displayName << R.arch << R.registers << Cause << static_cast<unsigned>(R.spillStores)
         << static_cast<unsigned>(R.spillLoads) << Res->source;
     if (CauseLoc.isValid())
-      diag(CauseLoc, "the register limit comes from here; kernels forced from 80 and 128 to 64 registers "
-                     "this way ran 5.5x and 14.8x slower on an H200 than unconstrained",
+      diag(CauseLoc,
+           "the register limit comes from here; kernels forced from 80 and 128 to 64 registers "
+           "this way ran 5.5x and 14.8x slower on an H200 than unconstrained",
            DiagnosticIDs::Note);
   }
 }

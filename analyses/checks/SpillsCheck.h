@@ -1,5 +1,5 @@
-// cuda-occupancy-spills: ptxas reports that a kernel spills registers to local memory; stronger when __launch_bounds__, __maxnreg__ or -maxrregcount forced the register count down.
-// docs/checks/cuda-occupancy-spills.md
+// cuda-occupancy-spills: ptxas reports that a kernel spills registers to local memory; stronger when __launch_bounds__,
+// __maxnreg__ or -maxrregcount forced the register count down. docs/checks/cuda-occupancy-spills.md
 #pragma once
 
 #include "checks/OcclintCheck.h"
@@ -14,7 +14,6 @@ public:
 
 protected:
   void checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ctx) override;
-
 };
 
 } // namespace clang::tidy::occlint

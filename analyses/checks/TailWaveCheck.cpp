@@ -17,8 +17,7 @@ void TailWaveCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
   for (const LaunchOnTarget &L : Facts.launchesOnTargets) {
     // Waves need the real blocks per SM: with registers unknown it is only an upper bound.
     if (!L.occupancy || L.occupancy->failure != ::occlint::LaunchFailure::None || !L.occupancy->fullWaves ||
-        !L.resources->registersKnown() ||
-        blockIsDeliberate(*L.site) || gridIsDeliberate(*L.site))
+        !L.resources->registersKnown() || blockIsDeliberate(*L.site) || gridIsDeliberate(*L.site))
       continue;
     // A grid-stride kernel spreads its work over any grid: the grid size is
     // a tuning choice, not a tail to trim.

@@ -8,7 +8,8 @@ namespace clang::tidy::occlint {
 
 class TailWaveCheck : public OcclintCheck {
 public:
-  static constexpr CheckDeclaration Declaration{"cuda-launch-tail-wave", CheckSeverity::Warning, OnByDefault, LaunchFindingRow::PerSM};
+  static constexpr CheckDeclaration Declaration{"cuda-launch-tail-wave", CheckSeverity::Warning, OnByDefault,
+                                                LaunchFindingRow::PerSM};
   TailWaveCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

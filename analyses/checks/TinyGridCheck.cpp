@@ -108,9 +108,8 @@ void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ct
       continue;
     diag(L.site->loc, "grid of %0%1 block%s2 on %3 leaves %4%5 of its %6 SMs idle (%7)%8")
         << (Exact ? "" : "at most ") << static_cast<unsigned>(Max) << static_cast<unsigned>(Max) << gpuName(*L.gpu)
-        << (Exact ? "" : "at least ")
-        << static_cast<unsigned>(Idle) << static_cast<unsigned>(Sms) << percent(double(Idle) / double(Sms)) << *Why
-        << L.site->range;
+        << (Exact ? "" : "at least ") << static_cast<unsigned>(Idle) << static_cast<unsigned>(Sms)
+        << percent(double(Idle) / double(Sms)) << *Why << L.site->range;
     noteDerivation(L.site->grid.derivation());
   }
 }

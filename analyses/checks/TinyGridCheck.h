@@ -8,7 +8,8 @@ namespace clang::tidy::occlint {
 
 class TinyGridCheck : public OcclintCheck {
 public:
-  static constexpr CheckDeclaration Declaration{"cuda-launch-tiny-grid", CheckSeverity::Warning, OnByDefault, LaunchFindingRow::SmallGrid};
+  static constexpr CheckDeclaration Declaration{"cuda-launch-tiny-grid", CheckSeverity::Warning, OnByDefault,
+                                                LaunchFindingRow::SmallGrid};
   TinyGridCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

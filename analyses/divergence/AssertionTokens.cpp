@@ -50,7 +50,7 @@ std::optional<int64_t> namedConstant(llvm::StringRef Name, const CompoundStmt &B
   for (const NamedDecl *D : Ctx.getTranslationUnitDecl()->lookup(DeclarationName(&Ctx.Idents.get(Name)))) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(D))
       return EC->getInitVal().getSignificantBits() <= 32 ? std::optional<int64_t>(EC->getInitVal().getSExtValue())
-                                                       : std::nullopt;
+                                                         : std::nullopt;
     if (const auto *VD = dyn_cast<VarDecl>(D))
       return FromVar(VD);
   }

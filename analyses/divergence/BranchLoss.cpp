@@ -49,7 +49,7 @@ SplitShape splitShapeOf(const DivergenceBranch &B) {
   case SplitKind::SingleLane:
     S.TakenLanes = 1.0 / double(L);
     return S;
-  default: // a threshold within each warp, data, an unknown pattern: half the lanes
+  default:         // a threshold within each warp, data, an unknown pattern: half the lanes
     if (C.AtBound) // differences only from assignments under a boundary guard
       S.SplitWarps = OneWarpOfTheBlock;
     return S;

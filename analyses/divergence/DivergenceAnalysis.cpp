@@ -113,8 +113,8 @@ void analyzeEachLaunch(ASTContext &Ctx, const FunctionDecl &Kernel, const std::s
   const std::vector<std::vector<const LaunchSite *>> Configurations = configurationsOf(Launches);
   if (Configurations.size() < 2 || Configurations.size() > DivergenceResults::MaxLaunchConfigurations)
     return;
-  const bool EveryLaunch = std::all_of(Launches.begin(), Launches.end(),
-                                       [](const LaunchSite *L) { return L->block.isExact(); });
+  const bool EveryLaunch =
+      std::all_of(Launches.begin(), Launches.end(), [](const LaunchSite *L) { return L->block.isExact(); });
   for (const std::vector<const LaunchSite *> &Same : Configurations) {
     DivergenceResults Scratch;
     DivergenceDriver Driver(Ctx, Scratch);
@@ -319,10 +319,10 @@ ThreadValue DivergenceDriver::threadIdx(unsigned Dim) const {
   }
   // The coordinate is (tid / Below) % Extent, Below the threads of one step
   // along it (1, X, X*Y); tid = l + 32 w.
-  const std::optional<int64_t> Below = Dim == 0 ? std::optional<int64_t>(1)
+  const std::optional<int64_t> Below = Dim == 0   ? std::optional<int64_t>(1)
                                        : Dim == 1 ? X
-                                       : X && Y ? std::optional<int64_t>(*X * *Y)
-                                                : std::nullopt;
+                                       : X && Y   ? std::optional<int64_t>(*X * *Y)
+                                                  : std::nullopt;
   // The outermost dimension never wraps: z, or y of a block with one z-slice.
   const bool Outermost = Dim == 2 || (Dim == 1 && Z && *Z == 1);
   const std::optional<int64_t> Extent = Dim == 0 ? X : Dim == 1 ? Y : Z;

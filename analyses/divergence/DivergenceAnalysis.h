@@ -27,12 +27,12 @@ namespace clang::tidy::occlint {
 
 /// Why some code runs with only part of the threads: the branch responsible.
 struct DivergenceContext {
-  unsigned Group = 64;            // uniform across the block (64), a warp (32), N-lane groups, 1: nothing
-  const Stmt *Branch = nullptr;   // the statement of the responsible branch
+  unsigned Group = 64;          // uniform across the block (64), a warp (32), N-lane groups, 1: nothing
+  const Stmt *Branch = nullptr; // the statement of the responsible branch
   SourceLocation BranchLoc;
   ThreadValue Cond;
-  std::string CondText;           // "tid % 2 == 0"
-  std::string Exit;               // "return", "break", "continue" when the branch leaves early
+  std::string CondText; // "tid % 2 == 0"
+  std::string Exit;     // "return", "break", "continue" when the branch leaves early
   /// The branch splits the threads at a uniform bound (a monotone thread,
   /// lane or warp index against a uniform value: `i < n`, `row < B * T` with
   /// a row per warp): only the block or warp the bound cuts through splits,
@@ -76,7 +76,7 @@ struct DivergenceContext {
 struct DivergenceBranch {
   const Stmt *S = nullptr;
   SourceLocation Loc;
-  std::string What;               // "branch", "loop", "switch", "conditional operator"
+  std::string What; // "branch", "loop", "switch", "conditional operator"
   bool Loop = false;
   ThreadValue Cond;
   std::string CondText;
@@ -88,7 +88,7 @@ struct DivergenceBranch {
   /// Operations of one iteration of the innermost loop around the branch
   /// (or of the whole function at its top level), both sides included.
   double LevelWork = 0;
-  std::string Kernel;             // the kernel it was analysed for
+  std::string Kernel; // the kernel it was analysed for
   /// The threads a warp holds in the launched blocks: fewer than 32 when
   /// every launch's block is smaller than a warp (for the split's wording).
   unsigned WarpLanes = 32;
@@ -110,11 +110,11 @@ struct DivergenceBranch {
 /// A barrier or warp collective and the control it is reached under.
 struct DivergenceCollective {
   const CallExpr *Call = nullptr;
-  const Stmt *AsmStmt = nullptr;  // bar.sync in inline assembly
+  const Stmt *AsmStmt = nullptr; // bar.sync in inline assembly
   SourceLocation Loc;
   std::string Name;
-  bool Barrier = false;           // false: a warp intrinsic with a full mask
-  unsigned Needed = 64;           // the group that must be uniform
+  bool Barrier = false; // false: a warp intrinsic with a full mask
+  unsigned Needed = 64; // the group that must be uniform
   DivergenceContext Ctx;
   std::string Kernel;
   /// A shuffle: a source lane that has exited still gives an undefined
@@ -127,12 +127,12 @@ struct BlockShape {
   /// The grid's extents, known when every launch agrees (never stated by the
   /// kernel): with the block's, they decide a bound on a global index.
   std::optional<int64_t> GridX, GridY, GridZ;
-  bool Launched = false;          // at least one launch seen
-  SourceLocation FirstLaunch;     // for notes: the shape is this launch's (and the others')
+  bool Launched = false;      // at least one launch seen
+  SourceLocation FirstLaunch; // for notes: the shape is this launch's (and the others')
   /// Dimensions the kernel states itself (`assert(blockDim.x == 32)`,
   /// StatedBlockShape.h): they take precedence over the launches'.
   std::array<bool, 3> Stated{};
-  SourceLocation StatedAt;        // the first such assertion, for notes
+  SourceLocation StatedAt; // the first such assertion, for notes
   /// The block's threads when every extent is known (and the product fits:
   /// an invalid launch may state any extents), else nullopt.
   std::optional<int64_t> threads() const {
@@ -223,7 +223,7 @@ public:
   /// The value a call to Callee returns with these arguments; with Report,
   /// also analyses its body for findings under the caller's context.
   FunctionSummary call(const FunctionDecl &Callee, const std::vector<ThreadValue> &Args, const ThreadValue &This,
-                   const DivergenceContext &CallerCtx, bool Report);
+                       const DivergenceContext &CallerCtx, bool Report);
   /// Operations in a function's body (for work estimates), capped.
   int64_t cost(const FunctionDecl &F);
 
@@ -239,7 +239,7 @@ public:
 
 private:
   std::map<std::string, FunctionSummary> Returns; // summaries: callee + arguments -> results
-  std::set<std::string> Reported;              // callee + arguments + context already reported
+  std::set<std::string> Reported;                 // callee + arguments + context already reported
   std::vector<const FunctionDecl *> Stack;
   std::map<const FunctionDecl *, int64_t> Costs;
 };

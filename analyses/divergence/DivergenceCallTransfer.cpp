@@ -2,8 +2,8 @@
 // intrinsics by role (barriers, shuffles, votes, atomics, thread ranks),
 // constexpr calls, calls into device functions with a body (analysed with
 // the caller's argument values and context), and inline assembly.
-#include "divergence/DivergenceDataflowImpl.h"
 #include "ast/IntegerConstants.h"
+#include "divergence/DivergenceDataflowImpl.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"

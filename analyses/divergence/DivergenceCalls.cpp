@@ -25,7 +25,6 @@ unsigned groupSizeOfType(QualType T) {
   return 0;
 }
 
-
 CallInfo classifyCall(const CallExpr &Call) {
   CallInfo Info;
   const FunctionDecl *FD = Call.getDirectCallee();

@@ -2,8 +2,8 @@
 // the blocks that only some threads reach under a thread-dependent branch
 // (control dependence), how uniformly they are reached, and the context
 // (branch, condition, early exit) that findings and callees are given.
-#include "divergence/DivergenceDataflowImpl.h"
 #include "ast/CudaBuiltinVariables.h"
+#include "divergence/DivergenceDataflowImpl.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -290,7 +290,7 @@ std::optional<unsigned> Dataflow::threadIndexDimension(const Expr *E, bool Throu
 }
 
 std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByBlockShape(const BinaryOperator *BO,
-                                                                         const ThreadValue &L, const ThreadValue &R) {
+                                                                          const ThreadValue &L, const ThreadValue &R) {
   // threadIdx.d against a constant, with the block's extent along d known
   // from every launch (or stated by the kernel): the split is decided (`threadIdx.x < 64` with blocks
   // of 256 threads splits every block).
@@ -318,18 +318,27 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByBlockShape(const 
   // The thread indices 0 .. Extent-1 on the true side.
   int64_t Lo = 0, Hi = *Extent; // [Lo, Hi)
   switch (Op) {
-  case BO_LT: Hi = std::min(Hi, *Bound); break;
-  case BO_LE: Hi = std::min(Hi, *Bound + 1); break;
-  case BO_GT: Lo = std::max(Lo, *Bound + 1); break;
-  case BO_GE: Lo = std::max(Lo, *Bound); break;
-  default: return std::nullopt;
+  case BO_LT:
+    Hi = std::min(Hi, *Bound);
+    break;
+  case BO_LE:
+    Hi = std::min(Hi, *Bound + 1);
+    break;
+  case BO_GT:
+    Lo = std::max(Lo, *Bound + 1);
+    break;
+  case BO_GE:
+    Lo = std::max(Lo, *Bound);
+    break;
+  default:
+    return std::nullopt;
   }
   const int64_t True = std::max<int64_t>(0, Hi - Lo);
   return BlockShapeDecision{*Dim, True > 0 && True < *Extent};
 }
 
 std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByGrid(BinaryOperatorKind Op, const Expr *Index,
-                                                                   std::optional<int64_t> Bound) {
+                                                                    std::optional<int64_t> Bound) {
   if (!Bound || *Bound > (int64_t(1) << 40) || *Bound < -(int64_t(1) << 40))
     return std::nullopt;
   if (!Unwritten)
@@ -346,7 +355,7 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByGrid(BinaryOperat
 }
 
 std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByTrips(const BinaryOperator *BO, const ThreadValue &L,
-                                                                    const ThreadValue &R) {
+                                                                     const ThreadValue &R) {
   const CFGBlock *X = blockById(Cur);
   const auto *Loop = X ? dyn_cast_or_null<ForStmt>(X->getTerminatorStmt()) : nullptr;
   if (!Loop || !Loop->getCond() || Loop->getCond()->IgnoreParenImpCasts() != BO || !D.Shape.X)
@@ -359,9 +368,10 @@ std::optional<Dataflow::BlockShapeDecision> Dataflow::decidedByTrips(const Binar
     Unwritten.emplace(FD);
   auto Cached = TripsDecided.find(Loop);
   if (Cached == TripsDecided.end() || Cached->second.first != *Bound)
-    Cached = TripsDecided.insert_or_assign(Loop, std::pair{*Bound, stridedLoopTrips(*Loop, *Bound, *D.Shape.X, Ctx,
-                                                                                     *Unwritten)})
-                 .first;
+    Cached =
+        TripsDecided
+            .insert_or_assign(Loop, std::pair{*Bound, stridedLoopTrips(*Loop, *Bound, *D.Shape.X, Ctx, *Unwritten)})
+            .first;
   const std::optional<LoopTrips> &Trips = Cached->second.second;
   if (!Trips)
     return std::nullopt;
@@ -458,7 +468,10 @@ DivergenceContext Dataflow::contextFrom(const Taint &T, const DivergenceContext 
   }
   if (const auto *If = dyn_cast_or_null<IfStmt>(S)) {
     const Stmt *Then = stripCompound(If->getThen());
-    C.Exit = isa<ReturnStmt>(Then) ? "return" : isa<BreakStmt>(Then) ? "break" : isa<ContinueStmt>(Then) ? "continue" : "";
+    C.Exit = isa<ReturnStmt>(Then)     ? "return"
+             : isa<BreakStmt>(Then)    ? "break"
+             : isa<ContinueStmt>(Then) ? "continue"
+                                       : "";
   }
   return C;
 }

@@ -15,6 +15,6 @@ namespace clang::tidy::occlint {
 /// Analyses FD's body with the given parameter values; returns what it
 /// returns. With Report, records branches and collectives in D.Out.
 FunctionSummary analyzeFunctionBody(const FunctionDecl &FD, DivergenceDriver &D, const std::vector<ThreadValue> &Params,
-                                const ThreadValue &This, const DivergenceContext &Entry, bool Report);
+                                    const ThreadValue &This, const DivergenceContext &Entry, bool Report);
 
 } // namespace clang::tidy::occlint

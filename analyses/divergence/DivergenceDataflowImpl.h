@@ -10,13 +10,13 @@
 //   DivergenceEdgeFacts.cpp         alignments that conditions and assertions state
 #pragma once
 
+#include "ast/DeepExpressions.h"
 #include "divergence/DivergenceAnalysis.h"
 #include "divergence/DivergenceCalls.h"
 #include "divergence/GlobalIndexBounds.h"
 #include "divergence/LoopWeights.h"
-#include "divergence/StridedLoopTrips.h"
 #include "divergence/StatedAlignments.h"
-#include "ast/DeepExpressions.h"
+#include "divergence/StridedLoopTrips.h"
 #include "values/ReadOnlyUses.h"
 
 #include "clang/Analysis/Analyses/Dominators.h"
@@ -86,8 +86,8 @@ const Expr *branchCondition(const Stmt *S);
 
 class Dataflow {
 public:
-  Dataflow(const FunctionDecl &FD, DivergenceDriver &D, const std::vector<ThreadValue> &Params,
-           const ThreadValue &This, const DivergenceContext &Entry, bool Report);
+  Dataflow(const FunctionDecl &FD, DivergenceDriver &D, const std::vector<ThreadValue> &Params, const ThreadValue &This,
+           const DivergenceContext &Entry, bool Report);
 
   FunctionSummary run();
 
@@ -226,7 +226,7 @@ private:
   /// A relational BO compares a lane index with the remainder of a uniform
   /// count (`4 * (n / 4) + lane < n`): the leftovers of a chunked range.
   bool laneAgainstRemainder(const BinaryOperator *BO);
-  bool unmodified(const VarDecl *VD); // never assigned, incremented or passed by reference in FD
+  bool unmodified(const VarDecl *VD);     // never assigned, incremented or passed by reference in FD
   const Expr *definition(const Expr *Ex); // through unmodified locals to their initializers
   bool sameValue(const Expr *A, const Expr *B);
   /// A `for` loop's condition that compares its counter with the counter's

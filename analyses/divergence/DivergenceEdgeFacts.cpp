@@ -6,9 +6,9 @@
 // low zero bits), from `X % K` and `X & (K - 1)` with K a power of two,
 // compared with zero or tested as a truth value. An assertion's argument
 // says the same after it, compiled in or not (StatedAlignments.h).
+#include "ast/IntegerConstants.h"
 #include "divergence/DivergenceDataflowImpl.h"
 #include "divergence/ThreadVarianceImpl.h"
-#include "ast/IntegerConstants.h"
 #include "facts/StatedAssertions.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -25,7 +25,8 @@ std::optional<EdgeFact> Dataflow::edgeFactOf(const CFGBlock &B) {
   if (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot) {
     E = Not->getSubExpr()->IgnoreParenImpCasts();
     ZeroOnTrue = true;
-  } else if (const auto *Cmp = dyn_cast<BinaryOperator>(E); Cmp && (Cmp->getOpcode() == BO_EQ || Cmp->getOpcode() == BO_NE)) {
+  } else if (const auto *Cmp = dyn_cast<BinaryOperator>(E);
+             Cmp && (Cmp->getOpcode() == BO_EQ || Cmp->getOpcode() == BO_NE)) {
     const Expr *Other = nullptr;
     for (const auto &[A, Bx] : {std::pair{Cmp->getLHS(), Cmp->getRHS()}, std::pair{Cmp->getRHS(), Cmp->getLHS()}})
       if (integerConstantOf(Bx, Ctx) == 0) {

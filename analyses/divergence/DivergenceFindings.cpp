@@ -1,8 +1,8 @@
 // The findings of the divergence dataflow: barriers and warp collectives
 // reached under divergent control, and the branches that split warps with
 // an estimate of the work on either side.
-#include "divergence/DivergenceDataflowImpl.h"
 #include "divergence/BranchLoss.h"
+#include "divergence/DivergenceDataflowImpl.h"
 #include "divergence/LoopWeights.h"
 #include "divergence/OperationCost.h"
 
@@ -15,8 +15,7 @@ namespace clang::tidy::occlint::detail {
 void Dataflow::recordCollective(const CallExpr *CE, const CallInfo &Info) {
   bool Barrier = Info.Role == CallRole::Barrier;
   const bool Collective = Info.Role == CallRole::SyncWarp || Info.Role == CallRole::ShuffleIdx ||
-                          Info.Role == CallRole::Shuffle || Info.Role == CallRole::Vote ||
-                          Info.Role == CallRole::Match;
+                          Info.Role == CallRole::Shuffle || Info.Role == CallRole::Vote || Info.Role == CallRole::Match;
   if (!Barrier && !Collective)
     return;
   if (Info.Group == 0)
@@ -146,7 +145,10 @@ void Dataflow::reportBranches() {
     Br.S = S;
     Br.Loc = S->getBeginLoc();
     Br.Loop = isa<ForStmt, WhileStmt, DoStmt>(S);
-    Br.What = Br.Loop ? "loop" : isa<SwitchStmt>(S) ? "switch" : isa<ConditionalOperator>(S) ? "conditional operator" : "branch";
+    Br.What = Br.Loop                       ? "loop"
+              : isa<SwitchStmt>(S)          ? "switch"
+              : isa<ConditionalOperator>(S) ? "conditional operator"
+                                            : "branch";
     Br.Cond = Cond;
     Br.CondText = sourceText(CondExpr, Ctx);
     Br.Kernel = D.Kernel;

@@ -3,9 +3,9 @@
 // local variables (assignments under divergent control are tainted where the
 // paths join: DivergenceSyncDependence.cpp; calls and inline assembly:
 // DivergenceCallTransfer.cpp).
-#include "divergence/DivergenceDataflowImpl.h"
 #include "ast/CudaBuiltinVariables.h"
 #include "ast/IntegerConstants.h"
+#include "divergence/DivergenceDataflowImpl.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -186,9 +186,8 @@ ThreadValue Dataflow::load(const ThreadValue &Address) {
 
 ThreadValue Dataflow::evalUncached(const Expr *Ex) {
   if (const auto *IL = dyn_cast<IntegerLiteral>(Ex))
-    return ThreadValue::constant(Ex->getType()->isUnsignedIntegerType()
-                                     ? int64_t(IL->getValue().getLimitedValue())
-                                     : IL->getValue().getSExtValue());
+    return ThreadValue::constant(Ex->getType()->isUnsignedIntegerType() ? int64_t(IL->getValue().getLimitedValue())
+                                                                        : IL->getValue().getSExtValue());
   if (const auto *CL = dyn_cast<CharacterLiteral>(Ex))
     return ThreadValue::constant(CL->getValue());
   if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(Ex))
@@ -366,17 +365,28 @@ ThreadValue Dataflow::arith(BinaryOperatorKind Op, const ThreadValue &L, const T
   if (Float && Op != BO_Add && Op != BO_Sub)
     return opaque({L, R});
   switch (Op) {
-  case BO_Add: return add(L, R);
-  case BO_Sub: return sub(L, R);
-  case BO_Mul: return mul(L, R);
-  case BO_Div: return div(L, R);
-  case BO_Rem: return rem(L, R);
-  case BO_Shl: return shl(L, R);
-  case BO_Shr: return shr(L, R);
-  case BO_And: return bitAnd(L, R);
-  case BO_Or: return bitOr(L, R);
-  case BO_Xor: return bitXor(L, R);
-  default: return opaque({L, R});
+  case BO_Add:
+    return add(L, R);
+  case BO_Sub:
+    return sub(L, R);
+  case BO_Mul:
+    return mul(L, R);
+  case BO_Div:
+    return div(L, R);
+  case BO_Rem:
+    return rem(L, R);
+  case BO_Shl:
+    return shl(L, R);
+  case BO_Shr:
+    return shr(L, R);
+  case BO_And:
+    return bitAnd(L, R);
+  case BO_Or:
+    return bitOr(L, R);
+  case BO_Xor:
+    return bitXor(L, R);
+  default:
+    return opaque({L, R});
   }
 }
 
@@ -445,8 +455,8 @@ std::optional<bool> Dataflow::compileTimeCondition(const Expr *Cond) {
 /// A split at the leftovers of a chunked range is a boundary split
 /// (RemainderTails.cpp).
 ThreadValue Dataflow::remainderTail(const BinaryOperator *BO, ThreadValue C) {
-  if (C.Rest == RestKind::PerLane && C.Split != SplitKind::Boundary && C.Split != SplitKind::Data &&
-      !C.FromData && laneAgainstRemainder(BO)) {
+  if (C.Rest == RestKind::PerLane && C.Split != SplitKind::Boundary && C.Split != SplitKind::Data && !C.FromData &&
+      laneAgainstRemainder(BO)) {
     C.Split = SplitKind::Boundary;
     C.SureOther = 0;
   }
@@ -464,8 +474,10 @@ ThreadValue Dataflow::evalBinary(const BinaryOperator *BO) {
     // The stored value carries the data mark now: eval() adds it to the
     // expression's value only after the assignment is done.
     const ThreadValue L = eval(BO->getLHS()), R = eval(BO->getRHS());
-    ThreadValue V = withBoundOf(withDataOf(withDataOf(arith(BinaryOperator::getOpForCompoundAssignment(Op), L, R,
-                                                            floating(BO->getLHS())), L), R), {L, R});
+    ThreadValue V = withBoundOf(
+        withDataOf(withDataOf(arith(BinaryOperator::getOpForCompoundAssignment(Op), L, R, floating(BO->getLHS())), L),
+                   R),
+        {L, R});
     assign(BO->getLHS(), V);
     return V;
   }
@@ -479,15 +491,24 @@ ThreadValue Dataflow::evalBinary(const BinaryOperator *BO) {
         return ThreadValue::constant(*Known);
   const ThreadValue L = eval(BO->getLHS()), R = eval(BO->getRHS());
   switch (Op) {
-  case BO_LAnd: return logicalAnd(L, R);
-  case BO_LOr: return logicalOr(L, R);
-  case BO_LT: return remainderTail(BO, compare(CompareOp::LT, L, R));
-  case BO_LE: return remainderTail(BO, compare(CompareOp::LE, L, R));
-  case BO_GT: return remainderTail(BO, compare(CompareOp::GT, L, R));
-  case BO_GE: return remainderTail(BO, compare(CompareOp::GE, L, R));
-  case BO_EQ: return compare(CompareOp::EQ, L, R);
-  case BO_NE: return compare(CompareOp::NE, L, R);
-  default: return arith(Op, L, R, floating(BO->getLHS()) || floating(BO->getRHS()));
+  case BO_LAnd:
+    return logicalAnd(L, R);
+  case BO_LOr:
+    return logicalOr(L, R);
+  case BO_LT:
+    return remainderTail(BO, compare(CompareOp::LT, L, R));
+  case BO_LE:
+    return remainderTail(BO, compare(CompareOp::LE, L, R));
+  case BO_GT:
+    return remainderTail(BO, compare(CompareOp::GT, L, R));
+  case BO_GE:
+    return remainderTail(BO, compare(CompareOp::GE, L, R));
+  case BO_EQ:
+    return compare(CompareOp::EQ, L, R);
+  case BO_NE:
+    return compare(CompareOp::NE, L, R);
+  default:
+    return arith(Op, L, R, floating(BO->getLHS()) || floating(BO->getRHS()));
   }
 }
 

@@ -3,8 +3,8 @@
 #include "ast/CudaBuiltinVariables.h"
 #include "ast/IntegerConstants.h"
 
-#include "clang/AST/ASTContext.h"
 #include "ast/AstWalker.h"
+#include "clang/AST/ASTContext.h"
 
 #include <algorithm>
 
@@ -128,11 +128,20 @@ bool globalBoundSplitsABlock(BinaryOperatorKind Op, int64_t Bound, int64_t Block
   // The global indices on the true side: [Lo, Hi), clamped to the grid.
   int64_t Lo = 0, Hi = Extent;
   switch (Op) {
-  case BO_LT: Hi = Bound; break;
-  case BO_LE: Hi = Bound + 1; break;
-  case BO_GT: Lo = Bound + 1; break;
-  case BO_GE: Lo = Bound; break;
-  default: return false;
+  case BO_LT:
+    Hi = Bound;
+    break;
+  case BO_LE:
+    Hi = Bound + 1;
+    break;
+  case BO_GT:
+    Lo = Bound + 1;
+    break;
+  case BO_GE:
+    Lo = Bound;
+    break;
+  default:
+    return false;
   }
   Lo = std::clamp<int64_t>(Lo, 0, Extent);
   Hi = std::clamp<int64_t>(Hi, 0, Extent);

@@ -102,11 +102,11 @@ LoopWeights::LoopWeights(const Stmt *Body, const ASTContext &Ctx) {
     else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
       Init = Range->getInit();
     for (const Stmt *C : S->children())
-      Work.push_back({C, C == Init ? Loop : S}); // the init runs once, with the loop's own level
+      Work.push_back({C, C == Init ? Loop : S});          // the init runs once, with the loop's own level
     if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) // its range and begin/end run once too
-      for (const Stmt *Once : {static_cast<const Stmt *>(Range->getRangeStmt()),
-                               static_cast<const Stmt *>(Range->getBeginStmt()),
-                               static_cast<const Stmt *>(Range->getEndStmt())})
+      for (const Stmt *Once :
+           {static_cast<const Stmt *>(Range->getRangeStmt()), static_cast<const Stmt *>(Range->getBeginStmt()),
+            static_cast<const Stmt *>(Range->getEndStmt())})
         if (Once)
           Work.push_back({Once, Loop});
   }

@@ -44,10 +44,10 @@ public:
   static std::optional<int64_t> constantTripCount(const Stmt *Loop, const ASTContext &Ctx);
 
 private:
-  llvm::DenseMap<const Stmt *, const Stmt *> LoopOf;     // statement -> innermost loop holding it
-  llvm::DenseMap<const Stmt *, const Stmt *> ParentOf;   // loop -> loop around it
-  llvm::DenseMap<const Stmt *, double> Trips;            // loop -> its trip count (or UnknownTripCount)
-  mutable llvm::DenseMap<const Stmt *, double> Weights;  // loop -> weight of one iteration (memo)
+  llvm::DenseMap<const Stmt *, const Stmt *> LoopOf;    // statement -> innermost loop holding it
+  llvm::DenseMap<const Stmt *, const Stmt *> ParentOf;  // loop -> loop around it
+  llvm::DenseMap<const Stmt *, double> Trips;           // loop -> its trip count (or UnknownTripCount)
+  mutable llvm::DenseMap<const Stmt *, double> Weights; // loop -> weight of one iteration (memo)
 };
 
 } // namespace clang::tidy::occlint

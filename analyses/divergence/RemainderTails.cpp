@@ -13,8 +13,8 @@
 // read from the condition's terms here: after cancelling equal terms, the
 // uniform ones must add up to ±(X % K) (written `X % K`, `X & (K - 1)`, or
 // `X - K * (X / K)` with the quotient possibly held in a local).
-#include "divergence/DivergenceDataflowImpl.h"
 #include "ast/IntegerConstants.h"
+#include "divergence/DivergenceDataflowImpl.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
@@ -150,7 +150,8 @@ std::optional<std::pair<const Expr *, int64_t>> Dataflow::roundedDown(const Expr
   // K * (X / K), either way round.
   if (Outer->getOpcode() != BO_Mul)
     return std::nullopt;
-  for (const auto &[Factor, Quotient] : {std::pair{Outer->getRHS(), Outer->getLHS()}, std::pair{Outer->getLHS(), Outer->getRHS()}}) {
+  for (const auto &[Factor, Quotient] :
+       {std::pair{Outer->getRHS(), Outer->getLHS()}, std::pair{Outer->getLHS(), Outer->getRHS()}}) {
     const std::optional<int64_t> K = constantOf(Factor, Ctx);
     const auto *Inner = dyn_cast<BinaryOperator>(definition(Quotient));
     if (K && *K >= 2 && *K <= (int64_t(1) << MaxChunkLog2) && Inner && Inner->getOpcode() == BO_Div &&
@@ -193,8 +194,8 @@ bool Dataflow::laneAgainstRemainder(const BinaryOperator *BO) {
     std::sort(Sorted.begin(), Sorted.end());
     if (std::adjacent_find(Sorted.begin(), Sorted.end()) != Sorted.end())
       return false;
-    const bool NonNegative = T.E->getType()->isUnsignedIntegerType() ||
-                             (V.Rest == RestKind::Const && Sorted.front() + V.RestConst >= 0);
+    const bool NonNegative =
+        T.E->getType()->isUnsignedIntegerType() || (V.Rest == RestKind::Const && Sorted.front() + V.RestConst >= 0);
     if (!NonNegative)
       return false;
     Lane = T;

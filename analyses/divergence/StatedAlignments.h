@@ -14,7 +14,7 @@
 namespace clang::tidy::occlint {
 
 struct StatedAlignment {
-  std::string name; // the variable, as spelled in the assertion
+  std::string name;  // the variable, as spelled in the assertion
   unsigned log2 = 0; // a multiple of 2^log2
 };
 

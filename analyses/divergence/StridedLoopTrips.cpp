@@ -1,8 +1,8 @@
 #include "divergence/StridedLoopTrips.h"
 
-#include "divergence/GlobalIndexBounds.h"
 #include "ast/CudaBuiltinVariables.h"
 #include "ast/IntegerConstants.h"
+#include "divergence/GlobalIndexBounds.h"
 
 #include "clang/AST/Expr.h"
 
@@ -43,9 +43,8 @@ public:
       return std::nullopt;
     }
     if (const VarDecl *VD = localOf(E))
-      return VD->getInit() && Locals.contains(VD) && VD->getType()->isIntegerType()
-                 ? at(VD->getInit(), Tid, Depth + 1)
-                 : std::nullopt;
+      return VD->getInit() && Locals.contains(VD) && VD->getType()->isIntegerType() ? at(VD->getInit(), Tid, Depth + 1)
+                                                                                    : std::nullopt;
     const auto *BO = dyn_cast<BinaryOperator>(E);
     if (!BO)
       return std::nullopt;
@@ -57,15 +56,32 @@ public:
       return std::nullopt;
     std::optional<int64_t> V;
     switch (BO->getOpcode()) {
-    case BO_Add: V = *L + *R; break;
-    case BO_Sub: V = *L - *R; break;
-    case BO_Mul: V = *L * *R; break;
-    case BO_Div: V = *R == 0 ? std::nullopt : std::optional<int64_t>(*L / *R); break;
-    case BO_Rem: V = *R == 0 ? std::nullopt : std::optional<int64_t>(*L % *R); break;
-    case BO_Shl: V = *R < 0 || *R > 31 || *L < 0 ? std::nullopt : std::optional<int64_t>(*L << *R); break;
-    case BO_Shr: V = *R < 0 || *R > 31 ? std::nullopt : std::optional<int64_t>(*L >> *R); break;
-    case BO_And: V = *L & *R; break;
-    default: return std::nullopt;
+    case BO_Add:
+      V = *L + *R;
+      break;
+    case BO_Sub:
+      V = *L - *R;
+      break;
+    case BO_Mul:
+      V = *L * *R;
+      break;
+    case BO_Div:
+      V = *R == 0 ? std::nullopt : std::optional<int64_t>(*L / *R);
+      break;
+    case BO_Rem:
+      V = *R == 0 ? std::nullopt : std::optional<int64_t>(*L % *R);
+      break;
+    case BO_Shl:
+      V = *R < 0 || *R > 31 || *L < 0 ? std::nullopt : std::optional<int64_t>(*L << *R);
+      break;
+    case BO_Shr:
+      V = *R < 0 || *R > 31 ? std::nullopt : std::optional<int64_t>(*L >> *R);
+      break;
+    case BO_And:
+      V = *L & *R;
+      break;
+    default:
+      return std::nullopt;
     }
     // A negative value in unsigned arithmetic wraps: not modelled.
     if (V && *V < 0 && (BO->getType()->isUnsignedIntegerType() || *L < 0 || *R < 0))

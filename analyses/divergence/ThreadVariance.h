@@ -55,8 +55,8 @@ enum class CompareOp : uint8_t { LT, LE, GT, GE, EQ, NE };
 struct ThreadValue {
   std::array<int64_t, Lanes> Lane{};
   RestKind Rest = RestKind::Const;
-  int64_t RestConst = 0;        // Rest when Rest == Const
-  unsigned Align = ExactAlign;  // Rest ≡ 0 mod 2^Align
+  int64_t RestConst = 0;       // Rest when Rest == Const
+  unsigned Align = ExactAlign; // Rest ≡ 0 mod 2^Align
   MonoCoord Mono = MonoCoord::None;
   SplitKind Split = SplitKind::None;
   /// Booleans with a PerLane Rest: lanes whose outcome is known to differ
@@ -101,8 +101,8 @@ struct ThreadValue {
   static ThreadValue table(const std::array<int64_t, Lanes> &T, RestKind K, unsigned AlignLog2,
                            MonoCoord M = MonoCoord::None);
 
-  bool laneConstant() const;   // every lane of a warp has the same value
-  bool blockUniform() const;   // every thread of the block has the same value
+  bool laneConstant() const; // every lane of a warp has the same value
+  bool blockUniform() const; // every thread of the block has the same value
   std::optional<int64_t> exact() const;
   /// log2 of a range of consecutive integers known to hold every lane's
   /// value (up to a per-warp offset), when it is at most one period of the

@@ -92,7 +92,9 @@ ThreadValue mul(const ThreadValue &A, const ThreadValue &B) {
     // A range of lanes scaled by 2^k is 2^k times as long (and still one
     // period of the alignment, which grows by k); other factors spread it.
     const uint64_t Magnitude = *K < 0 ? 0 - uint64_t(*K) : uint64_t(*K);
-    R.SpanLog2 = A.SpanLog2 && std::has_single_bit(Magnitude) ? std::min(A.SpanLog2 + unsigned(std::countr_zero(Magnitude)), 62u) : 0;
+    R.SpanLog2 = A.SpanLog2 && std::has_single_bit(Magnitude)
+                     ? std::min(A.SpanLog2 + unsigned(std::countr_zero(Magnitude)), 62u)
+                     : 0;
     return normalize(R);
   }
   ThreadValue R;
@@ -179,7 +181,7 @@ ThreadValue rem(const ThreadValue &A, const ThreadValue &B) {
   const bool Assumed = A.Assumed || B.Assumed;
   if (A.laneConstant())
     return A.exact() && B.exact() && *B.exact() != 0 ? ThreadValue::constant(floorMod(*A.exact(), *B.exact()))
-                                                       : opaque({A, B});
+                                                     : opaque({A, B});
   auto K = B.exact();
   if (K && *K > 0) {
     if (A.Rest == RestKind::Const || (isPow2(*K) && log2of(*K) <= A.Align))
@@ -215,9 +217,12 @@ enum class BitOp { And, Or, Xor };
 
 int64_t applyBits(BitOp Op, int64_t X, int64_t M) {
   switch (Op) {
-  case BitOp::And: return X & M;
-  case BitOp::Or: return X | M;
-  case BitOp::Xor: return X ^ M;
+  case BitOp::And:
+    return X & M;
+  case BitOp::Or:
+    return X | M;
+  case BitOp::Xor:
+    return X ^ M;
   }
   return X;
 }

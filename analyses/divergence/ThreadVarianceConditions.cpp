@@ -16,12 +16,18 @@ namespace {
 
 bool holds(CompareOp Op, int64_t D) {
   switch (Op) {
-  case CompareOp::LT: return D < 0;
-  case CompareOp::LE: return D <= 0;
-  case CompareOp::GT: return D > 0;
-  case CompareOp::GE: return D >= 0;
-  case CompareOp::EQ: return D == 0;
-  case CompareOp::NE: return D != 0;
+  case CompareOp::LT:
+    return D < 0;
+  case CompareOp::LE:
+    return D <= 0;
+  case CompareOp::GT:
+    return D > 0;
+  case CompareOp::GE:
+    return D >= 0;
+  case CompareOp::EQ:
+    return D == 0;
+  case CompareOp::NE:
+    return D != 0;
   }
   return false;
 }

@@ -28,8 +28,7 @@ std::string ThreadValue::str() const {
 namespace {
 
 std::string laneRange(unsigned From, unsigned To) {
-  return From == To ? "lane " + std::to_string(From)
-                    : "lanes " + std::to_string(From) + "-" + std::to_string(To);
+  return From == To ? "lane " + std::to_string(From) : "lanes " + std::to_string(From) + "-" + std::to_string(To);
 }
 
 /// How the lanes in M differ from the others, in words, over the first W
@@ -71,7 +70,8 @@ std::string describeMask(uint32_t M, unsigned W) {
       return "alternating groups of " + std::to_string(G) + " lanes take different paths";
   }
   return std::to_string(N) + " of the " + std::to_string(W) + " lanes take a different path from the other " +
-         std::to_string(W - N) + (W < 32 ? " (the block's " + std::to_string(W) + " threads fill part of one warp)" : "");
+         std::to_string(W - N) +
+         (W < 32 ? " (the block's " + std::to_string(W) + " threads fill part of one warp)" : "");
 }
 
 } // namespace

@@ -27,9 +27,9 @@ struct SourcePoint {
 
 /// A kernel's async-copy pipeline (pipelines/AsyncPipeline.h), as plain values.
 struct PipelineRecord {
-  std::vector<std::string> forms;   // "cp.async", "cuda::pipeline", ...
-  std::optional<int> stages;        // S, when readable
-  int64_t bytesPerStage = 0;        // 0 when not readable
+  std::vector<std::string> forms;          // "cp.async", "cuda::pipeline", ...
+  std::optional<int> stages;               // S, when readable
+  int64_t bytesPerStage = 0;               // 0 when not readable
   std::optional<int64_t> otherSharedBytes; // the block's static shared memory outside the ring
   std::string stagesFrom, stagesUnknown, notModelled, producer;
   std::string hazardsNotModelled; // why the hazard checks did not look ("" when they did)
@@ -42,14 +42,14 @@ struct PipelineRecord {
 };
 
 struct KernelRecord {
-  SourcePoint location;             // the kernel's definition
-  std::string name;                 // "reduce<256>"
-  std::string mangledName;          // "_Z6reduceILi256EEvPf"
-  ::occlint::KernelResources resources; // what the occupancy engine gets (registers 0 when unknown)
-  bool registersKnown = false;      // false: estimated from the source
-  std::string resourceSource;       // "ptxas, sm_90" or "estimate: ..."
+  SourcePoint location;                    // the kernel's definition
+  std::string name;                        // "reduce<256>"
+  std::string mangledName;                 // "_Z6reduceILi256EEvPf"
+  ::occlint::KernelResources resources;    // what the occupancy engine gets (registers 0 when unknown)
+  bool registersKnown = false;             // false: estimated from the source
+  std::string resourceSource;              // "ptxas, sm_90" or "estimate: ..."
   int64_t spillStores = 0, spillLoads = 0; // bytes (ptxas)
-  std::optional<PipelineRecord> pipeline;   // null when it makes no async copy
+  std::optional<PipelineRecord> pipeline;  // null when it makes no async copy
   /// The divergence analysis's estimate (divergence/BranchLoss.h), present
   /// when a cuda-divergence-* check ran on the kernel: the share of its
   /// lane-slots that thread-dependent branches leave idle (0..1), and the
@@ -70,10 +70,10 @@ struct SuppressedFinding {
 };
 
 struct LaunchRecord {
-  SourcePoint location;             // where the launch is written (expansion site for macros)
-  std::string launchKind;           // "<<<>>>", "cudaLaunchKernel", ...
-  std::string caller;               // the function the launch is written in
-  std::string kernel;               // "" when the launched kernel is not known here
+  SourcePoint location;   // where the launch is written (expansion site for macros)
+  std::string launchKind; // "<<<>>>", "cudaLaunchKernel", ...
+  std::string caller;     // the function the launch is written in
+  std::string kernel;     // "" when the launched kernel is not known here
   std::string mangledName;
   ::occlint::TargetGpu gpu;
   std::string grid, block, dynamicSharedMem; // as evaluated: "1024", "[1, 64]", "unknown"
@@ -83,8 +83,8 @@ struct LaunchRecord {
   bool cooperative = false;
   std::optional<::occlint::KernelResources> resources; // null when the kernel is not known
   bool registersKnown = false;
-  std::optional<::occlint::LaunchShape> shape;          // as LaunchOnTarget's
-  std::optional<::occlint::OccupancyResult> occupancy;  // with shape and resources
+  std::optional<::occlint::LaunchShape> shape;         // as LaunchOnTarget's
+  std::optional<::occlint::OccupancyResult> occupancy; // with shape and resources
   // Which variant of the launch's values this is (LaunchVariants.h).
   unsigned variant = 0, variants = 1;
   bool valuesComplete = true;
@@ -97,15 +97,15 @@ struct LaunchRecord {
   // Why grid, block, dynamic shared memory are not exact ("" when they are,
   // or when there is nothing to say).
   std::string gridUnknown, blockUnknown, dynamicSharedMemUnknown;
-  std::vector<SuppressedFinding> suppressed;            // by check name
+  std::vector<SuppressedFinding> suppressed;                 // by check name
   std::vector<::occlint::PipelineDepthPoint> pipelineDepths; // LaunchOnTarget's
 };
 
 struct TranslationUnitRecord {
   std::string mainFile;
-  std::string arch;                 // the arch of this parse, "sm_90"
+  std::string arch; // the arch of this parse, "sm_90"
   std::vector<::occlint::TargetGpu> targets;
-  std::string resourceSource;       // where the ptxas report came from, or why there is none
+  std::string resourceSource; // where the ptxas report came from, or why there is none
   std::vector<KernelRecord> kernels;
   std::vector<LaunchRecord> launches; // launches x targets, in source order
 };

@@ -3,9 +3,9 @@
 
 #include "facts/GridStrideLoops.h"
 
+#include "ast/AstWalker.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Mangle.h"
-#include "ast/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"

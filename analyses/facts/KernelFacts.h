@@ -4,9 +4,9 @@
 // estimate, used only when there is no ptxas report).
 #pragma once
 
+#include "facts/GridStrideLoops.h"
 #include "pipelines/AsyncPipeline.h"
 #include "pipelines/AsyncPipelineHazards.h"
-#include "facts/GridStrideLoops.h"
 #include "values/ValueEvaluator.h"
 
 #include "clang/AST/Decl.h"

@@ -1,9 +1,9 @@
 #include "facts/LaunchSites.h"
 
-#include "clang/AST/Attr.h"
-#include "clang/AST/ExprCXX.h"
 #include "ast/AstWalker.h"
 #include "ast/KernelReferences.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -103,8 +103,7 @@ private:
 
 // The single value assigned to Root.Path in the function, or (for the config
 // struct) given by its initializer; null when none or more than one.
-static const Expr *singleAssignment(const LaunchConfigAssignments &All, const VarDecl *Root,
-                                    llvm::StringRef Path) {
+static const Expr *singleAssignment(const LaunchConfigAssignments &All, const VarDecl *Root, llvm::StringRef Path) {
   const Expr *Found = nullptr;
   for (const auto &A : All.Assignments)
     if (A.root == Root && A.path == Path) {
@@ -192,8 +191,8 @@ static bool isDeviceFunction(const FunctionDecl *FD) {
   return FD && (FD->hasAttr<CUDAGlobalAttr>() || (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()));
 }
 
-std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDecl *Caller,
-                                          ASTContext &Ctx, ValueEvaluator &Values) {
+std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDecl *Caller, ASTContext &Ctx,
+                                          ValueEvaluator &Values) {
   const SourceManager &SM = Ctx.getSourceManager();
   // The runtime's own wrappers (templates in cuda_runtime.h calling the C API)
   // are not the user's launches.
@@ -246,8 +245,7 @@ std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDe
   return Site;
 }
 
-std::optional<DynamicSharedMemOptin> recognizeOptin(const CallExpr &Call, ASTContext &Ctx,
-                                                    ValueEvaluator &Values) {
+std::optional<DynamicSharedMemOptin> recognizeOptin(const CallExpr &Call, ASTContext &Ctx, ValueEvaluator &Values) {
   if (calleeName(Call) != "cudaFuncSetAttribute" || Call.getNumArgs() < 3)
     return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();

@@ -15,9 +15,9 @@
 #include "clang/AST/Expr.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
-#include <optional>
 
 namespace clang::tidy::occlint {
 
@@ -28,7 +28,7 @@ const char *launchKindName(LaunchKind Kind);
 
 /// Which of a launch's value variants a LaunchSite is (LaunchVariants.h).
 struct LaunchValueSet {
-  unsigned variant = 0;  // 0-based
+  unsigned variant = 0; // 0-based
   unsigned variants = 1;
   /// Every value the launch can get is among the variants (false: other
   /// files may call a helper on the way, or a bound was reached).
@@ -55,9 +55,9 @@ struct LaunchValueSet {
 struct LaunchSite {
   LaunchKind kind = LaunchKind::TripleChevron;
   const CallExpr *call = nullptr;
-  const FunctionDecl *caller = nullptr;   // the function the launch is written in
-  const FunctionDecl *kernel = nullptr;   // the kernel definition; null when not resolvable
-  const Expr *gridExpr = nullptr;         // null when not written (LaunchKernelEx: the assigned value)
+  const FunctionDecl *caller = nullptr; // the function the launch is written in
+  const FunctionDecl *kernel = nullptr; // the kernel definition; null when not resolvable
+  const Expr *gridExpr = nullptr;       // null when not written (LaunchKernelEx: the assigned value)
   const Expr *blockExpr = nullptr;
   const Expr *dynamicSharedMemExpr = nullptr;
   /// The kernel's arguments as written, one per parameter (`<<<...>>>(a, b)`,
@@ -72,8 +72,8 @@ struct LaunchSite {
   EvaluatedValue dynamicSharedMem = EvaluatedValue::exact(0);
   std::optional<std::array<int64_t, 3>> clusterDims; // launch attribute (LaunchKernelEx)
   bool cooperative = false;
-  bool fromDeviceCode = false;            // launched from a __global__/__device__ function
-  SourceLocation loc;                     // where to report (expansion site for macros)
+  bool fromDeviceCode = false; // launched from a __global__/__device__ function
+  SourceLocation loc;          // where to report (expansion site for macros)
   SourceRange range;
   LaunchValueSet values;
   /// Why a value is not exact, when the evaluator can say ("parameter
@@ -89,8 +89,8 @@ struct LaunchSite {
 /// kernel, the kind and the expressions of its grid, block and dynamic shared
 /// memory, not yet their values (launchVariants evaluates them, in each
 /// context the launch is reached in). `Values` reads launch attributes.
-std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDecl *Caller,
-                                          ASTContext &Ctx, ValueEvaluator &Values);
+std::optional<LaunchSite> recognizeLaunch(const CallExpr &Call, const FunctionDecl *Caller, ASTContext &Ctx,
+                                          ValueEvaluator &Values);
 
 struct DynamicSharedMemOptin {
   /// Null when the call names no kernel occlint can resolve (a function
@@ -102,7 +102,6 @@ struct DynamicSharedMemOptin {
 };
 
 /// cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n).
-std::optional<DynamicSharedMemOptin> recognizeOptin(const CallExpr &Call, ASTContext &Ctx,
-                                                    ValueEvaluator &Values);
+std::optional<DynamicSharedMemOptin> recognizeOptin(const CallExpr &Call, ASTContext &Ctx, ValueEvaluator &Values);
 
 } // namespace clang::tidy::occlint

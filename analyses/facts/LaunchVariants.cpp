@@ -122,8 +122,8 @@ std::string functionName(const FunctionDecl *F) { return F ? "'" + F->getNameAsS
 // The values that tell two variants apart (their findings would be the same).
 using VariantKey = std::tuple<std::string, std::string, std::string>;
 VariantKey keyOf(const LaunchSite &S) {
-  return {S.grid.product().describe(), S.block.xyz[0].describe() + "," + S.block.xyz[1].describe() + "," +
-                                           S.block.xyz[2].describe(),
+  return {S.grid.product().describe(),
+          S.block.xyz[0].describe() + "," + S.block.xyz[1].describe() + "," + S.block.xyz[2].describe(),
           S.dynamicSharedMem.describe()};
 }
 
@@ -253,8 +253,8 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
       } else if (Sites.empty()) {
         PathLeft(S, functionName(Fn) + " is not called in this translation unit");
       } else if (Used + Sites.size() > MaxPaths) {
-        PathLeft(S, functionName(Fn) + " is called from " + std::to_string(Sites.size()) +
-                   " places; at most " + std::to_string(MaxPaths) + " paths to the launch are followed");
+        PathLeft(S, functionName(Fn) + " is called from " + std::to_string(Sites.size()) + " places; at most " +
+                        std::to_string(MaxPaths) + " paths to the launch are followed");
       } else {
         if (!Visible)
           PathLeft(S, NotVisible);
@@ -262,8 +262,8 @@ std::vector<LaunchSite> launchVariants(const LaunchSite &Site, ValueEvaluator &V
         continue;
       }
     } else if (Used + Choice->count > MaxPaths) {
-      PathLeft(S, "a value is one of " + std::to_string(Choice->count) + "; at most " +
-                 std::to_string(MaxPaths) + " paths to the launch are followed");
+      PathLeft(S, "a value is one of " + std::to_string(Choice->count) + "; at most " + std::to_string(MaxPaths) +
+                      " paths to the launch are followed");
     } else {
       for (unsigned I = 0; I < Choice->count; ++I) {
         Pending Q = P;

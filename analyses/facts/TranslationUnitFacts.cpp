@@ -2,15 +2,15 @@
 
 #include "gpu/PipelineOverlap.h"
 
+#include "ast/InstantiatedFunctionVisitor.h"
 #include "facts/CallSites.h"
 #include "facts/FactsRecords.h"
-#include "gpu/OccupancyUnknownSharedMemory.h"
-#include "toolchain/ResourceCompiler.h"
 #include "facts/FunctionExtents.h"
-#include "ast/InstantiatedFunctionVisitor.h"
 #include "facts/LaunchVariants.h"
 #include "facts/RunContext.h"
 #include "facts/TargetSelection.h"
+#include "gpu/OccupancyUnknownSharedMemory.h"
+#include "toolchain/ResourceCompiler.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/Basic/SourceManager.h"
@@ -295,8 +295,8 @@ void TranslationUnitFacts::joinResources(ASTContext &Ctx, const FactsOptions &Op
       Facts.model.barriers = Found->barriers;
     } else {
       Facts.source = ReportView ? "estimate: the ptxas report has no entry for this kernel on " + arch
-                                : resourceSource.rfind("estimate", 0) == 0 ? resourceSource
-                                                                           : "estimate: " + resourceSource;
+                     : resourceSource.rfind("estimate", 0) == 0 ? resourceSource
+                                                                : "estimate: " + resourceSource;
       Facts.model.registersPerThread = 0; // unknown: the occupancy is an upper bound
       Facts.model.staticSharedMem = Kernel->staticSharedMemEstimate;
       Facts.model.barriers = 1;
@@ -341,7 +341,8 @@ void TranslationUnitFacts::evaluatePerTarget(ASTContext &Ctx, CallSiteIndex &Cal
 // memory: what every depth of the staircase adds its stages to.
 static ::occlint::KernelResources resourcesOutsideRing(::occlint::KernelResources Model,
                                                        const AsyncPipelineFacts &Pipeline) {
-  Model.staticSharedMem = std::max<int64_t>(0, Model.staticSharedMem - int64_t(*Pipeline.stages) * Pipeline.bytesPerStage);
+  Model.staticSharedMem =
+      std::max<int64_t>(0, Model.staticSharedMem - int64_t(*Pipeline.stages) * Pipeline.bytesPerStage);
   return Model;
 }
 
@@ -404,8 +405,8 @@ void TranslationUnitFacts::predictOccupancy() {
         Shape.blockY = int(std::min<int64_t>(B[1], INT32_MAX));
         Shape.blockZ = int(std::min<int64_t>(B[2], INT32_MAX));
         if (Kernel->dynamicSharedMemOptin)
-          Shape.optinDynamicSharedMem = std::min<int64_t>(*Kernel->dynamicSharedMemOptin,
-                                                          Gpu.arch.sharedMemPerBlockOptin);
+          Shape.optinDynamicSharedMem =
+              std::min<int64_t>(*Kernel->dynamicSharedMemOptin, Gpu.arch.sharedMemPerBlockOptin);
         const EvaluatedValue Grid = Site.grid.product();
         if (Grid.isExact())
           Shape.gridBlocks = Grid.exactValue();
@@ -491,8 +492,9 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) cons
       Pipeline.stages = P->stages;
       Pipeline.bytesPerStage = P->bytesPerStage;
       if (P->stages && P->bytesPerStage > 0)
-        Pipeline.otherSharedBytes = P->ringInDynamicSharedMemory ? K.resources.staticSharedMem
-                                                                 : resourcesOutsideRing(K.resources, *P).staticSharedMem;
+        Pipeline.otherSharedBytes = P->ringInDynamicSharedMemory
+                                        ? K.resources.staticSharedMem
+                                        : resourcesOutsideRing(K.resources, *P).staticSharedMem;
       Pipeline.stagesFrom = P->stagesFrom;
       Pipeline.stagesUnknown = P->stagesUnknown;
       Pipeline.notModelled = P->notModelled;

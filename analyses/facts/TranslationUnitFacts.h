@@ -30,7 +30,7 @@ namespace clang::tidy::occlint {
 
 /// A kernel's resources on the arch of this parse.
 struct KernelResourceFacts {
-  ::occlint::KernelResources model;                  // what the occupancy engine gets
+  ::occlint::KernelResources model;                     // what the occupancy engine gets
   const ::occlint::FunctionResources *report = nullptr; // null: estimated from the source
   /// "ptxas, sm_90" (with the report) or why there is none: "estimate: no CUDA toolkit".
   std::string source;
@@ -40,9 +40,9 @@ struct KernelResourceFacts {
 /// One launch on one target GPU.
 struct LaunchOnTarget {
   const LaunchSite *site = nullptr;
-  const KernelInfo *kernel = nullptr;              // null when the kernel is not resolvable
+  const KernelInfo *kernel = nullptr; // null when the kernel is not resolvable
   const ::occlint::TargetGpu *gpu = nullptr;
-  const KernelResourceFacts *resources = nullptr;  // null when kernel is null
+  const KernelResourceFacts *resources = nullptr; // null when kernel is null
   /// Filled when the block size is exact and the kernel is known, and the
   /// dynamic shared memory is exact or a runtime amount that cannot change
   /// the blocks per SM (shape->dynamicSharedMemIsUpperBound); with estimated
@@ -61,8 +61,8 @@ struct LaunchOnTarget {
 };
 
 struct FactsOptions {
-  std::string targets;  // the global `Targets` check option
-  std::string ptxasLog; // the global `PtxasLog` check option (used when occlint installed no source)
+  std::string targets;   // the global `Targets` check option
+  std::string ptxasLog;  // the global `PtxasLog` check option (used when occlint installed no source)
   bool readCache = true; // the global `ReadCache` option: without PtxasLog, read occlint's cache
 };
 
@@ -81,16 +81,16 @@ public:
   /// divergence analysis's per-kernel estimates: OcclintCheck).
   static void sendRecords(llvm::function_ref<void(const ASTContext &, TranslationUnitRecord &)> Amend = nullptr);
 
-  std::string arch;                                // "sm_90"; "" when the parse has no device target
-  std::vector<::occlint::TargetGpu> targets;       // the GPUs analysed on this pass
-  std::string targetsError;                        // a bad name in Targets
-  std::string resourceSource;                      // where the report came from / why there is none
-  std::string resourceOrigin;                      // ResourceReportLookup::origin ("from the build")
-  bool hasReport = false;                          // a ptxas report (of any kernel) for this parse
-  std::optional<int> maxRegisterCount;             // -maxrregcount of the compile command, when known
+  std::string arch;                          // "sm_90"; "" when the parse has no device target
+  std::vector<::occlint::TargetGpu> targets; // the GPUs analysed on this pass
+  std::string targetsError;                  // a bad name in Targets
+  std::string resourceSource;                // where the report came from / why there is none
+  std::string resourceOrigin;                // ResourceReportLookup::origin ("from the build")
+  bool hasReport = false;                    // a ptxas report (of any kernel) for this parse
+  std::optional<int> maxRegisterCount;       // -maxrregcount of the compile command, when known
   std::vector<std::unique_ptr<KernelInfo>> kernels;
   std::vector<LaunchSite> launches;
-  std::vector<LaunchOnTarget> launchesOnTargets;   // launches x targets, in source order
+  std::vector<LaunchOnTarget> launchesOnTargets; // launches x targets, in source order
 
   const KernelInfo *kernelFor(const FunctionDecl *Kernel) const;
   const KernelResourceFacts *resourcesFor(const KernelInfo &Kernel) const;

@@ -37,13 +37,12 @@ int64_t getInt(const json &Obj, const char *Field, const std::string &Where, int
     fail(Where, std::string("field '") + Field + "' must be an integer, got " + V.dump());
   int64_t X = V.get<int64_t>();
   if (X < Min || X > Max)
-    fail(Where, std::string("field '") + Field + "' out of range: " + std::to_string(X) +
-                    " (expected " + std::to_string(Min) + ".." + std::to_string(Max) + ")");
+    fail(Where, std::string("field '") + Field + "' out of range: " + std::to_string(X) + " (expected " +
+                    std::to_string(Min) + ".." + std::to_string(Max) + ")");
   return X;
 }
 
-std::string getString(const json &Obj, const char *Field, const std::string &Where,
-                      bool AllowEmpty = false) {
+std::string getString(const json &Obj, const char *Field, const std::string &Where, bool AllowEmpty = false) {
   const json &V = require(Obj, Field, Where);
   if (!V.is_string())
     fail(Where, std::string("field '") + Field + "' must be a string, got " + V.dump());
@@ -90,9 +89,8 @@ std::string normalizeName(std::string_view S) {
 }
 
 bool allDigits(std::string_view S) {
-  return !S.empty() && std::all_of(S.begin(), S.end(), [](char C) {
-           return std::isdigit(static_cast<unsigned char>(C));
-         });
+  return !S.empty() &&
+         std::all_of(S.begin(), S.end(), [](char C) { return std::isdigit(static_cast<unsigned char>(C)); });
 }
 
 std::optional<int> parseSmallInt(std::string_view S) {
@@ -138,9 +136,8 @@ bool looksLikeArchSpec(std::string_view Spec) {
     return true;
   // "99" or "9.9"; a longer number ("4090") is more likely part of a product name.
   if (S.find('.') != std::string::npos)
-    return std::all_of(S.begin(), S.end(), [](char C) {
-      return std::isdigit(static_cast<unsigned char>(C)) || C == '.';
-    });
+    return std::all_of(S.begin(), S.end(),
+                       [](char C) { return std::isdigit(static_cast<unsigned char>(C)) || C == '.'; });
   return S.size() <= 3 && allDigits(S);
 }
 
@@ -159,13 +156,26 @@ size_t editDistance(std::string_view A, std::string_view B) {
 
 // Every numeric/boolean ArchLimits field that must carry a source.
 const char *const kSourcedFields[] = {
-    "warpSize",          "maxThreadsPerBlock",     "maxThreadsPerSM",
-    "maxWarpsPerSM",     "maxBlocksPerSM",         "regsPerSM",
-    "regsPerBlock",      "regAllocUnit",           "maxRegsPerThread",
-    "subPartitionsPerSM", "sharedMemPerSM",        "sharedMemPerBlock",
-    "sharedMemPerBlockOptin", "reservedSharedMemPerBlock", "smemAllocUnit",
-    "maxBarriersPerSM",  "barrierLimitEnforced",   "maxVirtualResourcesPerSM",
-    "partitionedGlobalCaching", "carveoutBytes",
+    "warpSize",
+    "maxThreadsPerBlock",
+    "maxThreadsPerSM",
+    "maxWarpsPerSM",
+    "maxBlocksPerSM",
+    "regsPerSM",
+    "regsPerBlock",
+    "regAllocUnit",
+    "maxRegsPerThread",
+    "subPartitionsPerSM",
+    "sharedMemPerSM",
+    "sharedMemPerBlock",
+    "sharedMemPerBlockOptin",
+    "reservedSharedMemPerBlock",
+    "smemAllocUnit",
+    "maxBarriersPerSM",
+    "barrierLimitEnforced",
+    "maxVirtualResourcesPerSM",
+    "partitionedGlobalCaching",
+    "carveoutBytes",
 };
 
 ArchLimits parseArch(const json &J, size_t Index) {
@@ -232,8 +242,7 @@ ArchLimits parseArch(const json &J, size_t Index) {
     while (!Keys.empty()) {
       size_t Comma = Keys.find(',');
       std::string Key(trim(Keys.substr(0, Comma)));
-      if (std::find(std::begin(kSourcedFields), std::end(kSourcedFields), Key) ==
-          std::end(kSourcedFields))
+      if (std::find(std::begin(kSourcedFields), std::end(kSourcedFields), Key) == std::end(kSourcedFields))
         fail(Where, "field 'sources' names unknown field '" + Key + "'");
       A.sources[Key] = It.value().get<std::string>();
       Keys = Comma == std::string_view::npos ? std::string_view() : Keys.substr(Comma + 1);
@@ -256,8 +265,7 @@ ArchLimits parseArch(const json &J, size_t Index) {
   if (A.sharedMemPerBlockOptin > A.sharedMemPerSM)
     fail(Where, "field 'sharedMemPerBlockOptin' exceeds sharedMemPerSM");
   if (!A.carveoutBytes.empty() && A.carveoutBytes.back() != A.sharedMemPerSM)
-    fail(Where, "field 'carveoutBytes' must end with sharedMemPerSM (" +
-                    std::to_string(A.sharedMemPerSM) + ")");
+    fail(Where, "field 'carveoutBytes' must end with sharedMemPerSM (" + std::to_string(A.sharedMemPerSM) + ")");
   if (A.major >= 7 && A.carveoutBytes.empty())
     fail(Where, "field 'carveoutBytes' must not be empty from compute capability 7.0 on");
   return A;
@@ -360,8 +368,7 @@ GpuDatabase GpuDatabase::fromJson(std::string_view jsonText) {
   }
   for (const ArchLimits &A : DB.Archs)
     if (!DB.findProduct(A.defaultProduct))
-      fail("archs (" + A.name + ")",
-           "field 'defaultProduct' names unknown product '" + A.defaultProduct + "'");
+      fail("archs (" + A.name + ")", "field 'defaultProduct' names unknown product '" + A.defaultProduct + "'");
   return DB;
 }
 
@@ -389,8 +396,7 @@ const GpuProduct *GpuDatabase::findProduct(std::string_view name) const {
   return nullptr;
 }
 
-std::vector<std::string> GpuDatabase::closeMatches(std::string_view spec,
-                                                   size_t maxCount) const {
+std::vector<std::string> GpuDatabase::closeMatches(std::string_view spec, size_t maxCount) const {
   std::string K = normalizeName(trim(spec));
   if (K.empty() || maxCount == 0)
     return {};
@@ -446,8 +452,7 @@ std::vector<std::string> GpuDatabase::closeMatches(std::string_view spec,
   return R;
 }
 
-std::optional<TargetGpu> GpuDatabase::resolve(std::string_view spec,
-                                              std::string &error) const {
+std::optional<TargetGpu> GpuDatabase::resolve(std::string_view spec, std::string &error) const {
   try {
     std::string_view S = trim(spec);
     if (S.empty()) {
@@ -461,8 +466,8 @@ std::optional<TargetGpu> GpuDatabase::resolve(std::string_view spec,
       std::string_view Count = trim(S.substr(Colon + 1));
       auto N = parseSmallInt(Count);
       if (!N || *N <= 0 || *N > 100000) {
-        error = "invalid SM count '" + std::string(Count) + "' in '" + std::string(S) +
-                "'; expected a positive integer";
+        error =
+            "invalid SM count '" + std::string(Count) + "' in '" + std::string(S) + "'; expected a positive integer";
         return std::nullopt;
       }
       ExplicitSms = *N;

@@ -15,38 +15,38 @@ namespace occlint {
 
 /// Limits of one compute capability, as the occupancy calculation needs them.
 struct ArchLimits {
-  std::string name;            // "sm_90"
-  int major = 0, minor = 0;    // 9, 0
-  std::string family;          // "Hopper"
+  std::string name;         // "sm_90"
+  int major = 0, minor = 0; // 9, 0
+  std::string family;       // "Hopper"
   int warpSize = 32;
   int maxThreadsPerBlock = 0;
   int maxThreadsPerSM = 0;
-  int maxWarpsPerSM = 0;       // maxThreadsPerSM / warpSize
-  int maxBlocksPerSM = 0;      // the block-count cap
+  int maxWarpsPerSM = 0;  // maxThreadsPerSM / warpSize
+  int maxBlocksPerSM = 0; // the block-count cap
   int regsPerSM = 0;
   int regsPerBlock = 0;
-  int regAllocUnit = 0;        // registers are allocated per warp in units of this many
-  int maxRegsPerThread = 0;    // cudaOccRegAllocationMaxPerThread: 255 for 5.x/6.x,
-                               // 256 from 7.0 on (ptxas itself never exceeds 255)
-  int64_t sharedMemPerSM = 0;         // usable shared memory per SM (max carveout)
-  int64_t sharedMemPerBlock = 0;      // default per-block limit (48 KB)
-  int64_t sharedMemPerBlockOptin = 0; // opt-in per-block maximum
-  int smemAllocUnit = 0;              // shared memory allocation granularity
+  int regAllocUnit = 0;                  // registers are allocated per warp in units of this many
+  int maxRegsPerThread = 0;              // cudaOccRegAllocationMaxPerThread: 255 for 5.x/6.x,
+                                         // 256 from 7.0 on (ptxas itself never exceeds 255)
+  int64_t sharedMemPerSM = 0;            // usable shared memory per SM (max carveout)
+  int64_t sharedMemPerBlock = 0;         // default per-block limit (48 KB)
+  int64_t sharedMemPerBlockOptin = 0;    // opt-in per-block maximum
+  int smemAllocUnit = 0;                 // shared memory allocation granularity
   int64_t reservedSharedMemPerBlock = 0; // reserved by the driver per block
-  int maxBarriersPerSM = 0;    // block barriers per SM as cuda_occupancy.h counts them:
-                               // maxBlocksPerSM * 2 (5.x-7.x, 8.0, 9.0, 10.0, 10.3) or
-                               // maxBlocksPerSM * 1 (8.6, 8.7, 8.9, 10.1, 11.0, 12.x);
-                               // the limit is maxBarriersPerSM / numBlockBarriers blocks
-  std::vector<int64_t> carveoutBytes; // shared-memory carveout choices, ascending
-  std::string defaultProduct;  // product used when only the arch is known
+  int maxBarriersPerSM = 0;              // block barriers per SM as cuda_occupancy.h counts them:
+                                         // maxBlocksPerSM * 2 (5.x-7.x, 8.0, 9.0, 10.0, 10.3) or
+                                         // maxBlocksPerSM * 1 (8.6, 8.7, 8.9, 10.1, 11.0, 12.x);
+                                         // the limit is maxBarriersPerSM / numBlockBarriers blocks
+  std::vector<int64_t> carveoutBytes;    // shared-memory carveout choices, ascending
+  std::string defaultProduct;            // product used when only the arch is known
 
   // --- Added fields (everything cuda_occupancy.h needs beyond the above).
-  int subPartitionsPerSM = 4;  // cudaOccSubPartitionsPerMultiprocessor (2 on sm_60)
-  bool barrierLimitEnforced = false; // the header applies the barrier limit only from 9.0 on
-  int maxVirtualResourcesPerSM = 0;  // cudaOccMaxVirtualResourceCountPerSM (128 from 10.0 on)
-  bool partitionedGlobalCaching = false; // cudaOccPartitionedGlobalCachingModeSupport
-                                         // (5.2, 5.3, 6.1, 6.2)
-  std::string note;            // free text, e.g. about renamed archs
+  int subPartitionsPerSM = 4;                 // cudaOccSubPartitionsPerMultiprocessor (2 on sm_60)
+  bool barrierLimitEnforced = false;          // the header applies the barrier limit only from 9.0 on
+  int maxVirtualResourcesPerSM = 0;           // cudaOccMaxVirtualResourceCountPerSM (128 from 10.0 on)
+  bool partitionedGlobalCaching = false;      // cudaOccPartitionedGlobalCachingModeSupport
+                                              // (5.2, 5.3, 6.1, 6.2)
+  std::string note;                           // free text, e.g. about renamed archs
   std::map<std::string, std::string> sources; // field name -> where its value comes from
 
   /// Source of one field ("" if none recorded).
@@ -72,7 +72,7 @@ struct GpuProduct {
   std::vector<std::string> aliases; // "h200-sxm", ...
   std::string arch;                 // "sm_90"
   int smCount = 0;
-  std::string source;               // where the SM count comes from
+  std::string source;                                         // where the SM count comes from
   std::optional<ProductThroughput> throughput = std::nullopt; // absent where the database has no figures
 };
 

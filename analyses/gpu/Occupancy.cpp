@@ -47,16 +47,15 @@ bool alignUpToCarveout(const ArchLimits &arch, int64_t &size) {
 }
 
 /// cudaOccMaxBlocksPerSMRegsLimit with partitioned global caching off.
-int registerLimit(const ArchLimits &arch, int64_t regs, int64_t warpsPerBlock,
-                  int subPartitions, int64_t &allocatedPerBlock) {
+int registerLimit(const ArchLimits &arch, int64_t regs, int64_t warpsPerBlock, int subPartitions,
+                  int64_t &allocatedPerBlock) {
   const int64_t unit = std::max(1, arch.regAllocUnit);
   const int64_t regsPerWarp = roundUp(regs * arch.warpSize, unit);
   allocatedPerBlock = regsPerWarp * warpsPerBlock;
   // The hardware checks the per-block limit as if every sub-partition got
   // the same number of warps: round the warps up to the sub-partitions.
   const int64_t regsAssumed = regsPerWarp * roundUp(warpsPerBlock, subPartitions);
-  if (arch.regsPerBlock < regsAssumed || arch.regsPerBlock < allocatedPerBlock ||
-      regs > arch.maxRegsPerThread)
+  if (arch.regsPerBlock < regsAssumed || arch.regsPerBlock < allocatedPerBlock || regs > arch.maxRegsPerThread)
     return 0;
   if (regsPerWarp == 0)
     return INT_MAX;
@@ -138,8 +137,7 @@ void fillWaves(const TargetGpu &gpu, const LaunchShape &launch, OccupancyResult 
   r.waves = static_cast<double>(grid) / static_cast<double>(perWave);
 }
 
-OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
-                        const LaunchShape &launch) {
+OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel, const LaunchShape &launch) {
   const ArchLimits &arch = gpu.arch;
   OccupancyResult r;
   const int warpSize = std::max(1, arch.warpSize);
@@ -169,8 +167,7 @@ OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
   in.dynamicSmem = launch.dynamicSharedMem;
   in.optin = launch.optinDynamicSharedMem;
   in.barriers = kernel.barriers;
-  if (in.regs < 0 || in.staticSmem < 0 || in.dynamicSmem < 0 || in.barriers < 0 ||
-      (in.optin && *in.optin < 0)) {
+  if (in.regs < 0 || in.staticSmem < 0 || in.dynamicSmem < 0 || in.barriers < 0 || (in.optin && *in.optin < 0)) {
     fail(LaunchFailure::InvalidKernelResources,
          format("negative resources: %lld registers, %lld B static + %lld B dynamic shared "
                 "memory, %d barriers",
@@ -186,24 +183,21 @@ OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
   // maximum; __launch_bounds__ is not in the header (the runtime refuses it).
   if (in.threads > arch.maxThreadsPerBlock)
     fail(LaunchFailure::TooManyThreads,
-         format("%lld threads per block exceed the maximum of %d on %s",
-                static_cast<long long>(in.threads), arch.maxThreadsPerBlock, arch.name.c_str()));
+         format("%lld threads per block exceed the maximum of %d on %s", static_cast<long long>(in.threads),
+                arch.maxThreadsPerBlock, arch.name.c_str()));
   if (kernel.launchBoundsMaxThreads && in.threads > *kernel.launchBoundsMaxThreads)
-    fail(LaunchFailure::TooManyThreads,
-         format("%lld threads per block exceed __launch_bounds__(%d)",
-                static_cast<long long>(in.threads), *kernel.launchBoundsMaxThreads));
+    fail(LaunchFailure::TooManyThreads, format("%lld threads per block exceed __launch_bounds__(%d)",
+                                               static_cast<long long>(in.threads), *kernel.launchBoundsMaxThreads));
 
   // The runtime's per-dimension limits (after the total, the likelier mistake).
-  if (launch.blockX > kMaxBlockDimX || launch.blockY > kMaxBlockDimY ||
-      launch.blockZ > kMaxBlockDimZ)
+  if (launch.blockX > kMaxBlockDimX || launch.blockY > kMaxBlockDimY || launch.blockZ > kMaxBlockDimZ)
     fail(LaunchFailure::InvalidBlockSize,
-         format("block size %dx%dx%d exceeds the per-dimension maximum %dx%dx%d", launch.blockX,
-                launch.blockY, launch.blockZ, kMaxBlockDimX, kMaxBlockDimY, kMaxBlockDimZ));
+         format("block size %dx%dx%d exceeds the per-dimension maximum %dx%dx%d", launch.blockX, launch.blockY,
+                launch.blockZ, kMaxBlockDimX, kMaxBlockDimY, kMaxBlockDimZ));
 
   // 1. Warps limit (cudaOccMaxBlocksPerSMWarpsLimit, partitioned GC off).
-  r.limitWarps = in.threads > arch.maxThreadsPerBlock
-                     ? 0
-                     : clampToInt((arch.maxThreadsPerSM / warpSize) / warpsPerBlock);
+  r.limitWarps =
+      in.threads > arch.maxThreadsPerBlock ? 0 : clampToInt((arch.maxThreadsPerSM / warpSize) / warpsPerBlock);
 
   // 2. Registers limit (cudaOccMaxBlocksPerSMRegsLimit).
   int64_t allocatedRegs = 0;
@@ -219,19 +213,17 @@ OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
   r.allocatedRegistersPerBlock = clampToInt(allocatedRegs);
   if (in.regs > kMaxRegistersPerThread || in.regs > arch.maxRegsPerThread)
     fail(LaunchFailure::TooManyRegistersPerThread,
-         format("%lld registers per thread exceed the maximum of %d",
-                static_cast<long long>(in.regs), std::min(kMaxRegistersPerThread,
-                                                          arch.maxRegsPerThread)));
+         format("%lld registers per thread exceed the maximum of %d", static_cast<long long>(in.regs),
+                std::min(kMaxRegistersPerThread, arch.maxRegsPerThread)));
   else if (r.limitRegisters == 0 && in.threads <= arch.maxThreadsPerBlock)
     fail(LaunchFailure::TooManyRegistersPerBlock,
          format("%lld registers x %lld threads need %lld registers per block (allocated per "
                 "warp in units of %d), more than the %d a block can have on %s",
                 static_cast<long long>(in.regs), static_cast<long long>(in.threads),
-                static_cast<long long>(std::max(
-                    allocatedRegs, roundUp(in.regs * warpSize, std::max(1, arch.regAllocUnit)) *
-                                       roundUp(warpsPerBlock, subPartitions))),
-                arch.regAllocUnit, std::min(arch.regsPerBlock, arch.regsPerSM),
-                arch.name.c_str()));
+                static_cast<long long>(
+                    std::max(allocatedRegs, roundUp(in.regs * warpSize, std::max(1, arch.regAllocUnit)) *
+                                                roundUp(warpsPerBlock, subPartitions))),
+                arch.regAllocUnit, std::min(arch.regsPerBlock, arch.regsPerSM), arch.name.c_str()));
 
   // 3. Block cap (cudaOccMaxBlocksPerMultiprocessor).
   r.limitBlocks = arch.maxBlocksPerSM;
@@ -259,8 +251,7 @@ OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
          format("%lld B static + %lld B dynamic + %lld B reserved shared memory (%lld B "
                 "allocated) exceed the per-block limit of %lld B on %s",
                 static_cast<long long>(in.staticSmem), static_cast<long long>(in.dynamicSmem),
-                static_cast<long long>(arch.reservedSharedMemPerBlock),
-                static_cast<long long>(smem.allocated),
+                static_cast<long long>(arch.reservedSharedMemPerBlock), static_cast<long long>(smem.allocated),
                 static_cast<long long>(smem.limitPerBlock), arch.name.c_str()));
 
   // 5. The overall limit and the limiting factors, in the header's order:
@@ -268,10 +259,14 @@ OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
   // unused: INT_MAX), the factor bits, then the barrier limit on top.
   int limit = std::min({r.limitRegisters, r.limitSharedMem, r.limitWarps, r.limitBlocks});
   unsigned factors = 0;
-  if (limit == r.limitWarps) factors |= unsigned(Limiter::Warps);
-  if (limit == r.limitRegisters) factors |= unsigned(Limiter::Registers);
-  if (limit == r.limitSharedMem) factors |= unsigned(Limiter::SharedMemory);
-  if (limit == r.limitBlocks) factors |= unsigned(Limiter::Blocks);
+  if (limit == r.limitWarps)
+    factors |= unsigned(Limiter::Warps);
+  if (limit == r.limitRegisters)
+    factors |= unsigned(Limiter::Registers);
+  if (limit == r.limitSharedMem)
+    factors |= unsigned(Limiter::SharedMemory);
+  if (limit == r.limitBlocks)
+    factors |= unsigned(Limiter::Blocks);
   // 6. Barriers (cudaOccMaxBlocksPerSMBlockBarrierLimit), from 9.0 on.
   if (arch.barrierLimitEnforced && in.barriers > 0) {
     r.limitBarriers = arch.maxBarriersPerSM / in.barriers;
@@ -283,9 +278,8 @@ OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
   }
   r.limitingFactors = factors;
   if (limit == 0)
-    fail(LaunchFailure::TooManyBarriers,
-         format("%d block barriers per block leave no block: %d per SM on %s", in.barriers,
-                arch.maxBarriersPerSM, arch.name.c_str()));
+    fail(LaunchFailure::TooManyBarriers, format("%d block barriers per block leave no block: %d per SM on %s",
+                                                in.barriers, arch.maxBarriersPerSM, arch.name.c_str()));
 
   // The grid (after the block: cudaLaunchKernel checks the block first). A
   // launch that cannot start has no occupancy and no waves, whatever its
@@ -297,10 +291,9 @@ OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
   if (r.failure != LaunchFailure::None)
     return r; // blocksPerSM, occupancy stay 0
   r.blocksPerSM = limit;
-  const int limits[] = {r.limitWarps, r.limitRegisters, r.limitSharedMem, r.limitBlocks,
-                        r.limitBarriers};
-  const Limiter bits[] = {Limiter::Warps, Limiter::Registers, Limiter::SharedMemory,
-                          Limiter::Blocks, Limiter::Barriers};
+  const int limits[] = {r.limitWarps, r.limitRegisters, r.limitSharedMem, r.limitBlocks, r.limitBarriers};
+  const Limiter bits[] = {Limiter::Warps, Limiter::Registers, Limiter::SharedMemory, Limiter::Blocks,
+                          Limiter::Barriers};
   for (int i = 0; i < 5; ++i)
     if (limits[i] == limit)
       r.bindingLimiters |= unsigned(bits[i]);
@@ -314,24 +307,21 @@ OccupancyResult compute(const TargetGpu &gpu, const KernelResources &kernel,
 
 /// Warps, the block cap and barriers do not move with registers or shared
 /// memory: when one of them binds, fewer registers or bytes cannot add a block.
-constexpr unsigned kFixedLimiters =
-    unsigned(Limiter::Warps) | unsigned(Limiter::Blocks) | unsigned(Limiter::Barriers);
+constexpr unsigned kFixedLimiters = unsigned(Limiter::Warps) | unsigned(Limiter::Blocks) | unsigned(Limiter::Barriers);
 
 bool better(const OccupancyResult &a, const OccupancyResult &b) {
   return a.failure == LaunchFailure::None && a.occupancy > b.occupancy + 1e-12;
 }
 
 std::string blocksAndOccupancy(const OccupancyResult &r) {
-  return format("%d block%s/SM (%s)", r.blocksPerSM, r.blocksPerSM == 1 ? "" : "s",
-                percent(r.occupancy).c_str());
+  return format("%d block%s/SM (%s)", r.blocksPerSM, r.blocksPerSM == 1 ? "" : "s", percent(r.occupancy).c_str());
 }
 
 void registerSteps(const TargetGpu &gpu, const KernelResources &kernel, const LaunchShape &launch,
                    const OccupancyResult &cur, std::vector<NextStep> &steps) {
-  const bool failed = cur.failure == LaunchFailure::TooManyRegistersPerThread ||
-                      cur.failure == LaunchFailure::TooManyRegistersPerBlock;
-  const bool binds = cur.failure == LaunchFailure::None &&
-                     (cur.bindingLimiters & unsigned(Limiter::Registers)) &&
+  const bool failed =
+      cur.failure == LaunchFailure::TooManyRegistersPerThread || cur.failure == LaunchFailure::TooManyRegistersPerBlock;
+  const bool binds = cur.failure == LaunchFailure::None && (cur.bindingLimiters & unsigned(Limiter::Registers)) &&
                      !(cur.bindingLimiters & kFixedLimiters);
   if (!failed && !binds)
     return;
@@ -357,13 +347,11 @@ void registerSteps(const TargetGpu &gpu, const KernelResources &kernel, const La
       s.text = format("%d fewer registers per thread (%d) let the block launch: %s", regs - r, r,
                       blocksAndOccupancy(next).c_str());
     else if (next.blocksPerSM > cur.blocksPerSM)
-      s.text = format("%d fewer registers per thread (%d) admit %s", regs - r, r,
-                      blocksAndOccupancy(next).c_str());
+      s.text = format("%d fewer registers per thread (%d) admit %s", regs - r, r, blocksAndOccupancy(next).c_str());
     else
       s.text = format("%d fewer registers per thread (%d) lift the register limit, but it stays "
                       "at %s, limited by %s",
-                      regs - r, r, blocksAndOccupancy(next).c_str(),
-                      limiterNames(next.bindingLimiters).c_str());
+                      regs - r, r, blocksAndOccupancy(next).c_str(), limiterNames(next.bindingLimiters).c_str());
     steps.push_back(std::move(s));
     return;
   }
@@ -395,8 +383,7 @@ void sharedMemSteps(const TargetGpu &gpu, const KernelResources &kernel, const L
       s.occupancy = next.occupancy;
       s.text = format("opting in to %lld B of dynamic shared memory "
                       "(cudaFuncAttributeMaxDynamicSharedMemorySize) lets it launch: %s",
-                      static_cast<long long>(launch.dynamicSharedMem),
-                      blocksAndOccupancy(next).c_str());
+                      static_cast<long long>(launch.dynamicSharedMem), blocksAndOccupancy(next).c_str());
       steps.push_back(std::move(s));
     }
   }
@@ -408,8 +395,7 @@ void sharedMemSteps(const TargetGpu &gpu, const KernelResources &kernel, const L
     if (!launch.optinDynamicSharedMem)
       target = std::min(target, arch.sharedMemPerBlock + arch.reservedSharedMemPerBlock);
     launchStep = true;
-  } else if (cur.failure == LaunchFailure::None &&
-             (cur.bindingLimiters & unsigned(Limiter::SharedMemory)) &&
+  } else if (cur.failure == LaunchFailure::None && (cur.bindingLimiters & unsigned(Limiter::SharedMemory)) &&
              !(cur.bindingLimiters & kFixedLimiters)) {
     target = cur.sharedMemConfigPerSM / (cur.blocksPerSM + 1) / unit * unit;
   } else {
@@ -440,9 +426,8 @@ void sharedMemSteps(const TargetGpu &gpu, const KernelResources &kernel, const L
                     static_cast<long long>(reduceBy), static_cast<long long>(used - reduceBy),
                     blocksAndOccupancy(next).c_str());
   else if (next.blocksPerSM > cur.blocksPerSM)
-    s.text = format("%lld fewer bytes of shared memory per block (%lld B) admit %s",
-                    static_cast<long long>(reduceBy), static_cast<long long>(used - reduceBy),
-                    blocksAndOccupancy(next).c_str());
+    s.text = format("%lld fewer bytes of shared memory per block (%lld B) admit %s", static_cast<long long>(reduceBy),
+                    static_cast<long long>(used - reduceBy), blocksAndOccupancy(next).c_str());
   else
     s.text = format("%lld fewer bytes of shared memory per block lift the shared-memory limit, "
                     "but it stays at %s, limited by %s",
@@ -463,7 +448,10 @@ void blockSizeSteps(const TargetGpu &gpu, const KernelResources &kernel, const L
     maxThreads = std::min(maxThreads, *kernel.launchBoundsMaxThreads);
   const int64_t threads = static_cast<int64_t>(launch.blockX) * launch.blockY * launch.blockZ;
 
-  struct Candidate { int threads; OccupancyResult r; };
+  struct Candidate {
+    int threads;
+    OccupancyResult r;
+  };
   std::vector<Candidate> candidates;
   for (int t = warp; t <= maxThreads; t += warp) {
     LaunchShape l = launch;
@@ -484,8 +472,8 @@ void blockSizeSteps(const TargetGpu &gpu, const KernelResources &kernel, const L
         s.newValue = c.threads;
         s.blocksPerSM = c.r.blocksPerSM;
         s.occupancy = c.r.occupancy;
-        s.text = format("the block cap (%d blocks/SM) binds: %d threads per block lift it to %s",
-                        cur.limitBlocks, c.threads, blocksAndOccupancy(c.r).c_str());
+        s.text = format("the block cap (%d blocks/SM) binds: %d threads per block lift it to %s", cur.limitBlocks,
+                        c.threads, blocksAndOccupancy(c.r).c_str());
         steps.push_back(std::move(s));
         capStep = c.threads;
         break;
@@ -523,13 +511,11 @@ void blockSizeSteps(const TargetGpu &gpu, const KernelResources &kernel, const L
 
 } // namespace
 
-OccupancyResult computeOccupancyLimits(const TargetGpu &gpu, const KernelResources &kernel,
-                                       const LaunchShape &launch) {
+OccupancyResult computeOccupancyLimits(const TargetGpu &gpu, const KernelResources &kernel, const LaunchShape &launch) {
   return compute(gpu, kernel, launch);
 }
 
-OccupancyResult computeOccupancy(const TargetGpu &gpu, const KernelResources &kernel,
-                                 const LaunchShape &launch) {
+OccupancyResult computeOccupancy(const TargetGpu &gpu, const KernelResources &kernel, const LaunchShape &launch) {
   OccupancyResult r = compute(gpu, kernel, launch);
   if (r.failure == LaunchFailure::InvalidKernelResources)
     return r;
@@ -541,20 +527,25 @@ OccupancyResult computeOccupancy(const TargetGpu &gpu, const KernelResources &ke
 
 std::string limiterName(Limiter l) {
   switch (l) {
-  case Limiter::None: return "none";
-  case Limiter::Warps: return "warps";
-  case Limiter::Registers: return "registers";
-  case Limiter::SharedMemory: return "shared memory";
-  case Limiter::Blocks: return "blocks";
-  case Limiter::Barriers: return "barriers";
+  case Limiter::None:
+    return "none";
+  case Limiter::Warps:
+    return "warps";
+  case Limiter::Registers:
+    return "registers";
+  case Limiter::SharedMemory:
+    return "shared memory";
+  case Limiter::Blocks:
+    return "blocks";
+  case Limiter::Barriers:
+    return "barriers";
   }
   return "unknown";
 }
 
 std::string limiterNames(unsigned bits) {
   std::string out;
-  for (Limiter l : {Limiter::Warps, Limiter::Registers, Limiter::SharedMemory, Limiter::Blocks,
-                    Limiter::Barriers})
+  for (Limiter l : {Limiter::Warps, Limiter::Registers, Limiter::SharedMemory, Limiter::Blocks, Limiter::Barriers})
     if (bits & unsigned(l)) {
       if (!out.empty())
         out += ", ";
@@ -565,16 +556,26 @@ std::string limiterNames(unsigned bits) {
 
 std::string launchFailureName(LaunchFailure f) {
   switch (f) {
-  case LaunchFailure::None: return "none";
-  case LaunchFailure::TooManyThreads: return "too many threads";
-  case LaunchFailure::InvalidBlockSize: return "invalid block size";
-  case LaunchFailure::TooManyRegistersPerThread: return "too many registers per thread";
-  case LaunchFailure::TooManyRegistersPerBlock: return "too many registers per block";
-  case LaunchFailure::TooMuchSharedMemory: return "too much shared memory";
-  case LaunchFailure::DynamicSharedMemoryNeedsOptin: return "dynamic shared memory needs opt-in";
-  case LaunchFailure::TooManyBarriers: return "too many barriers";
-  case LaunchFailure::InvalidKernelResources: return "invalid kernel resources";
-  case LaunchFailure::InvalidGridSize: return "invalid grid size";
+  case LaunchFailure::None:
+    return "none";
+  case LaunchFailure::TooManyThreads:
+    return "too many threads";
+  case LaunchFailure::InvalidBlockSize:
+    return "invalid block size";
+  case LaunchFailure::TooManyRegistersPerThread:
+    return "too many registers per thread";
+  case LaunchFailure::TooManyRegistersPerBlock:
+    return "too many registers per block";
+  case LaunchFailure::TooMuchSharedMemory:
+    return "too much shared memory";
+  case LaunchFailure::DynamicSharedMemoryNeedsOptin:
+    return "dynamic shared memory needs opt-in";
+  case LaunchFailure::TooManyBarriers:
+    return "too many barriers";
+  case LaunchFailure::InvalidKernelResources:
+    return "invalid kernel resources";
+  case LaunchFailure::InvalidGridSize:
+    return "invalid grid size";
   }
   return "unknown";
 }

@@ -14,8 +14,8 @@ namespace occlint {
 
 struct KernelResources {
   int registersPerThread = 0;
-  int64_t staticSharedMem = 0;   // bytes, from ptxas ("smem") or an estimate
-  int barriers = 1;              // named barriers used (ptxas "bar"); the runtime defaults to 1
+  int64_t staticSharedMem = 0;               // bytes, from ptxas ("smem") or an estimate
+  int barriers = 1;                          // named barriers used (ptxas "bar"); the runtime defaults to 1
   std::optional<int> launchBoundsMaxThreads; // __launch_bounds__(max, ...)
   std::optional<int> launchBoundsMinBlocks;  // __launch_bounds__(max, min)
   std::optional<int> maxRegisters;           // __maxnreg__ / -maxrregcount
@@ -47,16 +47,16 @@ enum class Limiter : unsigned {
 /// Why a launch cannot start at all (nothing fits).
 enum class LaunchFailure {
   None,
-  TooManyThreads,         // > maxThreadsPerBlock, or > __launch_bounds__ max
-  InvalidBlockSize,       // 0 threads
-  TooManyRegistersPerThread, // > maxRegsPerThread
-  TooManyRegistersPerBlock,  // regs * threads > regsPerBlock / register file
-  TooMuchSharedMemory,       // static + dynamic > per-block limit (opt-in aware)
+  TooManyThreads,                // > maxThreadsPerBlock, or > __launch_bounds__ max
+  InvalidBlockSize,              // 0 threads
+  TooManyRegistersPerThread,     // > maxRegsPerThread
+  TooManyRegistersPerBlock,      // regs * threads > regsPerBlock / register file
+  TooMuchSharedMemory,           // static + dynamic > per-block limit (opt-in aware)
   DynamicSharedMemoryNeedsOptin, // dynamic > 48 KB default without opt-in
   // Added:
-  TooManyBarriers,           // numBlockBarriers leaves no block (barrier limit 0)
-  InvalidKernelResources,    // negative registers, shared memory or barriers
-  InvalidGridSize,           // a grid of no blocks (a dimension is 0 or negative)
+  TooManyBarriers,        // numBlockBarriers leaves no block (barrier limit 0)
+  InvalidKernelResources, // negative registers, shared memory or barriers
+  InvalidGridSize,        // a grid of no blocks (a dimension is 0 or negative)
 };
 
 /// The most registers per thread any launch can use: ptxas never allocates
@@ -67,11 +67,11 @@ inline constexpr int kMaxRegistersPerThread = 255;
 inline constexpr int kMaxBlockDimX = 1024, kMaxBlockDimY = 1024, kMaxBlockDimZ = 64;
 
 struct NextStep {
-  std::string resource;     // "registers", "shared memory", "block size"
-  int64_t reduceBy = 0;     // registers per thread / bytes fewer
-  int blocksPerSM = 0;      // blocks after the step
-  double occupancy = 0;     // occupancy after the step
-  std::string text;         // "2 fewer registers per thread admits 2 blocks (25.0%)"
+  std::string resource; // "registers", "shared memory", "block size"
+  int64_t reduceBy = 0; // registers per thread / bytes fewer
+  int blocksPerSM = 0;  // blocks after the step
+  double occupancy = 0; // occupancy after the step
+  std::string text;     // "2 fewer registers per thread admits 2 blocks (25.0%)"
   // Added: the value after the step (registers per thread, shared memory
   // bytes per block (static + dynamic), or threads per block).
   int64_t newValue = 0;
@@ -79,13 +79,13 @@ struct NextStep {
 
 struct OccupancyResult {
   LaunchFailure failure = LaunchFailure::None;
-  std::string failureReason;  // one line, empty when the launch can start
+  std::string failureReason; // one line, empty when the launch can start
 
-  int blocksPerSM = 0;        // resident blocks per SM
+  int blocksPerSM = 0; // resident blocks per SM
   int warpsPerBlock = 0;
   int activeWarpsPerSM = 0;
   int maxWarpsPerSM = 0;
-  double occupancy = 0;       // activeWarps / maxWarps, in [0,1]
+  double occupancy = 0; // activeWarps / maxWarps, in [0,1]
 
   // Block limit per resource (as cuda_occupancy.h's cudaOccResult).
   // INT_MAX means "no limit" (no registers, no shared memory, barrier limit
@@ -101,24 +101,22 @@ struct OccupancyResult {
 
   int allocatedRegistersPerBlock = 0;
   int64_t allocatedSharedMemPerBlock = 0;
-  int64_t sharedMemConfigPerSM = 0; // the carveout chosen
+  int64_t sharedMemConfigPerSM = 0;   // the carveout chosen
   int64_t sharedMemLimitPerBlock = 0; // Added: per-block limit used (incl. reserved from 8.0 on)
 
   // Waves, when a grid is given.
   std::optional<int64_t> fullWaves;
-  std::optional<int64_t> tailBlocks;   // blocks in the partial last wave, 0 when none
-  std::optional<double> waves;         // grid / (blocksPerSM * SMs)
+  std::optional<int64_t> tailBlocks; // blocks in the partial last wave, 0 when none
+  std::optional<double> waves;       // grid / (blocksPerSM * SMs)
 
   std::vector<NextStep> nextSteps;
 };
 
-OccupancyResult computeOccupancy(const TargetGpu &gpu, const KernelResources &kernel,
-                                 const LaunchShape &launch);
+OccupancyResult computeOccupancy(const TargetGpu &gpu, const KernelResources &kernel, const LaunchShape &launch);
 
 /// Added: computeOccupancy without nextSteps (the cheap part; waves are
 /// filled). The differential test sweeps millions of configurations with it.
-OccupancyResult computeOccupancyLimits(const TargetGpu &gpu, const KernelResources &kernel,
-                                       const LaunchShape &launch);
+OccupancyResult computeOccupancyLimits(const TargetGpu &gpu, const KernelResources &kernel, const LaunchShape &launch);
 
 std::string limiterName(Limiter l); // "warps", "registers", "shared memory", "blocks", "barriers"
 /// Added: the names of every Limiter bit set, ", "-separated ("none" for 0).

@@ -52,18 +52,15 @@ std::string formatted(const char *fmt, long long a, long long b = 0) {
 
 /// cudaOccInputCheck's rules for what our inputs can express, plus what
 /// occlint cannot model. Empty when the search can run.
-std::string invalidInput(const TargetGpu &gpu, const KernelResources &kernel,
-                         const BlockSizeSearchInputs &in) {
+std::string invalidInput(const TargetGpu &gpu, const KernelResources &kernel, const BlockSizeSearchInputs &in) {
   if (gpu.smCount <= 0)
     return formatted("the SM count (%lld) is not positive", gpu.smCount);
-  if (gpu.arch.warpSize <= 0 || gpu.arch.maxThreadsPerBlock <= 0 ||
-      gpu.arch.maxThreadsPerSM <= 0)
+  if (gpu.arch.warpSize <= 0 || gpu.arch.maxThreadsPerBlock <= 0 || gpu.arch.maxThreadsPerSM <= 0)
     return "the arch's warp size, threads per block or threads per SM are not positive";
   if (kernel.registersPerThread < 0)
     return formatted("negative registers per thread (%lld)", kernel.registersPerThread);
   if (kernel.launchBoundsMaxThreads && *kernel.launchBoundsMaxThreads <= 0)
-    return formatted("__launch_bounds__ maximum %lld is not positive",
-                     *kernel.launchBoundsMaxThreads);
+    return formatted("__launch_bounds__ maximum %lld is not positive", *kernel.launchBoundsMaxThreads);
   if (kernel.staticSharedMem < 0 || kernel.barriers < 0)
     return "negative static shared memory or barriers";
   if (!in.dynamicSharedMemFor && in.dynamicSharedMem < 0)
@@ -97,8 +94,7 @@ BlockSizeSearchResult maxPotentialBlockSize(const TargetGpu &gpu, const KernelRe
   for (int aligned = start; aligned > 0; aligned -= warp) {
     BlockSizeCandidate c;
     c.blockSize = std::min(limit, aligned);
-    c.dynamicSharedMem =
-        in.dynamicSharedMemFor ? in.dynamicSharedMemFor(c.blockSize) : in.dynamicSharedMem;
+    c.dynamicSharedMem = in.dynamicSharedMemFor ? in.dynamicSharedMemFor(c.blockSize) : in.dynamicSharedMem;
     LaunchShape shape;
     shape.blockX = c.blockSize;
     shape.dynamicSharedMem = c.dynamicSharedMem;
@@ -108,8 +104,8 @@ BlockSizeSearchResult maxPotentialBlockSize(const TargetGpu &gpu, const KernelRe
       // Only the size function can get here (negative bytes): the header
       // would stop the walk with CUDA_OCC_ERROR_INVALID_INPUT.
       r = BlockSizeSearchResult{};
-      r.error = formatted("the dynamic shared memory for %lld threads is negative (%lld B)",
-                          c.blockSize, c.dynamicSharedMem);
+      r.error =
+          formatted("the dynamic shared memory for %lld threads is negative (%lld B)", c.blockSize, c.dynamicSharedMem);
       return r;
     }
     if (r.tried.empty())
@@ -140,22 +136,20 @@ std::string describeBlockSizeSearch(const BlockSizeSearchResult &r, const Target
   char buf[512];
   if (r.blockSize == 0) {
     if (r.tried.empty())
-      snprintf(buf, sizeof buf, "no block size: the block size limit is %d, nothing to try",
-               r.blockSizeLimit);
+      snprintf(buf, sizeof buf, "no block size: the block size limit is %d, nothing to try", r.blockSizeLimit);
     else
       snprintf(buf, sizeof buf,
                "no block size: none of the %zu sizes tried (%d down to %d) can launch (%d "
                "threads: %s)",
-               r.tried.size(), r.tried.front().blockSize, r.tried.back().blockSize,
-               r.tried.front().blockSize, launchFailureName(r.failure).c_str());
+               r.tried.size(), r.tried.front().blockSize, r.tried.back().blockSize, r.tried.front().blockSize,
+               launchFailureName(r.failure).c_str());
     return buf;
   }
   snprintf(buf, sizeof buf,
            "block size %d, min grid %d (%d block%s/SM x %d SMs, %.1f%% occupancy); tried %d "
            "down to %d (%zu size%s)%s",
-           r.blockSize, r.minGridSize, r.blocksPerSM, r.blocksPerSM == 1 ? "" : "s",
-           gpu.smCount, r.occupancy * 100.0, r.tried.front().blockSize,
-           r.tried.back().blockSize, r.tried.size(), r.tried.size() == 1 ? "" : "s",
+           r.blockSize, r.minGridSize, r.blocksPerSM, r.blocksPerSM == 1 ? "" : "s", gpu.smCount, r.occupancy * 100.0,
+           r.tried.front().blockSize, r.tried.back().blockSize, r.tried.size(), r.tried.size() == 1 ? "" : "s",
            r.stoppedAtFullOccupancy ? ", stopped at full occupancy" : "");
   return buf;
 }

@@ -59,12 +59,12 @@ struct BlockSizeSearchResult {
   /// Nothing else is meaningful then.
   std::string error;
 
-  int blockSize = 0;    // the suggestion; 0 when no block size can launch
-  int minGridSize = 0;  // blocksPerSM x gpu.smCount (0 with blockSize 0)
-  int blocksPerSM = 0;  // resident blocks per SM at blockSize
-  int threadsPerSM = 0; // blockSize x blocksPerSM
-  double occupancy = 0; // at blockSize, as computeOccupancy reports it (in warps)
-  int64_t dynamicSharedMem = 0; // at blockSize
+  int blockSize = 0;                           // the suggestion; 0 when no block size can launch
+  int minGridSize = 0;                         // blocksPerSM x gpu.smCount (0 with blockSize 0)
+  int blocksPerSM = 0;                         // resident blocks per SM at blockSize
+  int threadsPerSM = 0;                        // blockSize x blocksPerSM
+  double occupancy = 0;                        // at blockSize, as computeOccupancy reports it (in warps)
+  int64_t dynamicSharedMem = 0;                // at blockSize
   LaunchFailure failure = LaunchFailure::None; // why the largest size failed, when blockSize is 0
 
   /// The limit the walk started from: min(device maxThreadsPerBlock,

@@ -2,14 +2,13 @@
 
 namespace occlint {
 
-std::optional<TileTimes> tileTimes(const TargetGpu &Gpu, int64_t BytesPerStage, const TileWork &Work,
-                                   int BlocksPerSM) {
+std::optional<TileTimes> tileTimes(const TargetGpu &Gpu, int64_t BytesPerStage, const TileWork &Work, int BlocksPerSM) {
   if (!Gpu.throughput || Gpu.smCount <= 0 || BlocksPerSM <= 0 || BytesPerStage <= 0)
     return std::nullopt;
   const ProductThroughput &T = *Gpu.throughput;
   const double Sms = Gpu.smCount;
-  const double BytesPerNsPerSM = T.memoryBandwidthGBs / Sms;          // GB/s = bytes/ns
-  const double FpOpsPerNsPerSM = T.fp32Tflops * 1e3 / Sms;             // TFLOP/s = 10^3 FLOP/ns
+  const double BytesPerNsPerSM = T.memoryBandwidthGBs / Sms; // GB/s = bytes/ns
+  const double FpOpsPerNsPerSM = T.fp32Tflops * 1e3 / Sms;   // TFLOP/s = 10^3 FLOP/ns
   const double TensorFlopsPerNsPerSM = T.tensorFp16Tflops * 1e3 / Sms;
   TileTimes Out;
   Out.loadNs = BlocksPerSM * double(BytesPerStage) / BytesPerNsPerSM;

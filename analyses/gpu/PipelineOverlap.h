@@ -55,8 +55,7 @@ struct TileTimes {
 
 /// The times of one tile of BytesPerStage bytes and Work per block, with
 /// BlocksPerSM resident; nullopt where the GPU has no datasheet rates.
-std::optional<TileTimes> tileTimes(const TargetGpu &Gpu, int64_t BytesPerStage, const TileWork &Work,
-                                   int BlocksPerSM);
+std::optional<TileTimes> tileTimes(const TargetGpu &Gpu, int64_t BytesPerStage, const TileWork &Work, int BlocksPerSM);
 
 /// Whether a ring of Stages stages covers the load with the given margin.
 bool ringCoversLoad(const TileTimes &Times, int Stages, double Margin);

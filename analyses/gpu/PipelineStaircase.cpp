@@ -13,8 +13,8 @@ std::vector<PipelineDepthPoint> pipelineStaircase(const TargetGpu &Gpu, const Ke
   // with the opt-in attribute (static shared memory cannot exceed it): every
   // depth is counted as opted in, up to the arch's per-block maximum.
   LaunchShape OptedIn = Launch;
-  OptedIn.optinDynamicSharedMem = std::max<int64_t>(Launch.optinDynamicSharedMem.value_or(0),
-                                                    Gpu.arch.sharedMemPerBlockOptin);
+  OptedIn.optinDynamicSharedMem =
+      std::max<int64_t>(Launch.optinDynamicSharedMem.value_or(0), Gpu.arch.sharedMemPerBlockOptin);
   for (int Stages = 1; Stages <= MaxStages; ++Stages) {
     KernelResources AtDepth = Kernel;
     AtDepth.staticSharedMem = Kernel.staticSharedMem + int64_t(Stages) * BytesPerStage;

@@ -14,19 +14,23 @@
 namespace occlint {
 
 bool archMatches(std::string_view have, std::string_view want) {
-  if (have == want) return true;
-  if (want.empty() || !std::isdigit(static_cast<unsigned char>(want.back()))) return false;
+  if (have == want)
+    return true;
+  if (want.empty() || !std::isdigit(static_cast<unsigned char>(want.back())))
+    return false;
   return have.size() == want.size() + 1 && have.substr(0, want.size()) == want &&
          std::islower(static_cast<unsigned char>(have.back()));
 }
 
-std::vector<const FunctionResources *> PtxasReport::findAll(std::string_view mangled,
-                                                            std::string_view arch) const {
+std::vector<const FunctionResources *> PtxasReport::findAll(std::string_view mangled, std::string_view arch) const {
   std::vector<const FunctionResources *> exact, variant;
   for (const auto &f : functions) {
-    if (f.mangledName != mangled) continue;
-    if (f.arch == arch) exact.push_back(&f);
-    else if (archMatches(f.arch, arch)) variant.push_back(&f);
+    if (f.mangledName != mangled)
+      continue;
+    if (f.arch == arch)
+      exact.push_back(&f);
+    else if (archMatches(f.arch, arch))
+      variant.push_back(&f);
   }
   exact.insert(exact.end(), variant.begin(), variant.end());
   return exact;
@@ -42,26 +46,32 @@ void PtxasReport::merge(const PtxasReport &other) {
     auto it = std::find_if(functions.begin(), functions.end(), [&](const FunctionResources &g) {
       return g.mangledName == f.mangledName && g.arch == f.arch && g.sourceFile == f.sourceFile;
     });
-    if (it != functions.end()) *it = f;
-    else functions.push_back(f);
+    if (it != functions.end())
+      *it = f;
+    else
+      functions.push_back(f);
   }
   warnings.insert(warnings.end(), other.warnings.begin(), other.warnings.end());
 }
 
 std::string demangleForDisplay(const std::string &mangled) {
-  if (mangled.size() < 2 || mangled[0] != '_' || mangled[1] != 'Z') return mangled;
+  if (mangled.size() < 2 || mangled[0] != '_' || mangled[1] != 'Z')
+    return mangled;
   int status = 0;
-  std::unique_ptr<char, void (*)(void *)> out(
-      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
-  if (status != 0 || !out) return mangled;
+  std::unique_ptr<char, void (*)(void *)> out(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
+                                              std::free);
+  if (status != 0 || !out)
+    return mangled;
   return std::string(out.get());
 }
 
 namespace {
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -72,17 +82,22 @@ bool endsWith(std::string_view s, std::string_view p) {
 /// Parses a non-negative decimal; "a+b" (old ptxas "8+0 bytes lmem") sums.
 std::optional<int64_t> parseNumber(std::string_view s) {
   s = trim(s);
-  if (s.empty()) return std::nullopt;
+  if (s.empty())
+    return std::nullopt;
   int64_t total = 0;
   while (!s.empty()) {
     int64_t v = 0;
     auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (r.ec != std::errc() || v < 0) return std::nullopt;
-    if (total > INT64_MAX - v) return std::nullopt;
+    if (r.ec != std::errc() || v < 0)
+      return std::nullopt;
+    if (total > INT64_MAX - v)
+      return std::nullopt;
     total += v;
     s.remove_prefix(static_cast<size_t>(r.ptr - s.data()));
-    if (s.empty()) break;
-    if (s.front() != '+') return std::nullopt;
+    if (s.empty())
+      break;
+    if (s.front() != '+')
+      return std::nullopt;
     s.remove_prefix(1);
   }
   return total;
@@ -91,18 +106,20 @@ std::optional<int64_t> parseNumber(std::string_view s) {
 int clampInt(int64_t v) { return v > INT32_MAX ? INT32_MAX : static_cast<int>(v); }
 
 /// The text after "<tool> <kind> :" in "ptxas info    : Used 8 registers".
-std::optional<std::string_view> afterTag(std::string_view line, std::string_view tool,
-                                         std::string_view kind) {
+std::optional<std::string_view> afterTag(std::string_view line, std::string_view tool, std::string_view kind) {
   size_t pos = line.find(tool);
   while (pos != std::string_view::npos) {
     std::string_view rest = line.substr(pos + tool.size());
     size_t i = 0;
-    while (i < rest.size() && rest[i] == ' ') ++i;
+    while (i < rest.size() && rest[i] == ' ')
+      ++i;
     if (i > 0 && rest.substr(i).starts_with(kind)) {
       rest = rest.substr(i + kind.size());
       size_t j = 0;
-      while (j < rest.size() && rest[j] == ' ') ++j;
-      if (j < rest.size() && rest[j] == ':') return trim(rest.substr(j + 1));
+      while (j < rest.size() && rest[j] == ' ')
+        ++j;
+      if (j < rest.size() && rest[j] == ':')
+        return trim(rest.substr(j + 1));
     }
     pos = line.find(tool, pos + 1);
   }
@@ -112,7 +129,8 @@ std::optional<std::string_view> afterTag(std::string_view line, std::string_view
 /// Removes a trailing "(target: sm_80)" (nvlink), returning the arch in it.
 std::string_view stripTarget(std::string_view &s) {
   size_t p = s.rfind("(target:");
-  if (p == std::string_view::npos) return {};
+  if (p == std::string_view::npos)
+    return {};
   std::string_view t = s.substr(p + 8);
   size_t close = t.find(')');
   std::string_view arch = trim(close == std::string_view::npos ? t : t.substr(0, close));
@@ -124,7 +142,8 @@ bool plausibleArch(std::string_view a) {
   if (a.size() < 4 || a.size() > 12 || !(a.starts_with("sm_") || a.starts_with("compute_")))
     return false;
   for (char c : a)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
   return true;
 }
 
@@ -132,20 +151,23 @@ bool plausibleArch(std::string_view a) {
 std::string functionInWarning(std::string_view text) {
   for (std::string_view key : {"function '", "entry '", "kernel '"}) {
     size_t p = text.find(key);
-    if (p == std::string_view::npos) continue;
+    if (p == std::string_view::npos)
+      continue;
     std::string_view rest = text.substr(p + key.size());
     size_t q = rest.find('\'');
-    if (q != std::string_view::npos && q > 0) return std::string(rest.substr(0, q));
+    if (q != std::string_view::npos && q > 0)
+      return std::string(rest.substr(0, q));
   }
   for (std::string_view key : {"for entry ", "for function ", "in function "}) {
     size_t p = text.find(key);
-    if (p == std::string_view::npos) continue;
+    if (p == std::string_view::npos)
+      continue;
     std::string_view rest = text.substr(p + key.size());
     size_t q = 0;
-    while (q < rest.size() && !std::isspace(static_cast<unsigned char>(rest[q])) && rest[q] != ',' &&
-           rest[q] != '\'')
+    while (q < rest.size() && !std::isspace(static_cast<unsigned char>(rest[q])) && rest[q] != ',' && rest[q] != '\'')
       ++q;
-    if (q > 0) return std::string(rest.substr(0, q));
+    if (q > 0)
+      return std::string(rest.substr(0, q));
   }
   return {};
 }
@@ -157,11 +179,15 @@ std::string sourceNamedBy(std::string_view line) {
   if (b != std::string_view::npos) {
     std::string_view obj = trim(line.substr(b + 21));
     size_t sp = obj.find(' ');
-    if (sp != std::string_view::npos) obj = obj.substr(0, sp);
-    if (endsWith(obj, ".o")) obj.remove_suffix(2);
-    else if (endsWith(obj, ".obj")) obj.remove_suffix(4);
+    if (sp != std::string_view::npos)
+      obj = obj.substr(0, sp);
+    if (endsWith(obj, ".o"))
+      obj.remove_suffix(2);
+    else if (endsWith(obj, ".obj"))
+      obj.remove_suffix(4);
     size_t dir = obj.find(".dir/");
-    if (dir != std::string_view::npos) obj = obj.substr(dir + 5);
+    if (dir != std::string_view::npos)
+      obj = obj.substr(dir + 5);
     return std::string(obj);
   }
   // An echoed compile command: first word is nvcc or clang(++).
@@ -169,17 +195,24 @@ std::string sourceNamedBy(std::string_view line) {
   size_t sp = t.find(' ');
   std::string_view prog = t.substr(0, sp);
   size_t slash = prog.rfind('/');
-  if (slash != std::string_view::npos) prog = prog.substr(slash + 1);
-  if (!(prog == "nvcc" || prog.starts_with("clang") || prog == "nvcc.exe")) return {};
+  if (slash != std::string_view::npos)
+    prog = prog.substr(slash + 1);
+  if (!(prog == "nvcc" || prog.starts_with("clang") || prog == "nvcc.exe"))
+    return {};
   std::string found;
   bool afterO = false;
   while (sp != std::string_view::npos) {
     t = t.substr(sp + 1);
     sp = t.find(' ');
     std::string_view w = t.substr(0, sp);
-    if (w.empty()) continue;
-    if (w == "-o") { afterO = true; continue; }
-    if (!afterO && endsWith(w, ".cu")) found = std::string(w);
+    if (w.empty())
+      continue;
+    if (w == "-o") {
+      afterO = true;
+      continue;
+    }
+    if (!afterO && endsWith(w, ".cu"))
+      found = std::string(w);
     afterO = false;
   }
   return found;
@@ -190,39 +223,52 @@ public:
   PtxasReport report;
 
   void line(std::string_view raw) {
-    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    if (!raw.empty() && raw.back() == '\r')
+      raw.remove_suffix(1);
     std::string_view l = trim(raw);
-    if (l.empty()) return;
+    if (l.empty())
+      return;
 
-    if (auto rest = afterTag(l, "ptxas", "info")) return ptxasInfo(*rest);
-    if (auto rest = afterTag(l, "ptxas", "warning")) return warning(*rest);
-    if (auto rest = afterTag(l, "nvlink", "info")) return nvlinkInfo(*rest);
-    if (auto rest = afterTag(l, "nvlink", "warning")) return warning(*rest);
-    if (stackLine(l)) return;
-    if (cuobjdumpLine(l)) return;
+    if (auto rest = afterTag(l, "ptxas", "info"))
+      return ptxasInfo(*rest);
+    if (auto rest = afterTag(l, "ptxas", "warning"))
+      return warning(*rest);
+    if (auto rest = afterTag(l, "nvlink", "info"))
+      return nvlinkInfo(*rest);
+    if (auto rest = afterTag(l, "nvlink", "warning"))
+      return warning(*rest);
+    if (stackLine(l))
+      return;
+    if (cuobjdumpLine(l))
+      return;
     std::string src = sourceNamedBy(l);
-    if (!src.empty()) sourcesSinceBlock_.push_back(std::move(src));
+    if (!src.empty())
+      sourcesSinceBlock_.push_back(std::move(src));
   }
 
   void finish() {
     dropUnresolved();
     for (size_t i = report.functions.size(); i-- > 0;)
-      if (report.functions[i].isEntry && !report.functions[i].registersReported) erase(i);
-    for (auto &w : pendingWarnings_) report.warnings.push_back(std::move(w.text));
+      if (report.functions[i].isEntry && !report.functions[i].registersReported)
+        erase(i);
+    for (auto &w : pendingWarnings_)
+      report.warnings.push_back(std::move(w.text));
     pendingWarnings_.clear();
   }
 
 private:
-  struct PendingWarning { std::string function, text; };
+  struct PendingWarning {
+    std::string function, text;
+  };
 
-  std::string arch_;               // arch of the current ptxas run ("block")
-  int block_ = 0;                  // increments at every new ptxas run
+  std::string arch_; // arch of the current ptxas run ("block")
+  int block_ = 0;    // increments at every new ptxas run
   bool blockHasArch_ = false;
   std::string sourceFile_;
   std::vector<std::string> sourcesSinceBlock_;
-  std::vector<int> recordBlock_;   // parallel to report.functions
-  long current_ = -1;              // record the next "Used ..." line belongs to
-  long props_ = -1;                // record the next stack-frame line belongs to
+  std::vector<int> recordBlock_; // parallel to report.functions
+  long current_ = -1;            // record the next "Used ..." line belongs to
+  long props_ = -1;              // record the next stack-frame line belongs to
   std::vector<PendingWarning> pendingWarnings_;
   std::string cuobjArch_, cuobjFunction_;
 
@@ -232,15 +278,18 @@ private:
     arch_.clear();
     blockHasArch_ = false;
     current_ = props_ = -1;
-    if (sourcesSinceBlock_.size() == 1) sourceFile_ = sourcesSinceBlock_.front();
-    else if (sourcesSinceBlock_.size() > 1) sourceFile_.clear(); // several compiles in flight
+    if (sourcesSinceBlock_.size() == 1)
+      sourceFile_ = sourcesSinceBlock_.front();
+    else if (sourcesSinceBlock_.size() > 1)
+      sourceFile_.clear(); // several compiles in flight
     sourcesSinceBlock_.clear();
   }
 
   /// Device functions reported before any arch of their run was known.
   void dropUnresolved() {
     for (size_t i = report.functions.size(); i-- > 0;) {
-      if (report.functions[i].arch.empty()) erase(i);
+      if (report.functions[i].arch.empty())
+        erase(i);
     }
   }
 
@@ -248,8 +297,10 @@ private:
     report.functions.erase(report.functions.begin() + static_cast<long>(i));
     recordBlock_.erase(recordBlock_.begin() + static_cast<long>(i));
     auto fix = [i](long &r) {
-      if (r == static_cast<long>(i)) r = -1;
-      else if (r > static_cast<long>(i)) --r;
+      if (r == static_cast<long>(i))
+        r = -1;
+      else if (r > static_cast<long>(i))
+        --r;
     };
     fix(current_);
     fix(props_);
@@ -257,8 +308,7 @@ private:
 
   /// Makes the record for (name, arch, this source) of the current run,
   /// replacing one a previous run produced for the same key.
-  long record(const std::string &name, const std::string &arch, bool entry,
-              const std::string &source) {
+  long record(const std::string &name, const std::string &arch, bool entry, const std::string &source) {
     for (size_t i = 0; i < report.functions.size(); ++i) {
       auto &f = report.functions[i];
       if (f.mangledName == name && f.arch == arch && f.sourceFile == source) {
@@ -283,8 +333,8 @@ private:
     return static_cast<long>(report.functions.size() - 1);
   }
 
-  static void fill(FunctionResources &f, const std::string &name, const std::string &arch,
-                   bool entry, const std::string &source) {
+  static void fill(FunctionResources &f, const std::string &name, const std::string &arch, bool entry,
+                   const std::string &source) {
     f.mangledName = name;
     f.displayName = demangleForDisplay(name);
     f.arch = arch;
@@ -304,12 +354,14 @@ private:
   }
 
   void setArch(const std::string &arch) {
-    if (blockHasArch_ && arch != arch_) newBlock();
+    if (blockHasArch_ && arch != arch_)
+      newBlock();
     arch_ = arch;
     blockHasArch_ = true;
     // Device functions seen earlier in this run learn their arch now.
     for (size_t i = report.functions.size(); i-- > 0;) {
-      if (recordBlock_[i] != block_ || !report.functions[i].arch.empty()) continue;
+      if (recordBlock_[i] != block_ || !report.functions[i].arch.empty())
+        continue;
       FunctionResources f = std::move(report.functions[i]);
       erase(i);
       long r = record(f.mangledName, arch, f.isEntry, f.sourceFile);
@@ -326,14 +378,18 @@ private:
       // Compiling entry function '_Z4fillPf' for 'sm_90'
       size_t q1 = s.find('\'');
       size_t forPos = s.rfind("' for '");
-      if (q1 == std::string_view::npos || forPos == std::string_view::npos || forPos <= q1) return;
+      if (q1 == std::string_view::npos || forPos == std::string_view::npos || forPos <= q1)
+        return;
       std::string name(s.substr(q1 + 1, forPos - q1 - 1));
       std::string_view a = s.substr(forPos + 7);
       size_t q2 = a.find('\'');
-      if (q2 == std::string_view::npos) return;
+      if (q2 == std::string_view::npos)
+        return;
       std::string arch(a.substr(0, q2));
-      if (name.empty() || !plausibleArch(arch)) return;
-      if (!blockHasArch_ && !sourcesSinceBlock_.empty()) newBlock();
+      if (name.empty() || !plausibleArch(arch))
+        return;
+      if (!blockHasArch_ && !sourcesSinceBlock_.empty())
+        newBlock();
       setArch(arch);
       current_ = props_ = record(name, arch, true, sourceFile_);
       return;
@@ -342,7 +398,8 @@ private:
       std::string name(trim(s.substr(23)));
       if (name.size() >= 2 && name.front() == '\'' && name.back() == '\'')
         name = name.substr(1, name.size() - 2);
-      if (name.empty()) return;
+      if (name.empty())
+        return;
       if (current_ >= 0 && report.functions[static_cast<size_t>(current_)].mangledName == name) {
         props_ = current_;
         return;
@@ -352,7 +409,8 @@ private:
       return;
     }
     if (s.starts_with("Used ") || s.starts_with("used ")) {
-      if (current_ >= 0) usedLine(s, report.functions[static_cast<size_t>(current_)]);
+      if (current_ >= 0)
+        usedLine(s, report.functions[static_cast<size_t>(current_)]);
       return;
     }
     if (s.find("bytes gmem") != std::string_view::npos) {
@@ -366,27 +424,35 @@ private:
     size_t start = 0;
     while (start <= s.size()) {
       size_t comma = s.find(',', start);
-      std::string_view part = trim(s.substr(start, comma == std::string_view::npos ? s.npos
-                                                                                     : comma - start));
+      std::string_view part = trim(s.substr(start, comma == std::string_view::npos ? s.npos : comma - start));
       start = comma == std::string_view::npos ? s.size() + 1 : comma + 1;
-      if (part.starts_with("Used ") || part.starts_with("used ")) part = trim(part.substr(5));
+      if (part.starts_with("Used ") || part.starts_with("used "))
+        part = trim(part.substr(5));
       size_t sp = part.find(' ');
-      if (sp == std::string_view::npos) continue;
+      if (sp == std::string_view::npos)
+        continue;
       auto n = parseNumber(part.substr(0, sp));
-      if (!n) continue;
+      if (!n)
+        continue;
       std::string_view what = trim(part.substr(sp + 1));
       if (what == "registers" || what == "register") {
         f.registers = clampInt(*n);
         f.registersReported = true;
-      }
-      else if (what == "barriers" || what == "barrier") f.barriers = clampInt(*n);
-      else if (what == "bytes smem") f.sharedMem = *n;
-      else if (what == "bytes cumulative stack size") f.cumulativeStack = *n;
-      else if (what == "stack") { f.stackFrame = *n; f.cumulativeStack = *n; } // nvlink
+      } else if (what == "barriers" || what == "barrier")
+        f.barriers = clampInt(*n);
+      else if (what == "bytes smem")
+        f.sharedMem = *n;
+      else if (what == "bytes cumulative stack size")
+        f.cumulativeStack = *n;
+      else if (what == "stack") {
+        f.stackFrame = *n;
+        f.cumulativeStack = *n;
+      } // nvlink
       else if (what.starts_with("bytes cmem[")) {
         std::string_view bank = what.substr(11);
         size_t close = bank.find(']');
-        if (close == std::string_view::npos) continue;
+        if (close == std::string_view::npos)
+          continue;
         if (auto b = parseNumber(bank.substr(0, close)); b && *b < 1024)
           f.constantBanks[static_cast<int>(*b)] = *n;
       }
@@ -397,27 +463,35 @@ private:
   bool stackLine(std::string_view l) {
     // "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
     size_t p = l.find(" bytes stack frame,");
-    if (p == std::string_view::npos) return false;
+    if (p == std::string_view::npos)
+      return false;
     size_t numStart = p;
-    while (numStart > 0 && std::isdigit(static_cast<unsigned char>(l[numStart - 1]))) --numStart;
+    while (numStart > 0 && std::isdigit(static_cast<unsigned char>(l[numStart - 1])))
+      --numStart;
     auto frame = parseNumber(l.substr(numStart, p - numStart));
     std::string_view rest = l.substr(p + 19);
     auto field = [&](std::string_view key) -> std::optional<int64_t> {
       size_t k = rest.find(key);
-      if (k == std::string_view::npos) return std::nullopt;
+      if (k == std::string_view::npos)
+        return std::nullopt;
       size_t b = k;
-      while (b > 0 && rest[b - 1] == ' ') --b;
+      while (b > 0 && rest[b - 1] == ' ')
+        --b;
       size_t e = b;
-      while (b > 0 && std::isdigit(static_cast<unsigned char>(rest[b - 1]))) --b;
+      while (b > 0 && std::isdigit(static_cast<unsigned char>(rest[b - 1])))
+        --b;
       return parseNumber(rest.substr(b, e - b));
     };
     auto stores = field("bytes spill stores");
     auto loads = field("bytes spill loads");
-    if (props_ < 0 || !frame) return true;
+    if (props_ < 0 || !frame)
+      return true;
     auto &f = report.functions[static_cast<size_t>(props_)];
     f.stackFrame = *frame;
-    if (stores) f.spillStores = *stores;
-    if (loads) f.spillLoads = *loads;
+    if (stores)
+      f.spillStores = *stores;
+    if (loads)
+      f.spillLoads = *loads;
     return true;
   }
 
@@ -430,8 +504,7 @@ private:
     }
     // Already reported in this run? Then it is that record's warning.
     for (size_t i = 0; i < report.functions.size(); ++i) {
-      if (recordBlock_[i] == block_ && report.functions[i].mangledName == fn &&
-          !report.functions[i].arch.empty()) {
+      if (recordBlock_[i] == block_ && report.functions[i].mangledName == fn && !report.functions[i].arch.empty()) {
         report.functions[i].warnings.push_back(std::move(t));
         return;
       }
@@ -444,7 +517,8 @@ private:
     std::string arch(stripTarget(body));
     if (body.starts_with("Function properties for")) {
       std::string_view name = trim(body.substr(23));
-      if (!name.empty() && name.back() == ':') name.remove_suffix(1);
+      if (!name.empty() && name.back() == ':')
+        name.remove_suffix(1);
       name = trim(name);
       if (name.size() >= 2 && name.front() == '\'' && name.back() == '\'')
         name = name.substr(1, name.size() - 2);
@@ -493,8 +567,10 @@ private:
       cuobjFunction_ = std::string(trim(l.substr(9, l.size() - 10)));
       return true;
     }
-    if (!l.starts_with("REG:")) return false;
-    if (cuobjFunction_.empty() || cuobjArch_.empty()) return true;
+    if (!l.starts_with("REG:"))
+      return false;
+    if (cuobjFunction_.empty() || cuobjArch_.empty())
+      return true;
     if (!blockHasArch_ || arch_ != cuobjArch_) {
       newBlock();
       arch_ = cuobjArch_;
@@ -508,13 +584,19 @@ private:
       std::string_view tok = l.substr(start, sp == std::string_view::npos ? l.npos : sp - start);
       start = sp == std::string_view::npos ? l.size() : sp + 1;
       size_t colon = tok.rfind(':');
-      if (colon == std::string_view::npos) continue;
+      if (colon == std::string_view::npos)
+        continue;
       auto n = parseNumber(tok.substr(colon + 1));
-      if (!n) continue;
+      if (!n)
+        continue;
       std::string_view key = tok.substr(0, colon);
-      if (key == "REG") { f.registers = clampInt(*n); f.registersReported = true; }
-      else if (key == "STACK") f.stackFrame = *n;
-      else if (key == "SHARED") f.sharedMem = *n;
+      if (key == "REG") {
+        f.registers = clampInt(*n);
+        f.registersReported = true;
+      } else if (key == "STACK")
+        f.stackFrame = *n;
+      else if (key == "SHARED")
+        f.sharedMem = *n;
       else if (key.starts_with("CONSTANT[") && endsWith(key, "]")) {
         if (auto b = parseNumber(key.substr(9, key.size() - 10)); b && *b < 1024)
           f.constantBanks[static_cast<int>(*b)] = *n;
@@ -533,7 +615,8 @@ PtxasReport parsePtxasLog(std::string_view text) {
     size_t start = 0;
     while (start < text.size()) {
       size_t nl = text.find('\n', start);
-      if (nl == std::string_view::npos) nl = text.size();
+      if (nl == std::string_view::npos)
+        nl = text.size();
       p.line(text.substr(start, nl - start));
       start = nl + 1;
     }

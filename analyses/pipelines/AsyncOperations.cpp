@@ -38,7 +38,8 @@ const Expr *peelAddress(const Expr *E) {
     E = E->IgnoreParenImpCasts();
     if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
       E = Cast->getSubExpr();
-    else if (const auto *U = dyn_cast<UnaryOperator>(E); U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref))
+    else if (const auto *U = dyn_cast<UnaryOperator>(E);
+             U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref))
       E = U->getSubExpr();
     else
       return E;
@@ -55,8 +56,7 @@ const FunctionDecl *programFunctionCalled(const CallExpr &Call, ASTContext &Ctx)
     return nullptr;
   const llvm::StringRef NS = outermostNamespace(FD);
   const SourceManager &SM = Ctx.getSourceManager();
-  if (NS == "cuda" || NS == "cooperative_groups" ||
-      SM.isInSystemHeader(SM.getExpansionLoc(Definition->getLocation())))
+  if (NS == "cuda" || NS == "cooperative_groups" || SM.isInSystemHeader(SM.getExpansionLoc(Definition->getLocation())))
     return nullptr;
   return Definition;
 }
@@ -175,7 +175,8 @@ std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ASTContext &Ctx)
     if (Name == "__pipeline_commit")
       return {op(AsyncEventKind::Commit, AsyncCopyForm::Primitives)};
     if (Name == "__pipeline_wait_prior")
-      return {op(AsyncEventKind::Wait, AsyncCopyForm::Primitives, Args ? constantIntegerOf(Call.getArg(0), Ctx) : std::nullopt)};
+      return {op(AsyncEventKind::Wait, AsyncCopyForm::Primitives,
+                 Args ? constantIntegerOf(Call.getArg(0), Ctx) : std::nullopt)};
     if (Name == "__syncthreads" || Name == "__syncthreads_count" || Name == "__syncthreads_and" ||
         Name == "__syncthreads_or")
       return {op(AsyncEventKind::BlockBarrier, AsyncCopyForm::Primitives)};

@@ -1,12 +1,12 @@
 #include "pipelines/AsyncPipeline.h"
-#include "pipelines/AsyncPipelineOffsets.h"
 #include "ast/CudaBuiltinVariables.h"
 #include "ast/SharedMemoryVariables.h"
+#include "pipelines/AsyncPipelineOffsets.h"
 
+#include "ast/AstWalker.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "ast/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -223,8 +223,8 @@ void readRing(const Collector &C, ASTContext &Ctx, AsyncPipelineFacts &Out) {
   for (const VarDecl *V : Order) {
     const Uses &U = ByBuffer[V];
     const auto *Outer = Ctx.getAsConstantArrayType(V->getType());
-    const bool Ring = Outer && Outer->getElementType()->isArrayType() && !U.threadIndexed &&
-                      (U.runtime || U.constants.size() > 1);
+    const bool Ring =
+        Outer && Outer->getElementType()->isArrayType() && !U.threadIndexed && (U.runtime || U.constants.size() > 1);
     if (!Ring) {
       Why = U.threadIndexed ? "the copies into '" + V->getNameAsString() +
                                   "' index its first dimension by thread (rows of one tile, not stages)"

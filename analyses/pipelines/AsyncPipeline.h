@@ -52,7 +52,7 @@ struct AsyncCopyEvent {
   const VarDecl *buffer = nullptr;
   std::optional<int64_t> constantStage;
   bool runtimeStage = false;
-  bool threadIndexed = false; // the first index depends on the thread: a row, not a stage
+  bool threadIndexed = false;   // the first index depends on the thread: a row, not a stage
   std::optional<int64_t> bytes; // Copy: its size in bytes, when exact
 };
 
@@ -65,7 +65,7 @@ struct CopyDestination {
 CopyDestination copyDestinationOf(const Expr *Address);
 
 struct AsyncPipelineFacts {
-  std::vector<AsyncCopyForm> forms; // each form once, in order of first use
+  std::vector<AsyncCopyForm> forms;   // each form once, in order of first use
   std::vector<AsyncCopyEvent> events; // in source order (the kernel's body, then the functions it calls)
   SourceLocation firstCopy;
   /// The ring: S and the bytes of one stage, when readable.

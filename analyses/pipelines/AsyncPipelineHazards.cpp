@@ -82,8 +82,8 @@ private:
     const SourceLocation Loc = inKernel(At);
     const auto Key = std::make_pair(R.buffer, R.stage);
     if (blockPipeline()) {
-      PipelineReads.push_back({R, Loc, P.complete, P.releases, P.committed + !P.open.copies.empty(), Epoch,
-                               P.lastRelease});
+      PipelineReads.push_back(
+          {R, Loc, P.complete, P.releases, P.committed + !P.open.copies.empty(), Epoch, P.lastRelease});
       return;
     }
     if (auto It = Last.find(Key); It != Last.end()) {
@@ -142,8 +142,9 @@ private:
         if (O.form == AsyncCopyForm::Bulk)
           throw NotModelled{std::string("the ") + asyncCopyFormName(O.form) + " form's completion is not modelled"};
         const bool Offsets = !OffsetRing.empty();
-        std::optional<Region> R =
-            !O.destination ? std::nullopt : Offsets ? offsetRegionOf(O.destination) : regionOf(O.destination);
+        std::optional<Region> R = !O.destination ? std::nullopt
+                                  : Offsets      ? offsetRegionOf(O.destination)
+                                                 : regionOf(O.destination);
         if (!R)
           throw NotModelled{"a copy's destination is not a stage of the ring"};
         if (Offsets)
@@ -421,12 +422,12 @@ private:
   std::map<std::pair<const VarDecl *, int64_t>, std::vector<ReadSinceBarrier>> Reads;
   std::set<std::tuple<int, unsigned, unsigned>> Reported;
   const FunctionDecl &Kernel;
-  Progress P;                // the side running now
-  Progress Saved[3];         // the kernel before a split (0), its two sides (1, 2)
+  Progress P;        // the side running now
+  Progress Saved[3]; // the kernel before a split (0), its two sides (1, 2)
   bool Entered[3] = {false, false, false};
   int Role = 0;
-  size_t Epoch = 0;          // block barriers run
-  size_t ReadSeq = 0;        // reads run
+  size_t Epoch = 0;   // block barriers run
+  size_t ReadSeq = 0; // reads run
   // cuda::barrier: this thread's arrivals per barrier, the read count at
   // each, and the last arrival's place.
   std::map<BarrierKey, size_t> Arrivals;
@@ -452,9 +453,9 @@ bool ringKnown(const FunctionDecl &Kernel, const AsyncPipelineFacts &Pipeline) {
 }
 
 // The run's hazards, or why it stopped. Arguments: a launch's values.
-std::vector<PipelineHazard> runHazards(const FunctionDecl &Kernel, const AsyncPipelineFacts &Pipeline,
-                                       ASTContext &Ctx, const std::vector<std::optional<int64_t>> *Arguments,
-                                       std::string &Stopped, bool &Exact) {
+std::vector<PipelineHazard> runHazards(const FunctionDecl &Kernel, const AsyncPipelineFacts &Pipeline, ASTContext &Ctx,
+                                       const std::vector<std::optional<int64_t>> *Arguments, std::string &Stopped,
+                                       bool &Exact) {
   Simulation Run(Kernel, Pipeline, Ctx);
   try {
     if (Arguments)

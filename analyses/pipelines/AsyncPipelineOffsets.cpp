@@ -1,6 +1,6 @@
 #include "pipelines/AsyncPipelineOffsets.h"
-#include "pipelines/AsyncPipelineRun.h"
 #include "ast/SharedMemoryVariables.h"
+#include "pipelines/AsyncPipelineRun.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"

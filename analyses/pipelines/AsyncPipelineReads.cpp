@@ -50,8 +50,8 @@ std::optional<Region> RingReads::regionOf(const Expr *E) {
       E = LeftIsPointer ? B->getLHS() : B->getRHS();
       continue;
     }
-    if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getNumArgs() == 1 &&
-                                                   Call->getArg(0)->getType()->isPointerType()) {
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && Call->getNumArgs() == 1 && Call->getArg(0)->getType()->isPointerType()) {
       E = Call->getArg(0); // __cvta_generic_to_shared(p) and the like
       continue;
     }

@@ -110,8 +110,8 @@ public:
         E = AddressLeft ? L : R;
         continue;
       }
-      if (const auto *Call = dyn_cast<CallExpr>(E); Call && Call->getNumArgs() == 1 &&
-                                                     Call->getArg(0)->getType()->isPointerType()) {
+      if (const auto *Call = dyn_cast<CallExpr>(E);
+          Call && Call->getNumArgs() == 1 && Call->getArg(0)->getType()->isPointerType()) {
         E = Call->getArg(0); // __cvta_generic_to_shared(p)
         continue;
       }
@@ -402,8 +402,7 @@ private:
       --UndecidedDepth;
       return;
     }
-    if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) ||
-        isa<SwitchStmt>(S)) {
+    if (isa<ReturnStmt>(S) || isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) || isa<SwitchStmt>(S)) {
       if (holdsAsyncOrBarrier(S))
         throw NotModelled{"control flow the pipeline model does not follow"};
       if (LoopDepth > 0 && !isa<ReturnStmt>(S))
@@ -457,8 +456,8 @@ private:
     for (const AsyncOperation &O : recogniseAsyncOperations(*S, Ctx))
       if (O.kind != AsyncEventKind::Copy)
         return true;
-    if (const FunctionDecl *Callee = followedCallee(S); Callee && Depth < 4 &&
-                                                        holdsWaitCommitOrBarrier(Callee->getBody(), Depth + 1))
+    if (const FunctionDecl *Callee = followedCallee(S);
+        Callee && Depth < 4 && holdsWaitCommitOrBarrier(Callee->getBody(), Depth + 1))
       return true;
     for (const Stmt *Child : S->children())
       if (holdsWaitCommitOrBarrier(Child, Depth))
@@ -521,12 +520,11 @@ private:
     pointerAssignments(E);
   }
 
-
   llvm::DenseMap<const Stmt *, bool> HoldsCache;
   const int SteadyTrips;
   int InRole = 0; // inside a side of a role split (1 or 2)
   struct Returned {};
-  int CallDepth = 0; // called functions being run
+  int CallDepth = 0;      // called functions being run
   int UndecidedDepth = 0; // inside a branch whose condition is not known (its body run)
   int KnownTripLimit = 64;
   bool Exact = true;

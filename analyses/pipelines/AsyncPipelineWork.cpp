@@ -382,14 +382,13 @@ bool nothingOverlaps(const Stmt &Loop, LoopWorkReader &Reader) {
     const LoopWorkReader::Holds H = Reader.holds(S);
     const bool Works = Reader.doesWork(S);
     const int Kinds = int(H.copy) + int(H.completion) + int(Works);
-    Steps.push_back(Kinds > 1     ? Step::Mixed
-                    : H.copy      ? Step::Copy
+    Steps.push_back(Kinds > 1      ? Step::Mixed
+                    : H.copy       ? Step::Copy
                     : H.completion ? Step::Completion
-                    : Works       ? Step::Work
-                                  : Step::Nothing);
+                    : Works        ? Step::Work
+                                   : Step::Nothing);
   }
-  if (std::count(Steps.begin(), Steps.end(), Step::Mixed) ||
-      !std::count(Steps.begin(), Steps.end(), Step::Copy) ||
+  if (std::count(Steps.begin(), Steps.end(), Step::Mixed) || !std::count(Steps.begin(), Steps.end(), Step::Copy) ||
       !std::count(Steps.begin(), Steps.end(), Step::Completion))
     return false;
   const size_t N = Steps.size();

@@ -42,12 +42,12 @@
 namespace clang::tidy::occlint {
 
 struct PipelineLoopWork {
-  const Stmt *loop = nullptr;       // the pipelined loop (null when none in the kernel's body)
-  std::optional<int64_t> trips;     // its trip count, when a constant
+  const Stmt *loop = nullptr;   // the pipelined loop (null when none in the kernel's body)
+  std::optional<int64_t> trips; // its trip count, when a constant
   /// One trip, when countable: FP operations per thread, tensor FLOPs per warp.
   std::optional<double> fpOpsPerThread, tensorFlopsPerWarp;
-  std::string workUnknown;          // why the work is not counted ("" when it is)
-  bool nothingOverlaps = false;     // every copy is waited for before any work
+  std::string workUnknown;      // why the work is not counted ("" when it is)
+  bool nothingOverlaps = false; // every copy is waited for before any work
 };
 
 PipelineLoopWork describePipelineLoopWork(const FunctionDecl &Kernel, ASTContext &Ctx);

@@ -35,8 +35,8 @@ std::optional<PipelineHazard> judgeBlockPipelineRead(const PipelineRead &R, cons
     H.kind = PipelineHazard::BufferReuse;
     H.why = "the pipeline has " + std::to_string(PipelineStages) + " stages and the ring " +
             std::to_string(RingStages) + " buffers, so a producer may acquire the stage while it is read";
-    H.fix = "as many pipeline stages as buffers in the ring (pipeline_shared_state<..., " +
-            std::to_string(RingStages) + ">)";
+    H.fix = "as many pipeline stages as buffers in the ring (pipeline_shared_state<..., " + std::to_string(RingStages) +
+            ">)";
   } else if (!Held || RacingBatch < R.issued) {
     H.kind = PipelineHazard::EarlyRead;
     H.why = "no consumer_wait covers its stage";

@@ -1,6 +1,6 @@
 #include "pipelines/KernelLocals.h"
-#include "pipelines/AsyncOperations.h"
 #include "ast/CudaBuiltinVariables.h"
+#include "pipelines/AsyncOperations.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
@@ -26,25 +26,44 @@ std::optional<int64_t> KernelLocals::eval(const Expr *E) {
     if (!L || !R)
       return std::nullopt; // (the leaves asked the evaluator: linear in the expression)
     switch (B->getOpcode()) {
-    case BO_Add: return *L + *R;
-    case BO_Sub: return *L - *R;
-    case BO_Mul: return *L * *R;
-    case BO_Div: return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
-    case BO_Rem: return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
-    case BO_And: return *L & *R;
-    case BO_Or: return *L | *R;
-    case BO_Xor: return *L ^ *R;
-    case BO_Shl: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L << *R) : std::nullopt;
-    case BO_Shr: return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
-    case BO_LT: return *L < *R;
-    case BO_GT: return *L > *R;
-    case BO_LE: return *L <= *R;
-    case BO_GE: return *L >= *R;
-    case BO_EQ: return *L == *R;
-    case BO_NE: return *L != *R;
-    case BO_LAnd: return *L && *R;
-    case BO_LOr: return *L || *R;
-    default: return std::nullopt;
+    case BO_Add:
+      return *L + *R;
+    case BO_Sub:
+      return *L - *R;
+    case BO_Mul:
+      return *L * *R;
+    case BO_Div:
+      return *R ? std::optional<int64_t>(*L / *R) : std::nullopt;
+    case BO_Rem:
+      return *R ? std::optional<int64_t>(*L % *R) : std::nullopt;
+    case BO_And:
+      return *L & *R;
+    case BO_Or:
+      return *L | *R;
+    case BO_Xor:
+      return *L ^ *R;
+    case BO_Shl:
+      return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L << *R) : std::nullopt;
+    case BO_Shr:
+      return *R >= 0 && *R < 63 ? std::optional<int64_t>(*L >> *R) : std::nullopt;
+    case BO_LT:
+      return *L < *R;
+    case BO_GT:
+      return *L > *R;
+    case BO_LE:
+      return *L <= *R;
+    case BO_GE:
+      return *L >= *R;
+    case BO_EQ:
+      return *L == *R;
+    case BO_NE:
+      return *L != *R;
+    case BO_LAnd:
+      return *L && *R;
+    case BO_LOr:
+      return *L || *R;
+    default:
+      return std::nullopt;
     }
   }
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
@@ -52,11 +71,16 @@ std::optional<int64_t> KernelLocals::eval(const Expr *E) {
     if (!V)
       return std::nullopt;
     switch (U->getOpcode()) {
-    case UO_Minus: return -*V;
-    case UO_LNot: return !*V;
-    case UO_Not: return ~*V;
-    case UO_Plus: return *V;
-    default: return std::nullopt;
+    case UO_Minus:
+      return -*V;
+    case UO_LNot:
+      return !*V;
+    case UO_Not:
+      return ~*V;
+    case UO_Plus:
+      return *V;
+    default:
+      return std::nullopt;
     }
   }
   if (const auto *C = dyn_cast<ConditionalOperator>(E)) {
@@ -197,21 +221,40 @@ void KernelLocals::assignments(const Stmt *S) {
     std::optional<int64_t> New;
     if (Old && R)
       switch (B->getOpcode()) {
-      case BO_AddAssign: New = *Old + *R; break;
-      case BO_SubAssign: New = *Old - *R; break;
-      case BO_MulAssign: New = *Old * *R; break;
-      case BO_XorAssign: New = *Old ^ *R; break;
-      case BO_AndAssign: New = *Old & *R; break;
-      case BO_OrAssign: New = *Old | *R; break;
-      case BO_RemAssign: if (*R) New = *Old % *R; break;
-      case BO_DivAssign: if (*R) New = *Old / *R; break;
-      default: break;
+      case BO_AddAssign:
+        New = *Old + *R;
+        break;
+      case BO_SubAssign:
+        New = *Old - *R;
+        break;
+      case BO_MulAssign:
+        New = *Old * *R;
+        break;
+      case BO_XorAssign:
+        New = *Old ^ *R;
+        break;
+      case BO_AndAssign:
+        New = *Old & *R;
+        break;
+      case BO_OrAssign:
+        New = *Old | *R;
+        break;
+      case BO_RemAssign:
+        if (*R)
+          New = *Old % *R;
+        break;
+      case BO_DivAssign:
+        if (*R)
+          New = *Old / *R;
+        break;
+      default:
+        break;
       }
     if (!New && !Old && (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign))
       if (auto It = Linear.find(VD); It != Linear.end())
         if (std::optional<LinearValue> Add = linear(cast<CompoundAssignOperator>(B)->getRHS())) {
           const LinearValue Sum{B->getOpcode() == BO_AddAssign ? It->second.uniform + Add->uniform
-                                                              : It->second.uniform - Add->uniform,
+                                                               : It->second.uniform - Add->uniform,
                                 true};
           assign(VD, std::nullopt, nullptr);
           Linear[VD] = Sum;
@@ -244,6 +287,5 @@ void KernelLocals::forgetAssignedIn(const Stmt *S) {
   for (const Stmt *Child : S->children())
     forgetAssignedIn(Child);
 }
-
 
 } // namespace clang::tidy::occlint

@@ -62,7 +62,7 @@ private:
   ASTContext &Ctx;
   std::map<const VarDecl *, int64_t> Env;
   std::set<const VarDecl *> Assigned, ThreadValued;
-  std::map<const VarDecl *, LinearValue> Linear; // locals with a thread part
+  std::map<const VarDecl *, LinearValue> Linear;            // locals with a thread part
   std::map<const Expr *, std::optional<int64_t>> Constants; // Clang's constant evaluator, asked once per expression
 };
 

@@ -120,8 +120,8 @@ bool usesBlockScopePipeline(const Stmt *Body) {
           const QualType T = VD->getType().getNonReferenceType();
           const std::optional<std::string> Scope = threadScopeOf(T);
           const auto *RD = T->getAsCXXRecordDecl();
-          Found = Scope && *Scope == "thread_scope_block" && RD && RD->getIdentifier() &&
-                  RD->getName() == "pipeline" && outermostNamespace(RD) == "cuda";
+          Found = Scope && *Scope == "thread_scope_block" && RD && RD->getIdentifier() && RD->getName() == "pipeline" &&
+                  outermostNamespace(RD) == "cuda";
         }
     for (const Stmt *Child : S->children())
       Walk(Child);

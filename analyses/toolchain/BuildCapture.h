@@ -39,15 +39,15 @@ inline constexpr int kBuildCaptureVersion = 1;
 inline constexpr std::string_view kBuildCaptureFormat = "occlint-build-capture";
 
 struct CapturedFile {
-  std::string path;     // absolute
+  std::string path; // absolute
   uint64_t size = 0;
-  std::string fnv1a64;  // 16 hex digits (hashHex of hashFileContents)
+  std::string fnv1a64; // 16 hex digits (hashHex of hashFileContents)
 };
 
 struct CapturedCompiler {
-  std::string path;     // absolute, as found (a symlink stays one)
-  std::string kind;     // "nvcc" or "clang"
-  uint64_t size = 0;    // of the file it names (symlinks followed)
+  std::string path;  // absolute, as found (a symlink stays one)
+  std::string kind;  // "nvcc" or "clang"
+  uint64_t size = 0; // of the file it names (symlinks followed)
   int64_t mtimeNs = 0;
 };
 
@@ -77,7 +77,8 @@ std::optional<std::string> sidecarPathForCommand(const std::vector<std::string> 
 
 /// The size and content hash of each file (absolute paths); nullopt, naming
 /// the file in *error, when one cannot be read.
-std::optional<std::vector<CapturedFile>> describeFiles(const std::vector<std::string> &paths, std::string *error = nullptr);
+std::optional<std::vector<CapturedFile>> describeFiles(const std::vector<std::string> &paths,
+                                                       std::string *error = nullptr);
 
 /// The identity of the compiler file at `path`; nullopt when it cannot be stat'ed.
 std::optional<CapturedCompiler> describeCompiler(const std::string &path, const std::string &kind);
@@ -94,10 +95,10 @@ std::optional<BuildCapture> readBuildCapture(const std::string &path, std::strin
 
 /// What a caller expects the sidecar to describe (each part optional).
 struct BuildCaptureExpectation {
-  std::string source;                   // the absolute source; "" = any
+  std::string source; // the absolute source; "" = any
   /// The compile database's command for it; nullptr = not compared.
   const std::vector<std::string> *arguments = nullptr;
-  std::string directory;                // its directory; "" = not compared
+  std::string directory; // its directory; "" = not compared
 };
 
 /// "" when `capture` is current for `expect`; else the first reason it is
@@ -105,10 +106,10 @@ struct BuildCaptureExpectation {
 std::string staleReason(const BuildCapture &capture, const BuildCaptureExpectation &expect = {});
 
 struct LoadedBuildCapture {
-  bool found = false;    // a sidecar of this format was read
-  bool current = false;  // ... and staleReason found nothing
-  std::string reason;    // when !current: why (missing, unreadable, stale)
-  BuildCapture capture;  // what was read (when found)
+  bool found = false;   // a sidecar of this format was read
+  bool current = false; // ... and staleReason found nothing
+  std::string reason;   // when !current: why (missing, unreadable, stale)
+  BuildCapture capture; // what was read (when found)
   /// arch -> raw ptxas log; only when current.
   std::map<std::string, std::string> ptxasLogs;
 };
@@ -118,17 +119,17 @@ LoadedBuildCapture loadBuildCapture(const std::string &sidecarPath, const BuildC
 
 /// What the launcher knows after a compile that succeeded.
 struct FinishedCompile {
-  std::vector<std::string> command;  // as the launcher got it: launchers, compiler, arguments
-  std::string directory;             // its working directory, absolute
-  std::string ptxasLog;              // every ptxas line the compiler printed (PtxasStderrFilter::log)
-  std::string depfile;               // the dependency file it wrote, absolute; "" = none
-  int64_t startNs = 0, endNs = 0;    // when it ran (CLOCK_REALTIME)
+  std::vector<std::string> command; // as the launcher got it: launchers, compiler, arguments
+  std::string directory;            // its working directory, absolute
+  std::string ptxasLog;             // every ptxas line the compiler printed (PtxasStderrFilter::log)
+  std::string depfile;              // the dependency file it wrote, absolute; "" = none
+  int64_t startNs = 0, endNs = 0;   // when it ran (CLOCK_REALTIME)
 };
 
 struct RecordOptions {
-  bool sidecar = true;     // write <object>.occlint.json (when the command has -o)
-  bool cache = true;       // store each arch's log under latestReportKey
-  std::string cacheDir;    // "" = ResultCache::defaultDirectory() ($OCCLINT_CACHE_DIR...)
+  bool sidecar = true;  // write <object>.occlint.json (when the command has -o)
+  bool cache = true;    // store each arch's log under latestReportKey
+  std::string cacheDir; // "" = ResultCache::defaultDirectory() ($OCCLINT_CACHE_DIR...)
 };
 
 /// Writes the sidecar and the cache entries of a finished compile. Nothing

@@ -12,7 +12,6 @@
 namespace occlint {
 namespace translator_detail {
 
-
 std::string trimQuotesAndBrackets(std::string S) {
   std::string Out;
   for (char C : S)
@@ -52,9 +51,7 @@ std::vector<std::string> splitCommandLine(std::string_view S) {
   std::vector<std::string> Out;
   std::string Cur;
   bool InWord = false;
-  auto IsSpace = [](char C) {
-    return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v';
-  };
+  auto IsSpace = [](char C) { return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' || C == '\v'; };
   for (size_t I = 0; I < S.size(); ++I) {
     char C = S[I];
     if (IsSpace(C)) {
@@ -85,8 +82,7 @@ std::vector<std::string> splitCommandLine(std::string_view S) {
     }
     if (C == '"') {
       for (++I; I < S.size() && S[I] != '"'; ++I) {
-        if (S[I] == '\\' && I + 1 < S.size() &&
-            std::string_view("\"\\$`\n").find(S[I + 1]) != std::string_view::npos) {
+        if (S[I] == '\\' && I + 1 < S.size() && std::string_view("\"\\$`\n").find(S[I + 1]) != std::string_view::npos) {
           ++I;
           if (S[I] != '\n')
             Cur += S[I];

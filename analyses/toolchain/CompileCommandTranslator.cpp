@@ -36,8 +36,7 @@ std::string baseName(const std::string &Path) {
 }
 
 bool isLauncherName(const std::string &Name) {
-  return Name == "ccache" || Name == "sccache" || Name == "distcc" || Name == "icecc" ||
-         Name == "buildcache";
+  return Name == "ccache" || Name == "sccache" || Name == "distcc" || Name == "icecc" || Name == "buildcache";
 }
 
 // Index of the compiler in argv, after any launchers.
@@ -55,9 +54,8 @@ bool isClangName(const std::string &Name) {
     // clang-22, clang++-22, clang++-22.1
     if (Name.starts_with(std::string(Stem) + "-")) {
       std::string_view Rest = std::string_view(Name).substr(Stem.size() + 1);
-      if (!Rest.empty() && std::all_of(Rest.begin(), Rest.end(), [](char C) {
-            return (C >= '0' && C <= '9') || C == '.';
-          }))
+      if (!Rest.empty() &&
+          std::all_of(Rest.begin(), Rest.end(), [](char C) { return (C >= '0' && C <= '9') || C == '.'; }))
         return true;
     }
   }
@@ -135,8 +133,7 @@ TranslatedCommand translateClang(const std::vector<std::string> &Argv, size_t Co
 
 class NvccTranslator {
 public:
-  NvccTranslator(std::vector<std::string> Tokens, TranslatedCommand &R)
-      : T(std::move(Tokens)), R(R) {}
+  NvccTranslator(std::vector<std::string> Tokens, TranslatedCommand &R) : T(std::move(Tokens)), R(R) {}
 
   void run() {
     for (const std::string &Tok : T)
@@ -224,8 +221,7 @@ private:
   }
 
   static bool looksLikeLevel(const std::string &V) {
-    return V == "0" || V == "1" || V == "2" || V == "3" || V == "s" || V == "z" || V == "g" ||
-           V == "fast";
+    return V == "0" || V == "1" || V == "2" || V == "3" || V == "s" || V == "z" || V == "g" || V == "fast";
   }
 
   void one() {
@@ -420,8 +416,7 @@ private:
       if (!HaveValue) {
         drop(Spelled);
       } else {
-        Flags.push_back(Value == "true" ? "-fgpu-flush-denormals-to-zero"
-                                        : "-fno-gpu-flush-denormals-to-zero");
+        Flags.push_back(Value == "true" ? "-fgpu-flush-denormals-to-zero" : "-fno-gpu-flush-denormals-to-zero");
       }
       break;
     case Act::DefaultStream:
@@ -525,8 +520,7 @@ bool isClangCommand(const std::vector<std::string> &Argv) {
   return C < Argv.size() && isClangName(baseName(Argv[C]));
 }
 
-TranslatedCommand translateCompileCommand(const std::vector<std::string> &Argv,
-                                          const std::string &Directory) {
+TranslatedCommand translateCompileCommand(const std::vector<std::string> &Argv, const std::string &Directory) {
   TranslatedCommand R;
   try {
     size_t Compiler = compilerIndex(Argv);
@@ -539,9 +533,7 @@ TranslatedCommand translateCompileCommand(const std::vector<std::string> &Argv,
 
     Expander E{Directory, {}};
     std::vector<std::string> Tokens;
-    E.expand(std::vector<std::string>(Argv.begin() + static_cast<std::ptrdiff_t>(Compiler) + 1,
-                                      Argv.end()),
-             0, Tokens);
+    E.expand(std::vector<std::string>(Argv.begin() + static_cast<std::ptrdiff_t>(Compiler) + 1, Argv.end()), 0, Tokens);
     R.error = E.Error;
     R.isNvcc = true;
     NvccTranslator(std::move(Tokens), R).run();

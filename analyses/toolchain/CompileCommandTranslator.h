@@ -54,9 +54,9 @@ struct TranslatedCommand {
   /// What -Xptxas / --ptxas-options carried (for Clang commands: -Xcuda-ptxas),
   /// one entry per comma-separated item.
   std::vector<std::string> ptxasFlags;
-  bool isNvcc = false;                 // the command was an nvcc command
-  bool relocatableDeviceCode = false;  // -rdc=true / -dc / --relocatable-device-code=true (clang: -fgpu-rdc)
-  bool deviceDebug = false;            // -G / --device-debug: nvcc builds unoptimized device code
+  bool isNvcc = false;                // the command was an nvcc command
+  bool relocatableDeviceCode = false; // -rdc=true / -dc / --relocatable-device-code=true (clang: -fgpu-rdc)
+  bool deviceDebug = false;           // -G / --device-debug: nvcc builds unoptimized device code
   /// Non-empty: (part of) the command could not be read, e.g. an unreadable
   /// --options-file or @file (the message names it), or an empty command. The
   /// rest of the command is still translated as far as possible.
@@ -68,8 +68,7 @@ struct TranslatedCommand {
 /// `directory` is its working directory, against which relative --options-file
 /// and @file paths are read (relative paths inside the result stay relative to
 /// it, as the tooling runs there).
-TranslatedCommand translateCompileCommand(const std::vector<std::string> &argv,
-                                          const std::string &directory);
+TranslatedCommand translateCompileCommand(const std::vector<std::string> &argv, const std::string &directory);
 
 /// True when argv[0] is nvcc ("nvcc", "/usr/local/cuda/bin/nvcc", "nvcc.exe"),
 /// possibly behind launchers such as ccache, sccache, distcc or icecc.

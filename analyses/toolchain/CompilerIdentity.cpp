@@ -18,7 +18,8 @@ std::string trimmedOutput(std::string s, size_t maxChars) {
   size_t b = s.find_first_not_of(" \t\r\n");
   size_t e = s.find_last_not_of(" \t\r\n");
   s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-  if (s.size() > maxChars) s = "..." + s.substr(s.size() - maxChars);
+  if (s.size() > maxChars)
+    s = "..." + s.substr(s.size() - maxChars);
   return s;
 }
 
@@ -26,7 +27,8 @@ std::string trimmedOutput(std::string s, size_t maxChars) {
 
 std::string compilerIdentityKey(const std::string &binary) {
   struct stat st{};
-  if (::stat(binary.c_str(), &st) != 0) return {};
+  if (::stat(binary.c_str(), &st) != 0)
+    return {};
   return "occlint-compiler-identity 1\n" + binary + "\n" + std::to_string(st.st_mtim.tv_sec) + "." +
          std::to_string(st.st_mtim.tv_nsec) + "\n" + std::to_string(st.st_size);
 }
@@ -39,7 +41,8 @@ std::optional<std::string> compilerIdentity(const std::string &binary, std::chro
   const std::string memoKey = key.empty() ? binary : key;
   {
     std::lock_guard<std::mutex> lock(mu);
-    if (auto it = known.find(memoKey); it != known.end()) return it->second;
+    if (auto it = known.find(memoKey); it != known.end())
+      return it->second;
   }
   const bool persistent = useCache && !key.empty();
   if (persistent) {
@@ -53,7 +56,8 @@ std::optional<std::string> compilerIdentity(const std::string &binary, std::chro
   opt.timeout = std::min<std::chrono::seconds>(timeout, std::chrono::seconds(30));
   std::error_code ec;
   opt.workingDirectory = fs::temp_directory_path(ec).string(); // never the checkout occlint runs in
-  if (ec) opt.workingDirectory = "/tmp";
+  if (ec)
+    opt.workingDirectory = "/tmp";
   auto r = runSubprocess({binary, "--version"}, opt);
   if (!r.ok()) {
     if (error) {
@@ -63,7 +67,8 @@ std::optional<std::string> compilerIdentity(const std::string &binary, std::chro
     return std::nullopt;
   }
   std::string identity = trimmedOutput(r.out + r.err, 1u << 16);
-  if (persistent) ResultCache(cacheDir).store(key, {}, identity); // best effort: a failed store is a later miss
+  if (persistent)
+    ResultCache(cacheDir).store(key, {}, identity); // best effort: a failed store is a later miss
   std::lock_guard<std::mutex> lock(mu);
   return known.emplace(memoKey, identity).first->second;
 }

@@ -17,8 +17,7 @@ namespace occlint {
 /// the in-process memo is used. nullopt, with *error naming the binary, when
 /// it cannot be run.
 std::optional<std::string> compilerIdentity(const std::string &binary, std::chrono::seconds timeout,
-                                            const std::string &cacheDir, bool useCache,
-                                            std::string *error = nullptr);
+                                            const std::string &cacheDir, bool useCache, std::string *error = nullptr);
 
 /// The cache key of a binary's identity ("" when it cannot be stat'ed: such a
 /// binary's answer is not kept across runs).

@@ -35,13 +35,15 @@ constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 volatile sig_atomic_t gChild = 0;
 
 void forwardToChild(int sig) {
-  if (gChild > 0) ::kill(static_cast<pid_t>(gChild), sig);
+  if (gChild > 0)
+    ::kill(static_cast<pid_t>(gChild), sig);
 }
 
 void writeAll(int fd, std::string_view text, bool &broken) {
   while (!broken && !text.empty()) {
     ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR)
+      continue;
     if (n <= 0) {
       broken = true; // a closed stderr: the rest is dropped, the compile goes on
       return;
@@ -68,7 +70,8 @@ std::string workingDirectory() {
   std::error_code ec;
   std::string real = fs::current_path(ec).string();
   const char *pwd = std::getenv("PWD");
-  if (pwd && pwd[0] == '/' && fs::equivalent(pwd, real.empty() ? "." : real, ec) && !ec) return pwd;
+  if (pwd && pwd[0] == '/' && fs::equivalent(pwd, real.empty() ? "." : real, ec) && !ec)
+    return pwd;
   return real;
 }
 
@@ -91,23 +94,28 @@ struct Child {
 /// Starts argv with stdout on `stdoutFd` and stderr on `stderrFd`.
 Child spawn(const std::vector<std::string> &argv, int stdoutFd, int stderrFd, const sigset_t &mask) {
   std::vector<char *> cargv;
-  for (const std::string &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
+  for (const std::string &a : argv)
+    cargv.push_back(const_cast<char *>(a.c_str()));
   cargv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
   posix_spawn_file_actions_init(&actions);
   posix_spawnattr_init(&attr);
-  if (stdoutFd != STDOUT_FILENO) posix_spawn_file_actions_adddup2(&actions, stdoutFd, STDOUT_FILENO);
-  if (stderrFd != STDERR_FILENO) posix_spawn_file_actions_adddup2(&actions, stderrFd, STDERR_FILENO);
+  if (stdoutFd != STDOUT_FILENO)
+    posix_spawn_file_actions_adddup2(&actions, stdoutFd, STDOUT_FILENO);
+  if (stderrFd != STDERR_FILENO)
+    posix_spawn_file_actions_adddup2(&actions, stderrFd, STDERR_FILENO);
   sigset_t defaults;
   sigemptyset(&defaults);
-  for (int sig : kForwarded) sigaddset(&defaults, sig);
+  for (int sig : kForwarded)
+    sigaddset(&defaults, sig);
   posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setsigmask(&attr, &mask);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   Child c;
   c.err = posix_spawnp(&c.pid, cargv[0], &actions, &attr, cargv.data(), environ);
-  if (c.err != 0) c.pid = -1;
+  if (c.err != 0)
+    c.pid = -1;
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   return c;
@@ -120,25 +128,29 @@ LauncherOutcome cannotRun(const std::string &program, int err, const LauncherStr
 
 /// Runs the compile with stderr through `filter`; returns how it ended.
 /// `midLine`: the last byte passed on to stderr was not a newline.
-LauncherOutcome runFiltered(const std::vector<std::string> &argv, PtxasStderrFilter *filter,
-                            const LauncherStreams &io, bool *midLine = nullptr) {
+LauncherOutcome runFiltered(const std::vector<std::string> &argv, PtxasStderrFilter *filter, const LauncherStreams &io,
+                            bool *midLine = nullptr) {
   int pipeFds[2] = {-1, -1};
-  if (filter && ::pipe2(pipeFds, O_CLOEXEC) != 0) filter = nullptr; // no pipe: stderr unfiltered
+  if (filter && ::pipe2(pipeFds, O_CLOEXEC) != 0)
+    filter = nullptr; // no pipe: stderr unfiltered
   // The forwarded signals wait while the child starts, so that none is lost.
   sigset_t forwarded, previousMask;
   sigemptyset(&forwarded);
-  for (int sig : kForwarded) sigaddset(&forwarded, sig);
+  for (int sig : kForwarded)
+    sigaddset(&forwarded, sig);
   ::sigprocmask(SIG_BLOCK, &forwarded, &previousMask);
   struct sigaction previous[std::size(kForwarded)];
   struct sigaction forward{};
   forward.sa_handler = forwardToChild;
   sigemptyset(&forward.sa_mask);
-  for (size_t i = 0; i < std::size(kForwarded); ++i) ::sigaction(kForwarded[i], &forward, &previous[i]);
+  for (size_t i = 0; i < std::size(kForwarded); ++i)
+    ::sigaction(kForwarded[i], &forward, &previous[i]);
 
   Child child = spawn(argv, io.stdoutFd, filter ? pipeFds[1] : io.stderrFd, previousMask);
   gChild = child.pid > 0 ? child.pid : 0;
   ::sigprocmask(SIG_SETMASK, &previousMask, nullptr);
-  if (filter) ::close(pipeFds[1]);
+  if (filter)
+    ::close(pipeFds[1]);
 
   LauncherOutcome outcome;
   bool broken = false, exited = false;
@@ -148,35 +160,47 @@ LauncherOutcome runFiltered(const std::vector<std::string> &argv, PtxasStderrFil
     for (;;) {
       pollfd p{pipeFds[0], POLLIN, 0};
       int ready = ::poll(&p, 1, exited ? 0 : 100);
-      if (ready < 0 && errno == EINTR) continue;
+      if (ready < 0 && errno == EINTR)
+        continue;
       if (ready == 0) {
         // Nothing to read: stop once the compiler is gone, even if a process
         // it left behind (a compiler cache's server) still holds the pipe.
-        if (exited) break;
-        if (::waitpid(child.pid, &status, WNOHANG) == child.pid) exited = true;
+        if (exited)
+          break;
+        if (::waitpid(child.pid, &status, WNOHANG) == child.pid)
+          exited = true;
         continue;
       }
       ssize_t n = ::read(pipeFds[0], buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
       std::string pass = filter->feed(std::string_view(buffer, static_cast<size_t>(n)));
-      if (!pass.empty() && midLine) *midLine = pass.back() != '\n';
+      if (!pass.empty() && midLine)
+        *midLine = pass.back() != '\n';
       writeAll(io.stderrFd, pass, broken);
     }
     std::string rest = filter->finish();
-    if (!rest.empty() && midLine) *midLine = rest.back() != '\n';
+    if (!rest.empty() && midLine)
+      *midLine = rest.back() != '\n';
     writeAll(io.stderrFd, rest, broken);
   }
-  if (filter) ::close(pipeFds[0]);
+  if (filter)
+    ::close(pipeFds[0]);
   if (child.pid > 0 && !exited) {
     while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
   gChild = 0;
-  for (size_t i = 0; i < std::size(kForwarded); ++i) ::sigaction(kForwarded[i], &previous[i], nullptr);
-  if (child.pid <= 0) return cannotRun(argv[0], child.err, io);
-  if (WIFSIGNALED(status)) outcome.termSignal = WTERMSIG(status);
-  else outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  for (size_t i = 0; i < std::size(kForwarded); ++i)
+    ::sigaction(kForwarded[i], &previous[i], nullptr);
+  if (child.pid <= 0)
+    return cannotRun(argv[0], child.err, io);
+  if (WIFSIGNALED(status))
+    outcome.termSignal = WTERMSIG(status);
+  else
+    outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   return outcome;
 }
 
@@ -192,9 +216,12 @@ LauncherOutcome runCompilerLauncher(const std::vector<std::string> &args, const 
       ++at;
       break;
     }
-    if (a.size() < 2 || a[0] != '-') break;
-    if (a == "--no-sidecar") record.sidecar = false;
-    else if (a == "--no-cache") record.cache = false;
+    if (a.size() < 2 || a[0] != '-')
+      break;
+    if (a == "--no-sidecar")
+      record.sidecar = false;
+    else if (a == "--no-cache")
+      record.cache = false;
     else if (a == "--help" || a == "-h") {
       bool broken = false;
       writeAll(io.stdoutFd, kUsage, broken);
@@ -217,7 +244,8 @@ LauncherOutcome runCompilerLauncher(const std::vector<std::string> &args, const 
   if (!inv.capturable) {
     if (execWhenUnchanged) {
       std::vector<char *> cargv;
-      for (const std::string &a : command) cargv.push_back(const_cast<char *>(a.c_str()));
+      for (const std::string &a : command)
+        cargv.push_back(const_cast<char *>(a.c_str()));
       cargv.push_back(nullptr);
       ::execvp(cargv[0], cargv.data());
       return cannotRun(command[0], errno, io);
@@ -257,20 +285,24 @@ LauncherOutcome runCompilerLauncher(const std::vector<std::string> &args, const 
     finished.depfile = depfile;
     std::string problem = recordFinishedCompile(finished, record);
     // On a line of its own, even after a last line of the compiler's without a newline.
-    if (!problem.empty()) say(io.stderrFd, (midLine ? "\n" : "") + std::string("occlint-wrap: warning: ") + problem);
+    if (!problem.empty())
+      say(io.stderrFd, (midLine ? "\n" : "") + std::string("occlint-wrap: warning: ") + problem);
   }
-  if (!added.empty()) ::unlink(added.c_str());
+  if (!added.empty())
+    ::unlink(added.c_str());
   return outcome;
 }
 
 int compilerLauncherMain(int argc, const char **argv) {
   std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  for (int i = 1; i < argc; ++i)
+    args.emplace_back(argv[i]);
   return endLikeTheCompiler(runCompilerLauncher(args, {}, /*execWhenUnchanged=*/true));
 }
 
 int endLikeTheCompiler(const LauncherOutcome &outcome) {
-  if (outcome.termSignal == 0) return outcome.exitCode;
+  if (outcome.termSignal == 0)
+    return outcome.exitCode;
   // End as the compiler did: the same signal, default action, no core file of ours.
   struct rlimit noCore{0, 0};
   ::setrlimit(RLIMIT_CORE, &noCore);

@@ -16,13 +16,13 @@
 namespace occlint {
 
 struct LauncherStreams {
-  int stdoutFd = 1;  // the compiler's stdout (inherited: never read by the launcher)
-  int stderrFd = 2;  // where the compiler's filtered stderr and the launcher's messages go
+  int stdoutFd = 1; // the compiler's stdout (inherited: never read by the launcher)
+  int stderrFd = 2; // where the compiler's filtered stderr and the launcher's messages go
 };
 
 struct LauncherOutcome {
-  int exitCode = 0;    // the compiler's exit status (or the launcher's: 2 usage, 126/127 cannot run)
-  int termSignal = 0;  // the signal that ended the compiler, if one did
+  int exitCode = 0;   // the compiler's exit status (or the launcher's: 2 usage, 126/127 cannot run)
+  int termSignal = 0; // the signal that ended the compiler, if one did
 };
 
 /// Runs the launcher. `args` is everything after the program name: the

@@ -33,8 +33,8 @@ struct CompileInvocation {
   /// --ptxas-options=-v, --resource-usage, -res-usage, -Xcuda-ptxas -v): add
   /// nothing, strip nothing.
   bool reportRequested = false;
-  std::string source;   // the CUDA source, as written
-  std::string output;   // -o's value as written; "" when the command has none
+  std::string source; // the CUDA source, as written
+  std::string output; // -o's value as written; "" when the command has none
   /// The command writes a dependency file itself (-MD/-MMD and the long forms).
   bool writesDepfile = false;
   /// -MF's value as written; when writesDepfile without -MF, where the compiler

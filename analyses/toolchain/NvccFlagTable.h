@@ -20,10 +20,29 @@ HostKind classifyHostFlag(const std::string &F);
 // nvcc's options.
 
 enum class Act {
-  Arch, Code, Gencode, MaxRReg, Rdc, DeviceC, Xcompiler, Xptxas,
+  Arch,
+  Code,
+  Gencode,
+  MaxRReg,
+  Rdc,
+  DeviceC,
+  Xcompiler,
+  Xptxas,
   LinkTimeOpt, // -dlto: device code left to the device link (dropped and listed)
-  Define, Undef, Include, SysInclude, PreInclude, Optimize, Lang, Std,
-  TemplBacktrace, TemplDepth, Ftz, DefaultStream, FastMath, NoExceptions,
+  Define,
+  Undef,
+  Include,
+  SysInclude,
+  PreInclude,
+  Optimize,
+  Lang,
+  Std,
+  TemplBacktrace,
+  TemplDepth,
+  Ftz,
+  DefaultStream,
+  FastMath,
+  NoExceptions,
   Pass,        // passed to Clang spelled as OptInfo::Clang
   DeviceDebug, // -G
   NoteDrop,    // dropped, with OptInfo::Note

@@ -7,21 +7,23 @@ namespace occlint {
 
 namespace {
 
-
 std::string_view withoutCr(std::string_view line) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (!line.empty() && line.back() == '\r')
+    line.remove_suffix(1);
   return line;
 }
 
 /// Reads "<digits><word>" at `at`, moving past it.
 bool number(std::string_view s, size_t &at) {
   size_t start = at;
-  while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at]))) ++at;
+  while (at < s.size() && std::isdigit(static_cast<unsigned char>(s[at])))
+    ++at;
   return at > start;
 }
 
 bool literal(std::string_view s, size_t &at, std::string_view text) {
-  if (s.substr(at, text.size()) != text) return false;
+  if (s.substr(at, text.size()) != text)
+    return false;
   at += text.size();
   return true;
 }
@@ -40,13 +42,15 @@ constexpr std::string_view kInfo = "ptxas info    : ";
 bool mayBePtxasLine(std::string_view start) {
   for (std::string_view p : {std::string_view("ptxas "), std::string_view("    ")}) {
     size_t n = std::min(start.size(), p.size());
-    if (start.substr(0, n) == p.substr(0, n)) return true;
+    if (start.substr(0, n) == p.substr(0, n))
+      return true;
   }
   return false;
 }
 
 bool isGmemLine(std::string_view line) {
-  if (!line.starts_with(kInfo)) return false;
+  if (!line.starts_with(kInfo))
+    return false;
   size_t at = kInfo.size();
   return number(line, at) && literal(line, at, " bytes gmem");
 }
@@ -54,17 +58,21 @@ bool isGmemLine(std::string_view line) {
 /// The arch of "ptxas info    : Compiling entry function 'X' for 'sm_90'", or "".
 std::string compilingArch(std::string_view line) {
   constexpr std::string_view head = "ptxas info    : Compiling entry function '";
-  if (!line.starts_with(head) || line.size() < 2 || line.back() != '\'') return {};
+  if (!line.starts_with(head) || line.size() < 2 || line.back() != '\'')
+    return {};
   size_t open = line.rfind("' for '");
-  if (open == std::string_view::npos || open < head.size()) return {};
+  if (open == std::string_view::npos || open < head.size())
+    return {};
   return std::string(line.substr(open + 7, line.size() - open - 8));
 }
 
 /// A line of a run's own records (as opposed to a warning or advisory, which
 /// ptxas prints before the run it belongs to).
 bool isRecordLine(std::string_view line) {
-  if (isStackLine(line)) return true;
-  if (!line.starts_with(kInfo)) return false;
+  if (isStackLine(line))
+    return true;
+  if (!line.starts_with(kInfo))
+    return false;
   std::string_view rest = line.substr(kInfo.size());
   return rest.starts_with("Compiling entry function ") || rest.starts_with("Function properties for ") ||
          rest.starts_with("Used ") || rest.starts_with("Compile time = ");
@@ -72,8 +80,10 @@ bool isRecordLine(std::string_view line) {
 
 /// The lines ptxas prints only with -v (the format strings of ptxas 13.0).
 bool isVerboseOnly(std::string_view line) {
-  if (isRecordLine(line) || isGmemLine(line)) return true;
-  if (!line.starts_with(kInfo)) return false;
+  if (isRecordLine(line) || isGmemLine(line))
+    return true;
+  if (!line.starts_with(kInfo))
+    return false;
   std::string_view rest = line.substr(kInfo.size());
   return rest.starts_with("Overriding maximum register limit ") || rest.starts_with("Overriding global maxrregcount ");
 }
@@ -89,11 +99,13 @@ bool isPtxasLine(std::string_view line) {
 
 std::string PtxasStderrFilter::line(std::string_view text, bool complete) {
   std::string_view content = text;
-  if (complete) content.remove_suffix(1); // the newline
+  if (complete)
+    content.remove_suffix(1); // the newline
   if (isPtxasLine(content)) {
     log_.append(content);
     log_ += '\n';
-    if (strip_ && isPtxasVerboseLine(content)) return {};
+    if (strip_ && isPtxasVerboseLine(content))
+      return {};
   }
   return std::string(text);
 }
@@ -106,7 +118,8 @@ std::string PtxasStderrFilter::feed(std::string_view bytes) {
     bytes.remove_prefix(part.size());
     if (passing_) {
       out.append(part);
-      if (part.back() == '\n') passing_ = false;
+      if (part.back() == '\n')
+        passing_ = false;
       continue;
     }
     pending_.append(part);
@@ -124,7 +137,8 @@ std::string PtxasStderrFilter::feed(std::string_view bytes) {
 
 std::string PtxasStderrFilter::finish() {
   std::string out;
-  if (!pending_.empty()) out = line(pending_, false);
+  if (!pending_.empty())
+    out = line(pending_, false);
   pending_.clear();
   passing_ = false;
   return out;
@@ -142,7 +156,8 @@ std::map<std::string, std::string> splitPtxasLogByArch(std::string_view log,
     std::string_view raw = log.substr(0, nl == std::string_view::npos ? log.size() : nl + 1);
     log.remove_prefix(raw.size());
     std::string_view line = raw;
-    if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+    if (!line.empty() && line.back() == '\n')
+      line.remove_suffix(1);
     line = withoutCr(line);
     std::string text = std::string(line) + "\n";
     if (isGmemLine(line)) {
@@ -151,7 +166,8 @@ std::map<std::string, std::string> splitPtxasLogByArch(std::string_view log,
       continue;
     }
     if (!isRecordLine(line)) {
-      if (isPtxasLine(line)) pending += text;
+      if (isPtxasLine(line))
+        pending += text;
       continue;
     }
     std::string arch = compilingArch(line);
@@ -160,22 +176,28 @@ std::map<std::string, std::string> splitPtxasLogByArch(std::string_view log,
     Run &run = runs.back();
     run.text += pending + text;
     pending.clear();
-    if (!arch.empty()) run.arch = arch;
+    if (!arch.empty())
+      run.arch = arch;
   }
-  if (!pending.empty() && !runs.empty()) runs.back().text += pending;
+  if (!pending.empty() && !runs.empty())
+    runs.back().text += pending;
 
   std::map<std::string, std::string> byArch;
   size_t withoutArch = 0;
   for (const Run &run : runs) {
-    if (run.arch.empty()) ++withoutArch;
-    else byArch[run.arch] += run.text;
+    if (run.arch.empty())
+      ++withoutArch;
+    else
+      byArch[run.arch] += run.text;
   }
   if (sassArchs && withoutArch > 0) {
     std::vector<std::string> missing;
     for (const std::string &a : *sassArchs)
-      if (!byArch.count(a) && std::find(missing.begin(), missing.end(), a) == missing.end()) missing.push_back(a);
+      if (!byArch.count(a) && std::find(missing.begin(), missing.end(), a) == missing.end())
+        missing.push_back(a);
     if (missing.size() == withoutArch)
-      for (const std::string &a : missing) byArch[a] = "";
+      for (const std::string &a : missing)
+        byArch[a] = "";
   }
   return byArch;
 }

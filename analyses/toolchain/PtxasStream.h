@@ -44,8 +44,8 @@ public:
 private:
   std::string line(std::string_view text, bool complete);
   bool strip_;
-  std::string pending_;      // the start of the current line, held
-  bool passing_ = false;     // the current line is known not to be ptxas's: passed on as it comes
+  std::string pending_;  // the start of the current line, held
+  bool passing_ = false; // the current line is known not to be ptxas's: passed on as it comes
   std::string log_;
 };
 

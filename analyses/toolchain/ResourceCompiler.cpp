@@ -4,8 +4,8 @@
 #include "toolchain/Depfile.h"
 #include "toolchain/ProgramAllowlist.h"
 #include "toolchain/ResultCache.h"
-#include "toolchain/UnsafeFlags.h"
 #include "toolchain/Subprocess.h"
+#include "toolchain/UnsafeFlags.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,7 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 bool isFile(const std::string &p) {
   struct stat st{};
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -30,33 +29,38 @@ std::string trimmed(std::string s, size_t maxChars = 4000) {
   size_t b = s.find_first_not_of(" \t\r\n");
   size_t e = s.find_last_not_of(" \t\r\n");
   s = b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-  if (s.size() > maxChars) s = "..." + s.substr(s.size() - maxChars);
+  if (s.size() > maxChars)
+    s = "..." + s.substr(s.size() - maxChars);
   return s;
 }
 
 bool validArch(const std::string &a) {
-  if (!a.starts_with("sm_") || a.size() < 5 || a.size() > 9) return false;
+  if (!a.starts_with("sm_") || a.size() < 5 || a.size() > 9)
+    return false;
   size_t i = 3;
-  while (i < a.size() && std::isdigit(static_cast<unsigned char>(a[i]))) ++i;
-  if (i == 3) return false;
+  while (i < a.size() && std::isdigit(static_cast<unsigned char>(a[i])))
+    ++i;
+  if (i == 3)
+    return false;
   return i == a.size() || (i + 1 == a.size() && std::islower(static_cast<unsigned char>(a[i])));
 }
 
 /// Does flag `a` match option `name` as "name", "name=value" or (joined) "namevalue"?
 enum class Match { No, Alone, WithValue };
 Match matchOpt(const std::string &a, std::string_view name, bool joined) {
-  if (a == name) return Match::Alone;
+  if (a == name)
+    return Match::Alone;
   if (a.starts_with(name) && a.size() > name.size() && (a[name.size()] == '=' || joined))
     return Match::WithValue;
   return Match::No;
 }
 
 struct Filtered {
-  std::vector<std::string> flags;       // carried over to the device compile
-  std::vector<std::string> ptxasExtra;  // clang -Xcuda-ptxas values
+  std::vector<std::string> flags;      // carried over to the device compile
+  std::vector<std::string> ptxasExtra; // clang -Xcuda-ptxas values
   bool hasCudaPath = false;
-  std::string hostCompiler;             // nvcc's -ccbin/--compiler-bindir value, as written
-  std::vector<std::string> unsafe;      // flags dropped because they would run or load other code
+  std::string hostCompiler;        // nvcc's -ccbin/--compiler-bindir value, as written
+  std::vector<std::string> unsafe; // flags dropped because they would run or load other code
 };
 
 std::string absolutePath(const std::string &p, const std::string &dir);
@@ -64,9 +68,9 @@ std::string absolutePath(const std::string &p, const std::string &dir);
 /// Options whose value is a path: made absolute against the command's
 /// directory, since the compiler runs in occlint's temporary directory.
 bool takesPath(std::string_view name) {
-  static const std::vector<std::string_view> paths = {
-      "-I", "--include-path", "-isystem", "--system-include", "-include", "--pre-include",
-      "-iquote", "-idirafter", "-imacros", "--cuda-path"};
+  static const std::vector<std::string_view> paths = {"-I",       "--include-path", "-isystem", "--system-include",
+                                                      "-include", "--pre-include",  "-iquote",  "-idirafter",
+                                                      "-imacros", "--cuda-path"};
   return std::find(paths.begin(), paths.end(), name) != paths.end();
 }
 
@@ -92,53 +96,125 @@ void keep(Filtered &f, const std::string &a, std::string_view name, Match m, con
 /// load other code (nvcc's filter drops every -Xcompiler; these are named).
 bool unsafeHostFlag(std::string_view v) {
   for (std::string_view p : {"-fplugin", "-B", "-wrapper", "-specs", "--specs", "-fpass-plugin"})
-    if (v.starts_with(p)) return true;
+    if (v.starts_with(p))
+      return true;
   return false;
 }
 
 Filtered filterNvcc(const std::vector<std::string> &cmd, const std::string &dir) {
   // Options kept with their value: (name, joined form allowed).
-  static const std::vector<std::pair<std::string_view, bool>> keepValue = {
-      {"-I", true}, {"--include-path", false}, {"-isystem", true}, {"--system-include", false},
-      {"-D", true}, {"--define-macro", false}, {"-U", true}, {"--undefine-macro", false},
-      {"-include", false}, {"--pre-include", false}, {"-std", false}, {"--std", false},
-      {"-Xptxas", false},
-      {"--ptxas-options", false}, {"-maxrregcount", false}, {"--maxrregcount", false},
-      {"-x", false}, {"--x", false}, {"-rdc", false}, {"--relocatable-device-code", false},
-      {"-ftz", false}, {"--ftz", false}, {"-prec-div", false}, {"--prec-div", false},
-      {"-prec-sqrt", false}, {"--prec-sqrt", false}, {"-fmad", false}, {"--fmad", false},
-      {"--optimize", false}, {"-default-device", false}};
-  static const std::vector<std::string_view> keepAlone = {
-      "-O0", "-O1", "-O2", "-O3", "-G", "--device-debug", "-lineinfo", "--generate-line-info",
-      "-use_fast_math", "--use_fast_math", "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
-      "--extended-lambda", "-extended-lambda", "--expt-extended-lambda", "-expt-extended-lambda",
-      "-Wno-deprecated-gpu-targets", "-allow-unsupported-compiler", "--allow-unsupported-compiler",
-      "-m64", "--machine=64", "-restrict", "--restrict"};
+  static const std::vector<std::pair<std::string_view, bool>> keepValue = {{"-I", true},
+                                                                           {"--include-path", false},
+                                                                           {"-isystem", true},
+                                                                           {"--system-include", false},
+                                                                           {"-D", true},
+                                                                           {"--define-macro", false},
+                                                                           {"-U", true},
+                                                                           {"--undefine-macro", false},
+                                                                           {"-include", false},
+                                                                           {"--pre-include", false},
+                                                                           {"-std", false},
+                                                                           {"--std", false},
+                                                                           {"-Xptxas", false},
+                                                                           {"--ptxas-options", false},
+                                                                           {"-maxrregcount", false},
+                                                                           {"--maxrregcount", false},
+                                                                           {"-x", false},
+                                                                           {"--x", false},
+                                                                           {"-rdc", false},
+                                                                           {"--relocatable-device-code", false},
+                                                                           {"-ftz", false},
+                                                                           {"--ftz", false},
+                                                                           {"-prec-div", false},
+                                                                           {"--prec-div", false},
+                                                                           {"-prec-sqrt", false},
+                                                                           {"--prec-sqrt", false},
+                                                                           {"-fmad", false},
+                                                                           {"--fmad", false},
+                                                                           {"--optimize", false},
+                                                                           {"-default-device", false}};
+  static const std::vector<std::string_view> keepAlone = {"-O0",
+                                                          "-O1",
+                                                          "-O2",
+                                                          "-O3",
+                                                          "-G",
+                                                          "--device-debug",
+                                                          "-lineinfo",
+                                                          "--generate-line-info",
+                                                          "-use_fast_math",
+                                                          "--use_fast_math",
+                                                          "--expt-relaxed-constexpr",
+                                                          "-expt-relaxed-constexpr",
+                                                          "--extended-lambda",
+                                                          "-extended-lambda",
+                                                          "--expt-extended-lambda",
+                                                          "-expt-extended-lambda",
+                                                          "-Wno-deprecated-gpu-targets",
+                                                          "-allow-unsupported-compiler",
+                                                          "--allow-unsupported-compiler",
+                                                          "-m64",
+                                                          "--machine=64",
+                                                          "-restrict",
+                                                          "--restrict"};
   // Dropped together with their value.
-  static const std::vector<std::string_view> dropValue = {
-      "-o", "--output-file", "-arch", "--gpu-architecture", "-gencode", "--generate-code",
-      "-code", "--gpu-code", "-MF", "-MT", "-MQ", "--dependency-output",
-      "--dependency-target-name", "-Xcompiler", "--compiler-options", "-Xcudafe",
-      "-Xlinker", "--linker-options", "-Xnvlink", "--nvlink-options", "--options-file",
-      "-optf", "-odir", "--output-directory", "-l", "-L", "--library", "--library-path",
-      "-Xarchive", "--archive-options"};
+  static const std::vector<std::string_view> dropValue = {"-o",
+                                                          "--output-file",
+                                                          "-arch",
+                                                          "--gpu-architecture",
+                                                          "-gencode",
+                                                          "--generate-code",
+                                                          "-code",
+                                                          "--gpu-code",
+                                                          "-MF",
+                                                          "-MT",
+                                                          "-MQ",
+                                                          "--dependency-output",
+                                                          "--dependency-target-name",
+                                                          "-Xcompiler",
+                                                          "--compiler-options",
+                                                          "-Xcudafe",
+                                                          "-Xlinker",
+                                                          "--linker-options",
+                                                          "-Xnvlink",
+                                                          "--nvlink-options",
+                                                          "--options-file",
+                                                          "-optf",
+                                                          "-odir",
+                                                          "--output-directory",
+                                                          "-l",
+                                                          "-L",
+                                                          "--library",
+                                                          "--library-path",
+                                                          "-Xarchive",
+                                                          "--archive-options"};
   Filtered f;
   for (size_t i = 1; i < cmd.size(); ++i) {
     const std::string &a = cmd[i];
-    if (a.empty() || a[0] != '-') continue; // inputs: the source goes last, on its own
-    if (a == "-dc" || a == "--device-c") { f.flags.push_back("-rdc=true"); continue; }
+    if (a.empty() || a[0] != '-')
+      continue; // inputs: the source goes last, on its own
+    if (a == "-dc" || a == "--device-c") {
+      f.flags.push_back("-rdc=true");
+      continue;
+    }
     bool done = false;
     for (std::string_view name : {"-ccbin", "--compiler-bindir"}) {
       Match m = matchOpt(a, name, false);
-      if (m == Match::Alone && i + 1 < cmd.size()) f.hostCompiler = cmd[++i];
-      if (m == Match::WithValue) f.hostCompiler = a.substr(name.size() + 1);
-      if (m != Match::No) { done = true; break; }
+      if (m == Match::Alone && i + 1 < cmd.size())
+        f.hostCompiler = cmd[++i];
+      if (m == Match::WithValue)
+        f.hostCompiler = a.substr(name.size() + 1);
+      if (m != Match::No) {
+        done = true;
+        break;
+      }
     }
-    if (done) continue;
+    if (done)
+      continue;
     if (a == "--run" || a == "-run" || matchOpt(a, "--run-args", false) != Match::No ||
         matchOpt(a, "-run-args", false) != Match::No) {
       f.unsafe.push_back(a);
-      if (matchOpt(a, "--run-args", false) == Match::Alone || matchOpt(a, "-run-args", false) == Match::Alone) ++i;
+      if (matchOpt(a, "--run-args", false) == Match::Alone || matchOpt(a, "-run-args", false) == Match::Alone)
+        ++i;
       continue;
     }
     for (auto name : dropValue) {
@@ -147,25 +223,36 @@ Filtered filterNvcc(const std::vector<std::string> &cmd, const std::string &dir)
         std::string v = m == Match::Alone ? (i + 1 < cmd.size() ? cmd[i + 1] : "") : a.substr(name.size() + 1);
         for (size_t b = 0, e; b <= v.size(); b = e + 1) {
           e = v.find(',', b);
-          if (e == std::string::npos) e = v.size();
+          if (e == std::string::npos)
+            e = v.size();
           if (unsafeHostFlag(std::string_view(v).substr(b, e - b)))
             f.unsafe.push_back(std::string(name) + " " + v.substr(b, e - b));
         }
       }
-      if (m == Match::Alone) ++i;
-      if (m != Match::No) { done = true; break; }
+      if (m == Match::Alone)
+        ++i;
+      if (m != Match::No) {
+        done = true;
+        break;
+      }
     }
-    if (done) continue;
+    if (done)
+      continue;
     for (auto &[name, joined] : keepValue) {
       Match m = matchOpt(a, name, joined);
-      if (m == Match::No) continue;
+      if (m == Match::No)
+        continue;
       keep(f, a, name, m, cmd, i, dir);
       done = true;
       break;
     }
-    if (done) continue;
+    if (done)
+      continue;
     for (auto name : keepAlone)
-      if (a == name) { f.flags.push_back(a); break; }
+      if (a == name) {
+        f.flags.push_back(a);
+        break;
+      }
     // Anything else (-c, -M*, warnings, host-only options...) is dropped.
   }
   return f;
@@ -175,49 +262,61 @@ Filtered filterClang(const std::vector<std::string> &command, const std::string 
   std::vector<std::string> cmd = command;
   std::vector<std::string> unsafe = dropUnsafeClangFlags(cmd);
   static const std::vector<std::pair<std::string_view, bool>> keepValue = {
-      {"-I", true}, {"-isystem", true}, {"-iquote", true}, {"-idirafter", true}, {"-D", true},
-      {"-U", true}, {"-include", true}, {"-imacros", true}, {"--cuda-path", false},
-      {"-std", false}, {"--std", false}};
+      {"-I", true},           {"-isystem", true}, {"-iquote", true},  {"-idirafter", true},
+      {"-D", true},           {"-U", true},       {"-include", true}, {"-imacros", true},
+      {"--cuda-path", false}, {"-std", false},    {"--std", false}};
   static const std::vector<std::string_view> dropValue = {
-      "-o", "-MF", "-MT", "-MQ", "-x", "--cuda-gpu-arch", "--offload-arch", "-Xclang",
-      "-Xlinker", "-L", "-l", "-target", "--target", "-Xarch_host", "-Xarch_device"};
+      "-o",       "-MF", "-MT", "-MQ",     "-x",       "--cuda-gpu-arch", "--offload-arch", "-Xclang",
+      "-Xlinker", "-L",  "-l",  "-target", "--target", "-Xarch_host",     "-Xarch_device"};
   static const std::vector<std::string_view> dropFlagPrefixes = {
-      "-fcolor-diagnostics", "-fdiagnostics", "-fsanitize", "-fprofile", "-fcoverage",
-      "-fno-color-diagnostics", "-fdebug", "-fmodules", "-fpch", "-fcrash"};
+      "-fcolor-diagnostics",    "-fdiagnostics", "-fsanitize", "-fprofile", "-fcoverage",
+      "-fno-color-diagnostics", "-fdebug",       "-fmodules",  "-fpch",     "-fcrash"};
   Filtered f;
   f.unsafe = std::move(unsafe);
   for (size_t i = 1; i < cmd.size(); ++i) {
     const std::string &a = cmd[i];
-    if (a.empty() || a[0] != '-') continue;
+    if (a.empty() || a[0] != '-')
+      continue;
     if (a == "-Xcuda-ptxas") {
-      if (i + 1 < cmd.size()) f.ptxasExtra.push_back(cmd[++i]);
+      if (i + 1 < cmd.size())
+        f.ptxasExtra.push_back(cmd[++i]);
       continue;
     }
     bool done = false;
     for (auto name : dropValue) {
       Match m = matchOpt(a, name, name == "-o" || name == "-x" || name.starts_with("-M"));
-      if (m == Match::Alone) ++i;
-      if (m != Match::No) { done = true; break; }
+      if (m == Match::Alone)
+        ++i;
+      if (m != Match::No) {
+        done = true;
+        break;
+      }
     }
-    if (done) continue;
+    if (done)
+      continue;
     for (auto &[name, joined] : keepValue) {
       Match m = matchOpt(a, name, joined);
-      if (m == Match::No) continue;
-      if (name == "--cuda-path") f.hasCudaPath = true;
+      if (m == Match::No)
+        continue;
+      if (name == "--cuda-path")
+        f.hasCudaPath = true;
       keep(f, a, name, m, cmd, i, dir);
       done = true;
       break;
     }
-    if (done) continue;
-    if (a.starts_with("-O") || a == "-m64" || a == "-nocudainc" || a == "-nocudalib" ||
-        a == "-nogpulib" || a == "-nogpuinc" || a == "--no-cuda-version-check") {
+    if (done)
+      continue;
+    if (a.starts_with("-O") || a == "-m64" || a == "-nocudainc" || a == "-nocudalib" || a == "-nogpulib" ||
+        a == "-nogpuinc" || a == "--no-cuda-version-check") {
       f.flags.push_back(a);
       continue;
     }
     if (a.starts_with("-f")) {
       bool drop = false;
-      for (auto p : dropFlagPrefixes) drop = drop || a.starts_with(p);
-      if (!drop) f.flags.push_back(a);
+      for (auto p : dropFlagPrefixes)
+        drop = drop || a.starts_with(p);
+      if (!drop)
+        f.flags.push_back(a);
     }
     // -c, -S, -E, -M*, --cuda-host-only/--cuda-device-only, -W*, -g, -m* ...: dropped.
   }
@@ -225,14 +324,16 @@ Filtered filterClang(const std::vector<std::string> &command, const std::string 
 }
 
 std::string absolutePath(const std::string &p, const std::string &dir) {
-  if (p.empty() || p[0] == '/') return p;
+  if (p.empty() || p[0] == '/')
+    return p;
   fs::path base = dir.empty() ? fs::current_path() : fs::path(dir);
   return (base / p).lexically_normal().string();
 }
 
 bool readWholeFile(const std::string &path, std::string &text) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
+  if (!in)
+    return false;
   std::ostringstream ss;
   ss << in.rdbuf();
   text = ss.str();
@@ -244,14 +345,17 @@ struct TempDir {
   TempDir() {
     std::error_code ec;
     std::string base = (fs::temp_directory_path(ec) / "occlint-XXXXXX").string();
-    if (ec) base = "/tmp/occlint-XXXXXX";
+    if (ec)
+      base = "/tmp/occlint-XXXXXX";
     std::vector<char> buf(base.begin(), base.end());
     buf.push_back('\0');
-    if (::mkdtemp(buf.data())) path = buf.data();
+    if (::mkdtemp(buf.data()))
+      path = buf.data();
   }
   ~TempDir() {
     std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
+    if (!path.empty())
+      fs::remove_all(path, ec);
   }
 };
 
@@ -259,8 +363,10 @@ struct TempDir {
 
 CompilerKind compilerKindOf(const std::string &argv0) {
   std::string base = fs::path(argv0).filename().string();
-  if (base == "nvcc" || base == "nvcc.exe") return CompilerKind::Nvcc;
-  if (base.starts_with("clang")) return CompilerKind::Clang;
+  if (base == "nvcc" || base == "nvcc.exe")
+    return CompilerKind::Nvcc;
+  if (base.starts_with("clang"))
+    return CompilerKind::Clang;
   return CompilerKind::Unknown;
 }
 
@@ -270,8 +376,10 @@ std::optional<std::string> findCudaToolkit(const std::string &explicitPath) {
     const char *env = std::getenv("CUDA_PATH");
     root = env && *env ? env : "/usr/local/cuda";
   }
-  while (root.size() > 1 && root.back() == '/') root.pop_back();
-  if (isFile(root + "/bin/ptxas")) return root;
+  while (root.size() > 1 && root.back() == '/')
+    root.pop_back();
+  if (isFile(root + "/bin/ptxas"))
+    return root;
   return std::nullopt;
 }
 
@@ -283,15 +391,17 @@ std::vector<std::string> deviceCompileArgv(const CompileRequest &request, Compil
   const std::string source = absolutePath(request.sourceFile, request.directory);
   if (kind == CompilerKind::Nvcc) {
     Filtered f = filterNvcc(request.command, request.directory);
-    if (!hostCompiler.empty()) argv.insert(argv.end(), {"-ccbin", hostCompiler});
+    if (!hostCompiler.empty())
+      argv.insert(argv.end(), {"-ccbin", hostCompiler});
     argv.insert(argv.end(), f.flags.begin(), f.flags.end());
     argv.insert(argv.end(), {"--cubin", "-Xptxas", "-v", "-arch=" + arch, "-o", output, source});
   } else {
     Filtered f = filterClang(request.command, request.directory);
     argv.insert(argv.end(), f.flags.begin(), f.flags.end());
-    if (!f.hasCudaPath) argv.push_back("--cuda-path=" + toolkit);
-    argv.insert(argv.end(), {"-Wno-unknown-cuda-version", "-x", "cuda", "--cuda-device-only",
-                             "--cuda-gpu-arch=" + arch, "-S", "-o", output, source});
+    if (!f.hasCudaPath)
+      argv.push_back("--cuda-path=" + toolkit);
+    argv.insert(argv.end(), {"-Wno-unknown-cuda-version", "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + arch,
+                             "-S", "-o", output, source});
   }
   return argv;
 }
@@ -301,11 +411,15 @@ std::string resolveHostCompiler(const std::string &written, const std::string &d
   const ProgramAllowlist allowed = processAllowlist();
   std::string candidate = written.empty() ? "gcc" : locateProgram(written, directory);
   std::error_code ec;
-  if (!written.empty() && fs::is_directory(candidate, ec)) candidate += "/gcc"; // nvcc's -ccbin DIR
+  if (!written.empty() && fs::is_directory(candidate, ec))
+    candidate += "/gcc"; // nvcc's -ccbin DIR
   std::string why;
-  if (auto real = allowed.resolve(candidate, &why)) return *real;
-  if (!written.empty()) refused = locateProgram(candidate, directory);
-  if (auto real = allowed.resolve("/usr/bin/g++", &why)) return *real;
+  if (auto real = allowed.resolve(candidate, &why))
+    return *real;
+  if (!written.empty())
+    refused = locateProgram(candidate, directory);
+  if (auto real = allowed.resolve("/usr/bin/g++", &why))
+    return *real;
   return {};
 }
 
@@ -327,8 +441,7 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       }
     CompilerKind kind = compilerKindOf(request.command[0]);
     if (kind == CompilerKind::Unknown) {
-      outcome.error = "unsupported compiler '" + request.command[0] +
-                      "': resource reports need nvcc or clang";
+      outcome.error = "unsupported compiler '" + request.command[0] + "': resource reports need nvcc or clang";
       return outcome;
     }
     // The toolkit: explicit, else the one the nvcc command names, else $CUDA_PATH or
@@ -347,13 +460,16 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       std::string nv = absolutePath(request.command[0], request.directory);
       toolkit = findCudaToolkit(fs::path(nv).parent_path().parent_path().string());
       const bool allowed = isFile(nv) && processAllowlist().resolve(nv).has_value();
-      if (toolkit && allowed) compiler = nv;
+      if (toolkit && allowed)
+        compiler = nv;
       else {
-        if (isFile(nv) && !allowed) outcome.refusedPrograms.push_back(nv);
+        if (isFile(nv) && !allowed)
+          outcome.refusedPrograms.push_back(nv);
         toolkit.reset();
       }
     }
-    if (!toolkit) toolkit = findCudaToolkit("");
+    if (!toolkit)
+      toolkit = findCudaToolkit("");
     if (!toolkit) {
       const char *env = std::getenv("CUDA_PATH");
       outcome.error = std::string("no CUDA toolkit found: looked in ") +
@@ -363,7 +479,8 @@ CompileOutcome compileForResources(const CompileRequest &request) {
     }
     const std::string ptxas = *toolkit + "/bin/ptxas";
     if (kind == CompilerKind::Nvcc) {
-      if (compiler.empty()) compiler = *toolkit + "/bin/nvcc";
+      if (compiler.empty())
+        compiler = *toolkit + "/bin/nvcc";
       if (!isFile(compiler)) {
         outcome.error = "nvcc not found at " + compiler;
         return outcome;
@@ -393,11 +510,17 @@ CompileOutcome compileForResources(const CompileRequest &request) {
 
     std::string err;
     auto version = compilerIdentity(compiler, request.timeout, request.cacheDir, request.useCache, &err);
-    if (!version) { outcome.error = err; return outcome; }
+    if (!version) {
+      outcome.error = err;
+      return outcome;
+    }
     std::string identity = *version;
     if (kind == CompilerKind::Clang) {
       auto pv = compilerIdentity(ptxas, request.timeout, request.cacheDir, request.useCache, &err);
-      if (!pv) { outcome.error = err; return outcome; }
+      if (!pv) {
+        outcome.error = err;
+        return outcome;
+      }
       identity += "\n" + *pv;
     }
 
@@ -423,16 +546,18 @@ CompileOutcome compileForResources(const CompileRequest &request) {
     bool allCached = true;
     for (const auto &arch : request.archs) {
       std::string key = "occlint-resources 1\n";
-      key += (kind == CompilerKind::Nvcc ? "nvcc\n" : "clang\n") + compiler + "\n" + identity +
-             "\n" + arch + "\n" + request.directory + "\n" + source + "\n" +
-             hashHex(*sourceHash) + "\n" + hostCompiler + "\n";
-      for (const auto &f : filtered.flags) key += f + "\n";
+      key += (kind == CompilerKind::Nvcc ? "nvcc\n" : "clang\n") + compiler + "\n" + identity + "\n" + arch + "\n" +
+             request.directory + "\n" + source + "\n" + hashHex(*sourceHash) + "\n" + hostCompiler + "\n";
+      for (const auto &f : filtered.flags)
+        key += f + "\n";
       key += "ptxas:";
-      for (const auto &f : filtered.ptxasExtra) key += " " + f;
+      for (const auto &f : filtered.ptxasExtra)
+        key += " " + f;
 
       auto addLog = [&](const std::string &log) {
         PtxasReport r = parsePtxasLog(log);
-        for (auto &fn : r.functions) fn.sourceFile = request.sourceFile;
+        for (auto &fn : r.functions)
+          fn.sourceFile = request.sourceFile;
         outcome.report.merge(r);
       };
       if (request.useCache) {
@@ -460,7 +585,8 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       // The cache entry needs every file the compile read: the same run
       // writes them (-MD -MF), rather than a second preprocessing run (-M).
       const std::string depfile = tmp.path + "/device.d";
-      if (request.useCache) argv.insert(argv.end() - 1, {"-MD", "-MF", depfile});
+      if (request.useCache)
+        argv.insert(argv.end() - 1, {"-MD", "-MF", depfile});
       auto r = runSubprocess(argv, run);
       std::string log = r.out + r.err;
       if (r.timedOut) {
@@ -471,8 +597,8 @@ CompileOutcome compileForResources(const CompileRequest &request) {
       }
       if (!r.ok()) {
         outcome.compilerRejected = r.started && r.termSignal == 0;
-        outcome.error = fs::path(compiler).filename().string() + " failed for " + arch + " (" +
-                        r.describe() + ") on " + request.sourceFile + ": " + trimmed(r.err.empty() ? r.out : r.err);
+        outcome.error = fs::path(compiler).filename().string() + " failed for " + arch + " (" + r.describe() + ") on " +
+                        request.sourceFile + ": " + trimmed(r.err.empty() ? r.out : r.err);
         // Remembered like a report, under the files the compile read (nvcc
         // writes its dependency list before it compiles): a changed file or
         // header makes it a miss. A rejection whose files are not listed (a
@@ -482,7 +608,8 @@ CompileOutcome compileForResources(const CompileRequest &request) {
         if (outcome.compilerRejected && request.useCache && readWholeFile(depfile, depText)) {
           auto deps = parseDepfile(depText, request.directory);
           if (!deps.empty()) {
-            if (std::find(deps.begin(), deps.end(), source) == deps.end()) deps.push_back(source);
+            if (std::find(deps.begin(), deps.end(), source) == deps.end())
+              deps.push_back(source);
             cache.store(rejectedCompileKey(key), deps, outcome.error);
           }
         }
@@ -494,8 +621,8 @@ CompileOutcome compileForResources(const CompileRequest &request) {
         pargv.insert(pargv.end(), {out, "-o", tmp.path + "/device.cubin"});
         auto p = runSubprocess(pargv, run);
         if (!p.ok()) {
-          outcome.error = "ptxas failed for " + arch + " (" + p.describe() + ") on " +
-                          request.sourceFile + ": " + trimmed(p.err.empty() ? p.out : p.err);
+          outcome.error = "ptxas failed for " + arch + " (" + p.describe() + ") on " + request.sourceFile + ": " +
+                          trimmed(p.err.empty() ? p.out : p.err);
           return outcome;
         }
         log = p.out + p.err;
@@ -506,7 +633,8 @@ CompileOutcome compileForResources(const CompileRequest &request) {
         std::string depText;
         if (readWholeFile(depfile, depText)) {
           auto deps = parseDepfile(depText, request.directory);
-          if (std::find(deps.begin(), deps.end(), source) == deps.end()) deps.push_back(source);
+          if (std::find(deps.begin(), deps.end(), source) == deps.end())
+            deps.push_back(source);
           cache.store(key, deps, log);
           cache.store(latestReportKey(source, arch), deps, log);
         }
@@ -525,9 +653,7 @@ CompileOutcome compileForResources(const CompileRequest &request) {
   return outcome;
 }
 
-std::string rejectedCompileKey(const std::string &compileKey) {
-  return "occlint-resources-rejected 1\n" + compileKey;
-}
+std::string rejectedCompileKey(const std::string &compileKey) { return "occlint-resources-rejected 1\n" + compileKey; }
 
 std::string latestReportKey(const std::string &absoluteSource, const std::string &arch) {
   return "occlint-latest-resources 1\n" + absoluteSource + "\n" + arch;

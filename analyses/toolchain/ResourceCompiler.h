@@ -14,21 +14,21 @@
 namespace occlint {
 
 struct CompileRequest {
-  std::string sourceFile;                // as in compile_commands.json ("file")
-  std::vector<std::string> command;      // argv of the nvcc or clang++ command ("arguments")
-  std::string directory;                 // the directory its relative paths are from ("directory"); empty = ours
-  std::vector<std::string> archs;        // "sm_90", "sm_90a"...; one compile per arch
-  std::string cudaPath;                  // toolkit; empty = $CUDA_PATH, else /usr/local/cuda
-  std::chrono::seconds timeout{120};     // per compiler run
-  std::string cacheDir;                  // empty = ResultCache::defaultDirectory()
+  std::string sourceFile;            // as in compile_commands.json ("file")
+  std::vector<std::string> command;  // argv of the nvcc or clang++ command ("arguments")
+  std::string directory;             // the directory its relative paths are from ("directory"); empty = ours
+  std::vector<std::string> archs;    // "sm_90", "sm_90a"...; one compile per arch
+  std::string cudaPath;              // toolkit; empty = $CUDA_PATH, else /usr/local/cuda
+  std::chrono::seconds timeout{120}; // per compiler run
+  std::string cacheDir;              // empty = ResultCache::defaultDirectory()
   bool useCache = true;
 };
 
 struct CompileOutcome {
   bool ok = false;
-  PtxasReport report;       // every function of every requested arch; sourceFile = request's
-  std::string error;        // when !ok: what failed, with the compiler's stderr (trimmed)
-  bool fromCache = false;   // true when every arch came from the cache (no compiler ran)
+  PtxasReport report;     // every function of every requested arch; sourceFile = request's
+  std::string error;      // when !ok: what failed, with the compiler's stderr (trimmed)
+  bool fromCache = false; // true when every arch came from the cache (no compiler ran)
   /// The compiler ran and exited with an error: it rejected the code (not a
   /// timeout, a refused program or a missing toolkit, where its verdict is unknown).
   bool compilerRejected = false;

@@ -6,8 +6,8 @@
 #include "toolchain/CompileCommandTranslator.h"
 #include "toolchain/NvccFlagTable.h"
 
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -30,8 +30,7 @@ void Expander::addError(const std::string &Msg) {
   Error += Msg;
 }
 
-void Expander::readFile(const std::string &File, const std::string &What, int Depth,
-                        std::vector<std::string> &Out) {
+void Expander::readFile(const std::string &File, const std::string &What, int Depth, std::vector<std::string> &Out) {
   if (Depth >= kMaxOptionsFileDepth) {
     addError(What + " '" + File + "' nested more than " + std::to_string(kMaxOptionsFileDepth) +
              " levels deep (does it name itself?)");
@@ -39,8 +38,10 @@ void Expander::readFile(const std::string &File, const std::string &What, int De
   }
   if (++FilesRead > kMaxOptionsFilesRead) {
     if (FilesRead == kMaxOptionsFilesRead + 1)
-      addError("more than " + std::to_string(kMaxOptionsFilesRead) + " options and response files read for one "
-               "command, the rest not read (do they name each other?), at " + What + " '" + File + "'");
+      addError("more than " + std::to_string(kMaxOptionsFilesRead) +
+               " options and response files read for one "
+               "command, the rest not read (do they name each other?), at " +
+               What + " '" + File + "'");
     return;
   }
   namespace fs = std::filesystem;
@@ -53,9 +54,8 @@ void Expander::readFile(const std::string &File, const std::string &What, int De
     return;
   }
   if (const std::uintmax_t Bytes = fs::file_size(Path, Ec); !Ec && Bytes > kMaxResponseFileBytes) {
-    addError(What + " '" + File + "' (" + Path.string() + ") is " + std::to_string(Bytes) +
-             " bytes, more than the " + std::to_string(kMaxResponseFileBytes >> 20) +
-             " MB an options file may have: not read (is it one?)");
+    addError(What + " '" + File + "' (" + Path.string() + ") is " + std::to_string(Bytes) + " bytes, more than the " +
+             std::to_string(kMaxResponseFileBytes >> 20) + " MB an options file may have: not read (is it one?)");
     return;
   }
   std::ifstream In(Path, std::ios::binary);
@@ -69,8 +69,7 @@ void Expander::readFile(const std::string &File, const std::string &What, int De
   expand(splitCommandLine(SS.str()), Depth + 1, Out);
 }
 
-void Expander::expand(const std::vector<std::string> &In, int Depth,
-                      std::vector<std::string> &Out) {
+void Expander::expand(const std::vector<std::string> &In, int Depth, std::vector<std::string> &Out) {
   for (size_t I = 0; I < In.size(); ++I) {
     const std::string &Tok = In[I];
     if (Tok.size() > 1 && Tok[0] == '@') {

@@ -18,8 +18,7 @@ struct Expander {
 
   void addError(const std::string &Msg);
 
-  void readFile(const std::string &File, const std::string &What, int Depth,
-                std::vector<std::string> &Out);
+  void readFile(const std::string &File, const std::string &What, int Depth, std::vector<std::string> &Out);
 
   void expand(const std::vector<std::string> &In, int Depth, std::vector<std::string> &Out);
 };

@@ -53,8 +53,8 @@ public:
   /// Stores payload under keyText with the dependencies' current content
   /// hashes (a dependency that cannot be read is stored as such and makes
   /// later lookups miss). Returns false (and says why in *error) on failure.
-  bool store(std::string_view keyText, const std::vector<std::string> &dependencies,
-             std::string_view payload, std::string *error = nullptr) const;
+  bool store(std::string_view keyText, const std::vector<std::string> &dependencies, std::string_view payload,
+             std::string *error = nullptr) const;
   /// The same with the dependencies' content hashes already computed
   /// (hashFileContents; nullopt = unreadable): the compiler launcher hashes
   /// each file once for its sidecar and all its entries.

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -30,7 +30,8 @@ struct Fd {
   Fd &operator=(const Fd &) = delete;
   ~Fd() { reset(); }
   void reset() {
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0)
+      ::close(fd);
     fd = -1;
   }
 };
@@ -39,16 +40,18 @@ struct Fd {
 uint64_t subprocessSpawnCount() { return gSpawnCount.load(); }
 
 std::string SubprocessResult::describe() const {
-  if (refused) return "refused: " + error;
-  if (!started) return "could not start: " + error;
-  if (timedOut) return "timed out" + (error.empty() ? std::string() : " (" + error + ")");
-  if (termSignal != 0) return "killed by signal " + std::to_string(termSignal) + " (" +
-                              std::string(strsignal(termSignal)) + ")";
+  if (refused)
+    return "refused: " + error;
+  if (!started)
+    return "could not start: " + error;
+  if (timedOut)
+    return "timed out" + (error.empty() ? std::string() : " (" + error + ")");
+  if (termSignal != 0)
+    return "killed by signal " + std::to_string(termSignal) + " (" + std::string(strsignal(termSignal)) + ")";
   return "exit status " + std::to_string(exitCode);
 }
 
-SubprocessResult runSubprocess(const std::vector<std::string> &argv,
-                               const SubprocessOptions &options) {
+SubprocessResult runSubprocess(const std::vector<std::string> &argv, const SubprocessOptions &options) {
   SubprocessResult result;
   if (argv.empty() || argv[0].empty()) {
     result.error = "empty command";
@@ -95,12 +98,12 @@ SubprocessResult runSubprocess(const std::vector<std::string> &argv,
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
   posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
   std::vector<char *> cargv;
   cargv.reserve(argv.size() + 1);
-  for (const auto &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
+  for (const auto &a : argv)
+    cargv.push_back(const_cast<char *>(a.c_str()));
   cargv.push_back(nullptr);
 
   pid_t pid = -1;
@@ -136,18 +139,22 @@ SubprocessResult runSubprocess(const std::vector<std::string> &argv,
     }
     pollfd fds[2];
     int n = 0;
-    if (outRead.fd >= 0) fds[n++] = {outRead.fd, POLLIN, 0};
-    if (errRead.fd >= 0) fds[n++] = {errRead.fd, POLLIN, 0};
+    if (outRead.fd >= 0)
+      fds[n++] = {outRead.fd, POLLIN, 0};
+    if (errRead.fd >= 0)
+      fds[n++] = {errRead.fd, POLLIN, 0};
     int pr = ::poll(fds, static_cast<nfds_t>(n), waitMs);
     if (pr < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR)
+        continue;
       ::kill(-pid, SIGKILL);
       killed = true;
       result.error = std::string("poll: ") + std::strerror(errno);
       break;
     }
     for (int i = 0; i < n; ++i) {
-      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
       bool isOut = outRead.fd >= 0 && fds[i].fd == outRead.fd;
       std::string &sink = isOut ? result.out : result.err;
       ssize_t got = ::read(fds[i].fd, buf, sizeof buf);
@@ -167,9 +174,12 @@ SubprocessResult runSubprocess(const std::vector<std::string> &argv,
     }
   }
   // Whatever the leader left behind in its group goes as well.
-  if (killed) ::kill(-pid, SIGKILL);
-  if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) result.termSignal = WTERMSIG(status);
+  if (killed)
+    ::kill(-pid, SIGKILL);
+  if (WIFEXITED(status))
+    result.exitCode = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    result.termSignal = WTERMSIG(status);
   return result;
 }
 

@@ -25,13 +25,13 @@ struct SubprocessOptions {
 };
 
 struct SubprocessResult {
-  bool started = false;    // false: could not start it (missing binary, ...): see error
-  bool refused = false;    // not started: the program is not on the allowlist (see error)
-  bool timedOut = false;   // killed because the timeout expired
-  int exitCode = -1;       // exit status when it exited normally
-  int termSignal = 0;      // the signal that ended it, if one did
-  std::string out, err;    // captured stdout / stderr
-  std::string error;       // why it did not start, or why it failed to run to the end
+  bool started = false;  // false: could not start it (missing binary, ...): see error
+  bool refused = false;  // not started: the program is not on the allowlist (see error)
+  bool timedOut = false; // killed because the timeout expired
+  int exitCode = -1;     // exit status when it exited normally
+  int termSignal = 0;    // the signal that ended it, if one did
+  std::string out, err;  // captured stdout / stderr
+  std::string error;     // why it did not start, or why it failed to run to the end
   bool ok() const { return started && !timedOut && termSignal == 0 && exitCode == 0; }
   /// A one-line description of how it ended: "exit status 2", "timed out after 1s"...
   std::string describe() const;
@@ -42,8 +42,7 @@ struct SubprocessResult {
 /// arguments and our environment, if processAllowlist() allows the file it
 /// resolves to: that realpath is what runs (argv[0] is passed as given). Both pipes are read with poll(), so large
 /// outputs do not deadlock. Never throws.
-SubprocessResult runSubprocess(const std::vector<std::string> &argv,
-                               const SubprocessOptions &options = {});
+SubprocessResult runSubprocess(const std::vector<std::string> &argv, const SubprocessOptions &options = {});
 
 /// How many children runSubprocess has started in this process (for tests that
 /// must prove that no compiler ran, e.g. on a cache hit).

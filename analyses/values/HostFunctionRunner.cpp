@@ -109,7 +109,7 @@ std::optional<i128> Runner::folded(const Expr *E) {
   return std::nullopt;
 }
 
-std::optional<i128> * Runner::slotOf(const Expr *LValue) {
+std::optional<i128> *Runner::slotOf(const Expr *LValue) {
   const auto *Ref = dyn_cast<DeclRefExpr>(LValue->IgnoreParens());
   const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!VD || Calls.empty())
@@ -162,8 +162,7 @@ std::optional<i128> Runner::evalCall(const CallExpr *E) {
     bool IsMin = Name == "min" || Name == "umin" || Name == "llmin" || Name == "ullmin";
     bool IsMax = Name == "max" || Name == "umax" || Name == "llmax" || Name == "ullmax";
     if ((IsMin || IsMax) && Arguments.size() == 2 && E->getType()->isIntegralOrEnumerationType())
-      return convert(IsMin ? std::min(Arguments[0], Arguments[1]) : std::max(Arguments[0], Arguments[1]),
-                     E->getType());
+      return convert(IsMin ? std::min(Arguments[0], Arguments[1]) : std::max(Arguments[0], Arguments[1]), E->getType());
     return stop("it calls '" + nameOf(*Callee) + "', whose body is not in this translation unit");
   }
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Def); Method && !Method->isStatic())

@@ -77,7 +77,7 @@ private:
   std::optional<i128> fromAPSInt(const llvm::APSInt &V);
   /// A constant the compiler folds (sizeof, a constexpr global, ...).
   std::optional<i128> folded(const Expr *E);
-  std::optional<i128> * slotOf(const Expr *LValue);
+  std::optional<i128> *slotOf(const Expr *LValue);
   std::optional<i128> read(const DeclRefExpr *E);
   std::optional<i128> evalCall(const CallExpr *E);
 
@@ -102,7 +102,6 @@ private:
   /// (`case 1: case 2: ...`).
   static bool labels(const Stmt *Child, const SwitchCase *Label);
   std::optional<Flow> execSwitch(const SwitchStmt *S);
-
 };
 
 } // namespace clang::tidy::occlint::host_runner_detail

@@ -118,8 +118,9 @@ std::optional<Flow> Runner::execLoop(const Stmt *S) {
       return std::nullopt;
     if (!(Do && First)) {
       const Expr *Cond = For ? For->getCond() : While ? While->getCond() : Do->getCond();
-      const DeclStmt *CondVar = For ? For->getConditionVariableDeclStmt()
-                                    : While ? While->getConditionVariableDeclStmt() : nullptr;
+      const DeclStmt *CondVar = For     ? For->getConditionVariableDeclStmt()
+                                : While ? While->getConditionVariableDeclStmt()
+                                        : nullptr;
       if (Cond) { // for (;;) has none
         std::optional<bool> C = condition(nullptr, CondVar, Cond);
         if (!C)

@@ -1,7 +1,7 @@
 #include "values/ReachingWrites.h"
 
-#include "clang/AST/ExprCXX.h"
 #include "ast/AstWalker.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
 #include <algorithm>
@@ -47,8 +47,7 @@ const Stmt *statementExpression(const Stmt *S) {
 
 bool isFollowedObject(const VarDecl *VD) {
   if (!VD || !(isa<ParmVarDecl>(VD) || VD->isLocalVarDecl()) || VD->isStaticLocal() ||
-      VD->getType()->isReferenceType() ||
-      VD->getType().isVolatileQualified())
+      VD->getType()->isReferenceType() || VD->getType().isVolatileQualified())
     return false;
   const auto *Class = VD->getType()->getAsCXXRecordDecl();
   return Class && !Class->isUnion() && !Class->isLambda();
@@ -207,7 +206,7 @@ const BodyWrites::BlockIndex &BodyWrites::indexOf(const CompoundStmt &Block) con
 bool BodyWrites::comesAfter(const BinaryOperator &Write, const Stmt &Position, const Stmt *Stop) const {
   for (const Stmt *Up = Parents.parentOf(&Position); Up && Up != Stop; Up = Parents.parentOf(Up))
     if (isLoop(Up) && isWithin(&Write, Up, Parents))
-      return false; // the next iteration runs it before the position
+      return false;         // the next iteration runs it before the position
   if (!isa<Expr>(Position)) // just before a statement: its own writes come after
     return isWithin(&Write, &Position, Parents) ||
            SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Position.getEndLoc()),
@@ -225,8 +224,8 @@ bool BodyWrites::comesAfter(const BinaryOperator &Write, const Stmt &Position, c
 
 const BinaryOperator *BodyWrites::assignmentStatement(const Stmt *S, const VarWrites &Writes) {
   const auto *Assignment = dyn_cast_or_null<BinaryOperator>(statementExpression(S));
-  return Assignment && std::find(Writes.assignments.begin(), Writes.assignments.end(), Assignment) !=
-                           Writes.assignments.end()
+  return Assignment &&
+                 std::find(Writes.assignments.begin(), Writes.assignments.end(), Assignment) != Writes.assignments.end()
              ? Assignment
              : nullptr;
 }
@@ -357,7 +356,8 @@ bool BodyWrites::namesEveryEnumerator(const SwitchStmt &Switch, const std::vecto
       Named.push_back(Value.Val.getInt());
     }
   for (const EnumConstantDecl *Enumerator : Decl->enumerators())
-    if (llvm::none_of(Named, [&](const llvm::APSInt &V) { return llvm::APSInt::isSameValue(V, Enumerator->getInitVal()); }))
+    if (llvm::none_of(Named,
+                      [&](const llvm::APSInt &V) { return llvm::APSInt::isSameValue(V, Enumerator->getInitVal()); }))
       return false;
   return true;
 }

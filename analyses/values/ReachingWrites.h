@@ -32,8 +32,8 @@
 //   arm the assignment alone or in a block with no other write of it) is a
 //   set of writes, one per arm: the evaluator decides the conditions, and
 //   takes the arms that can run; a switch with a default label (or a label
-//   for every enumerator of its enumeration) whose every label group assigns it once, at the group's first statement, and ends
-//   with a break (the last group may end the switch instead) is the same
+//   for every enumerator of its enumeration) whose every label group assigns it once, at the group's first statement,
+//   and ends with a break (the last group may end the switch instead) is the same
 //   (`switch (kind) { case A: v = 128; break; default: v = 256; }`); any
 //   other statement that writes the variable (a loop, an if with no final
 //   else, a nested block) leaves the read not known. A case
@@ -61,7 +61,7 @@ namespace clang::tidy::occlint {
 
 struct ReachingWrite {
   enum class Kind {
-    NotKnown, ///< the rule cannot tell (or the variable is not tracked)
+    NotKnown,    ///< the rule cannot tell (or the variable is not tracked)
     Incoming,    ///< the value the variable starts with
     Assignment,  ///< `v = e;`
     Conditional, ///< `if (c) v = e;`: e when c holds, else the write that reaches the if

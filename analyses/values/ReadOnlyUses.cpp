@@ -1,8 +1,8 @@
 //===- ReadOnlyUses.cpp - variables a body only reads ---------------------===//
 #include "values/ReadOnlyUses.h"
 
-#include "clang/AST/Expr.h"
 #include "ast/AstWalker.h"
+#include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::occlint {

@@ -12,9 +12,7 @@ namespace clang::tidy::occlint {
 
 namespace {
 
-bool fitsInt64(i128 V) {
-  return V >= static_cast<i128>(INT64_MIN) && V <= static_cast<i128>(INT64_MAX);
-}
+bool fitsInt64(i128 V) { return V >= static_cast<i128>(INT64_MIN) && V <= static_cast<i128>(INT64_MAX); }
 
 } // namespace
 
@@ -130,8 +128,7 @@ EvaluatedValue ValueEvaluator::evaluateInteger(const Expr &E) { return evaluateI
 
 EvaluatedDim3 ValueEvaluator::evaluateDim3(const Expr &E) { return evaluateDim3(E, {}, nullptr); }
 
-EvaluatedValue ValueEvaluator::evaluateInteger(const Expr &E, const ValueContext &Context,
-                                               EvaluationTrace *Trace) {
+EvaluatedValue ValueEvaluator::evaluateInteger(const Expr &E, const ValueContext &Context, EvaluationTrace *Trace) {
   EvaluationTrace Local;
   ValueEvaluatorImpl Impl(Ctx, cache(), Context, Trace ? *Trace : Local);
   EvaluatedValue Out = toPublic(Impl.evalInt(&E));

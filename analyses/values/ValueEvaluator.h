@@ -71,15 +71,12 @@ struct EvaluatedValue {
 
 /// A dim3-like triple; each component evaluated on its own.
 struct EvaluatedDim3 {
-  std::array<EvaluatedValue, 3> xyz{EvaluatedValue::exact(1), EvaluatedValue::exact(1),
-                                    EvaluatedValue::exact(1)};
+  std::array<EvaluatedValue, 3> xyz{EvaluatedValue::exact(1), EvaluatedValue::exact(1), EvaluatedValue::exact(1)};
   /// x * y * z with interval arithmetic; derivations of all three merged.
   EvaluatedValue product() const;
   bool isExact() const { return xyz[0].isExact() && xyz[1].isExact() && xyz[2].isExact(); }
   /// Only when isExact().
-  std::array<int64_t, 3> exactValues() const {
-    return {xyz[0].exactValue(), xyz[1].exactValue(), xyz[2].exactValue()};
-  }
+  std::array<int64_t, 3> exactValues() const { return {xyz[0].exactValue(), xyz[1].exactValue(), xyz[2].exactValue()}; }
   /// Every derivation step of the three components, without duplicates.
   std::vector<ValueDerivation> derivation() const;
 };

@@ -163,7 +163,8 @@ IVal ValueEvaluatorImpl::refineByGuards(const VarDecl &VD, IVal V) {
       Hull.loKnown = Hull.hiKnown = true;
       V = Members.size() == 1 ? Hull : pickMember(G.key, Members, Hull, G.loc, Name, F);
       if (V.exact())
-        V.derivation = mergeDerivations(V.derivation, {{G.loc, Name + " is " + describe(V) + " here (" + G.text + ")"}});
+        V.derivation =
+            mergeDerivations(V.derivation, {{G.loc, Name + " is " + describe(V) + " here (" + G.text + ")"}});
       continue;
     }
     const bool Changed = Lo != V.lo || Hi != V.hi;
@@ -181,8 +182,8 @@ IVal ValueEvaluatorImpl::refineByGuards(const VarDecl &VD, IVal V) {
   return V;
 }
 
-IVal ValueEvaluatorImpl::pickMember(const void *Key, const std::vector<i128> &Members, IVal Hull,
-                                    SourceLocation Loc, const std::string &What, unsigned InFrame) {
+IVal ValueEvaluatorImpl::pickMember(const void *Key, const std::vector<i128> &Members, IVal Hull, SourceLocation Loc,
+                                    const std::string &What, unsigned InFrame) {
   if (InFrame == NoFrame)
     return Hull; // no context to pick in
   auto It = Context.picks.find({Key, InFrame});
@@ -198,8 +199,8 @@ IVal ValueEvaluatorImpl::pickMember(const void *Key, const std::vector<i128> &Me
   }
   IVal R = exactOf(Members[It->second]);
   R.derivation = Hull.derivation;
-  R.derivation.push_back({Loc, What + " is " + describe(R) + " in this variant (one of " +
-                                   std::to_string(Members.size()) + " values)"});
+  R.derivation.push_back(
+      {Loc, What + " is " + describe(R) + " in this variant (one of " + std::to_string(Members.size()) + " values)"});
   return R;
 }
 
@@ -235,8 +236,7 @@ ValueEvaluatorImpl::ParamBinding ValueEvaluatorImpl::bindParameter(const ParmVar
   // made it quadratic), so it is not asked for a parameter that stays unknown.
   B.argument = boundArgument(P);
   const std::vector<GuardFact> &Guards = guardsOf(B.frame);
-  const bool Guarded =
-      std::any_of(Guards.begin(), Guards.end(), [&](const GuardFact &G) { return G.var == &P; });
+  const bool Guarded = std::any_of(Guards.begin(), Guards.end(), [&](const GuardFact &G) { return G.var == &P; });
   if ((B.argument || Guarded || Reference) && !WrittenAfter && isMutated(P)) {
     recordReason(B.of + ", which the function modifies");
     B.argument = nullptr;
@@ -359,12 +359,11 @@ IVal ValueEvaluatorImpl::evalSubscript(const ArraySubscriptExpr *E) {
   // about the worst of them would not be worth acting on (the launch checks
   // say nothing about a swept value, docs/launch-analysis.md).
   const unsigned ReadFrame = Frame;
-  Hull.derivation.push_back({VD->getLocation(), What + " is one of the " + std::to_string(Members.size()) +
-                                                    " values " + describe(Hull) + " of '" + VD->getName().str() +
+  Hull.derivation.push_back({VD->getLocation(), What + " is one of the " + std::to_string(Members.size()) + " values " +
+                                                    describe(Hull) + " of '" + VD->getName().str() +
                                                     "', defined here"});
   if (ReadFrame == NoFrame || !Context.picks.count({E, ReadFrame}))
-    recordReason(What + " is one of " + std::to_string(Members.size()) + " elements of '" +
-                 VD->getName().str() + "'");
+    recordReason(What + " is one of " + std::to_string(Members.size()) + " elements of '" + VD->getName().str() + "'");
   else if (Trace && !Trace->sweptArray)
     Trace->sweptArray = VD; // this variant takes one element
   return pickMember(E, Members, Hull, E->getExprLoc(), What, ReadFrame);

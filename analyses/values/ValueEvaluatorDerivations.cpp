@@ -4,10 +4,10 @@
 // ("'threads' is defined here as 256") the checks turn into notes.
 #include "values/ValueEvaluatorInternals.h"
 
+#include "ast/AstWalker.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/PrettyPrinter.h"
-#include "ast/AstWalker.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -20,9 +20,8 @@ namespace value_evaluator_detail {
 
 void appendUnique(std::vector<ValueDerivation> &To, const std::vector<ValueDerivation> &From) {
   for (const ValueDerivation &D : From) {
-    bool Seen = std::any_of(To.begin(), To.end(), [&](const ValueDerivation &T) {
-      return T.loc == D.loc && T.text == D.text;
-    });
+    bool Seen =
+        std::any_of(To.begin(), To.end(), [&](const ValueDerivation &T) { return T.loc == D.loc && T.text == D.text; });
     if (!Seen)
       To.push_back(D);
   }
@@ -118,8 +117,8 @@ void ValueEvaluatorImpl::addMacroNotes(const Expr *E, IVal &V) const {
         const SourceLocation Defined = SM.getSpellingLoc(B);
         if (SM.getFilename(Defined).empty() || SM.isWrittenInBuiltinFile(Defined) ||
             SM.isWrittenInCommandLineFile(Defined))
-          Notes.push_back({SM.getExpansionLoc(B), "'" + Name.str() + "' expands to " + Desc +
-                                                      " (defined on the command line)"});
+          Notes.push_back(
+              {SM.getExpansionLoc(B), "'" + Name.str() + "' expands to " + Desc + " (defined on the command line)"});
         else
           Notes.push_back({Defined, "'" + Name.str() + "' expands to " + Desc});
       }
@@ -292,8 +291,7 @@ bool ValueEvaluatorImpl::isMutated(const VarDecl &VD) {
 
 // One reaching definition: its initializer is its value wherever it is read.
 bool ValueEvaluatorImpl::hasStableValue(const VarDecl &VD) {
-  if (isa<ParmVarDecl>(VD) || VD.getType()->isReferenceType() ||
-      VD.getType().isVolatileQualified())
+  if (isa<ParmVarDecl>(VD) || VD.getType()->isReferenceType() || VD.getType().isVolatileQualified())
     return false;
   if (VD.isConstexpr() || VD.getType().isConstQualified())
     return true;
@@ -346,8 +344,7 @@ IVal ValueEvaluatorImpl::evalVar(const VarDecl &VD, QualType UseType, bool Incom
   Active.erase(Def);
   replay(Mine);
   IVal Out = Value;
-  std::vector<ValueDerivation> Own{
-      {Def->getLocation(), "'" + Name + "' is defined here as " + describe(Value)}};
+  std::vector<ValueDerivation> Own{{Def->getLocation(), "'" + Name + "' is defined here as " + describe(Value)}};
   Out.derivation = mergeDerivations(Own, Value.derivation);
   if (Truncations == TruncationsBefore)
     cacheInt(Def, VarFrame, {Out, Mine});
@@ -360,10 +357,8 @@ IVal ValueEvaluatorImpl::evalDeclRef(const DeclRefExpr *E) {
     const llvm::APSInt &V = ECD->getInitVal();
     if ((V.isSigned() && V.getSignificantBits() > 64) || (!V.isSigned() && V.getActiveBits() > 64))
       return unknownOf(E->getType());
-    IVal R = exactOf(V.isSigned() ? static_cast<i128>(V.getSExtValue())
-                                  : static_cast<i128>(V.getZExtValue()));
-    R.derivation.push_back({ECD->getLocation(), "'" + ECD->getName().str() +
-                                                    "' is defined here as " + describe(R)});
+    IVal R = exactOf(V.isSigned() ? static_cast<i128>(V.getSExtValue()) : static_cast<i128>(V.getZExtValue()));
+    R.derivation.push_back({ECD->getLocation(), "'" + ECD->getName().str() + "' is defined here as " + describe(R)});
     return R;
   }
   if (const auto *P = dyn_cast<ParmVarDecl>(D)) {

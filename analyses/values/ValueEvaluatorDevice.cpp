@@ -28,8 +28,8 @@ bool isQueryOut(const CallExpr &Call, unsigned Arg) {
   if (!FD || !FD->getDeclName().isIdentifier())
     return false;
   StringRef Name = FD->getName();
-  if (Name == "cudaGetDeviceProperties" || Name == "cudaGetDeviceProperties_v2" ||
-      Name == "cudaDeviceGetAttribute" || Name == "cudaOccupancyMaxActiveBlocksPerMultiprocessor")
+  if (Name == "cudaGetDeviceProperties" || Name == "cudaGetDeviceProperties_v2" || Name == "cudaDeviceGetAttribute" ||
+      Name == "cudaOccupancyMaxActiveBlocksPerMultiprocessor")
     return Arg == 0;
   if (Name == "cudaOccupancyMaxPotentialBlockSize")
     return Arg == 0 || Arg == 1;
@@ -130,8 +130,8 @@ const CallExpr *ValueEvaluatorImpl::deviceQueryFiller(const VarDecl &VD) {
   // read (deviceQueryValue says so).
   const bool Global = VD.hasGlobalStorage() && !VD.isStaticLocal() && !VD.isLocalVarDecl() &&
                       VD.getType()->isRecordType() && VD.getDefinition();
-  bool Valid = (VD.isLocalVarDecl() || Global) && !VD.getType()->isReferenceType() &&
-               !VD.getType().isVolatileQualified();
+  bool Valid =
+      (VD.isLocalVarDecl() || Global) && !VD.getType()->isReferenceType() && !VD.getType().isVolatileQualified();
   const auto *FD = dyn_cast_or_null<FunctionDecl>(VD.getParentFunctionOrMethod());
   if (Valid && (Global || (FD && FD->getBody()))) {
     References Refs(VD);
@@ -228,7 +228,8 @@ std::optional<IVal> ValueEvaluatorImpl::deviceQueryValue(const VarDecl &VD, cons
         Shape.blockX = int(*Block);
         Shape.dynamicSharedMem = *Smem;
         if (Model->optinDynamicSharedMem)
-          Shape.optinDynamicSharedMem = std::min<int64_t>(*Model->optinDynamicSharedMem, Gpu.arch.sharedMemPerBlockOptin);
+          Shape.optinDynamicSharedMem =
+              std::min<int64_t>(*Model->optinDynamicSharedMem, Gpu.arch.sharedMemPerBlockOptin);
         Value = ::occlint::computeOccupancyLimits(Gpu, Model->resources, Shape).blocksPerSM;
         How = Callee.str() + " with " + std::to_string(*Block) + " threads";
       }
@@ -239,7 +240,8 @@ std::optional<IVal> ValueEvaluatorImpl::deviceQueryValue(const VarDecl &VD, cons
         Inputs.dynamicSharedMem = *Smem;
         Inputs.blockSizeLimit = int(*Limit);
         if (Model->optinDynamicSharedMem)
-          Inputs.optinDynamicSharedMem = std::min<int64_t>(*Model->optinDynamicSharedMem, Gpu.arch.sharedMemPerBlockOptin);
+          Inputs.optinDynamicSharedMem =
+              std::min<int64_t>(*Model->optinDynamicSharedMem, Gpu.arch.sharedMemPerBlockOptin);
         ::occlint::BlockSizeSearchResult R = ::occlint::maxPotentialBlockSize(Gpu, Model->resources, Inputs);
         if (R.error.empty()) {
           const bool IsBlock = Call->getNumArgs() > 1 && [&] {
@@ -299,7 +301,8 @@ const ValueEvaluator::Cache::GlobalDeviceWrite &ValueEvaluatorImpl::globalDevice
   if (Valid && Write) {
     const Expr *Value = Write->getRHS()->IgnoreParenImpCasts();
     const auto *Member = dyn_cast<MemberExpr>(Value);
-    const auto *Ref = dyn_cast<DeclRefExpr>(Member && !Member->isArrow() ? Member->getBase()->IgnoreParenImpCasts() : Value);
+    const auto *Ref =
+        dyn_cast<DeclRefExpr>(Member && !Member->isArrow() ? Member->getBase()->IgnoreParenImpCasts() : Value);
     const auto *Local = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
     const CallExpr *Filler = Local ? deviceQueryFiller(*Local) : nullptr;
     const StringRef Callee = Filler ? Filler->getDirectCallee()->getName() : "";
@@ -333,9 +336,9 @@ std::optional<IVal> ValueEvaluatorImpl::globalDeviceValue(const VarDecl &VD, Qua
     return unknownOf(UseType, VD.getName().str());
   }
   IVal R = castTo(exactOf(*Device), UseType);
-  R.derivation.push_back({SM.getExpansionLoc(Write->getBeginLoc()),
-                          Name + " is " + std::to_string(*Device) + onTarget(Gpu) + " (" + What +
-                              ", set here; assumed set before it is read)"});
+  R.derivation.push_back({SM.getExpansionLoc(Write->getBeginLoc()), Name + " is " + std::to_string(*Device) +
+                                                                        onTarget(Gpu) + " (" + What +
+                                                                        ", set here; assumed set before it is read)"});
   return R;
 }
 

@@ -257,8 +257,7 @@ std::optional<IDim3> ValueEvaluatorImpl::evalInitList(const InitListExpr *E) {
   return D;
 }
 
-std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
-                                                     const std::string &Spelling) {
+std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E, const std::string &Spelling) {
   const auto *VD = dyn_cast<VarDecl>(E->getDecl());
   if (!VD)
     return std::nullopt;
@@ -293,8 +292,8 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3Var(const DeclRefExpr *E,
     if (std::optional<IDim3> Members = evalDim3Members(*E, *VD))
       return Spell(std::move(*Members));
   if (!Init || !Def || !hasStableValue(*VD)) {
-    recordReason("'" + VD->getName().str() + (Init ? "' is modified after its definition"
-                                                   : "' is declared without an initializer and set later"));
+    recordReason("'" + VD->getName().str() +
+                 (Init ? "' is modified after its definition" : "' is declared without an initializer and set later"));
     return unknownDim3(Spelling);
   }
   const unsigned VarFrame = frameOf(*VD);
@@ -350,8 +349,7 @@ std::optional<IDim3> ValueEvaluatorImpl::foldDim3(const Expr *E) const {
     const llvm::APSInt &V = F.getInt();
     if (V.getActiveBits() > 63)
       return std::nullopt;
-    D.c[I] = exactOf(V.isSigned() ? static_cast<i128>(V.getSExtValue())
-                                  : static_cast<i128>(V.getZExtValue()));
+    D.c[I] = exactOf(V.isSigned() ? static_cast<i128>(V.getSExtValue()) : static_cast<i128>(V.getZExtValue()));
   }
   return D;
 }

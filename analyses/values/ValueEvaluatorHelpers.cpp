@@ -11,8 +11,8 @@
 // switch), or a recursive one, is run when every argument is exact
 // (HostFunctionRunner.h). Anything else stays "the value returned by 'f'".
 // A helper of one return statement that returns a dim3 is read the same way.
-#include "values/ValueEvaluatorInternals.h"
 #include "values/HostFunctionRunner.h"
+#include "values/ValueEvaluatorInternals.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -60,13 +60,12 @@ const FunctionDecl *ValueEvaluatorImpl::helperDefinition(const CallExpr *E) cons
 }
 
 bool ValueEvaluatorImpl::helperBeingEvaluated(const FunctionDecl &Def) const {
-  return std::any_of(Helpers.begin(), Helpers.end(), [&](const HelperFrame &H) {
-    return H.function->getCanonicalDecl() == Def.getCanonicalDecl();
-  });
+  return std::any_of(Helpers.begin(), Helpers.end(),
+                     [&](const HelperFrame &H) { return H.function->getCanonicalDecl() == Def.getCanonicalDecl(); });
 }
 
 std::optional<std::vector<ValueDerivation>> ValueEvaluatorImpl::pushHelperArguments(const CallExpr *E,
-                                                                                     const FunctionDecl &Def) {
+                                                                                    const FunctionDecl &Def) {
   for (const ParmVarDecl *P : Def.parameters())
     if (!readsArgumentValue(*P) || !P->getType().getNonReferenceType()->isIntegralOrEnumerationType())
       return std::nullopt;
@@ -97,8 +96,8 @@ std::optional<IVal> ValueEvaluatorImpl::evalHelperCall(const CallExpr *E) {
   Helpers.pop_back();
   R.derivation = mergeDerivations(*Steps, R.derivation);
   if (R.exact())
-    R.derivation.push_back({SM.getExpansionLoc(E->getBeginLoc()),
-                            "'" + Def->getNameAsString() + "' returns " + describe(R) + " here"});
+    R.derivation.push_back(
+        {SM.getExpansionLoc(E->getBeginLoc()), "'" + Def->getNameAsString() + "' returns " + describe(R) + " here"});
   return R;
 }
 
@@ -107,8 +106,8 @@ std::optional<IVal> ValueEvaluatorImpl::evalHelperCall(const CallExpr *E) {
 // parameters); a helper of more statements is not run for a dim3.
 std::optional<IDim3> ValueEvaluatorImpl::evalDim3HelperCall(const CallExpr *E) {
   const FunctionDecl *Callee = E->getDirectCallee();
-  const std::string Name = Callee && Callee->getDeclName().isIdentifier() ? "'" + Callee->getName().str() + "'"
-                                                                          : std::string("a call");
+  const std::string Name =
+      Callee && Callee->getDeclName().isIdentifier() ? "'" + Callee->getName().str() + "'" : std::string("a call");
   const FunctionDecl *Def = helperDefinition(E);
   const Expr *Returned = Def ? singleReturn(*Def) : nullptr;
   if (!Def || !Returned || Helpers.size() >= MaxHelperDepth || helperBeingEvaluated(*Def)) {
@@ -126,8 +125,8 @@ std::optional<IDim3> ValueEvaluatorImpl::evalDim3HelperCall(const CallExpr *E) {
   for (IVal &Component : R.c) {
     Component.derivation = mergeDerivations(*Steps, Component.derivation);
     if (Component.exact())
-      Component.derivation.push_back({SM.getExpansionLoc(E->getBeginLoc()),
-                                      Name + " returns " + describe(Component) + " here"});
+      Component.derivation.push_back(
+          {SM.getExpansionLoc(E->getBeginLoc()), Name + " returns " + describe(Component) + " here"});
   }
   return R;
 }

@@ -82,8 +82,8 @@ IVal ValueEvaluatorImpl::evalInt(const Expr *E) {
     R.spelling.clear();
   else if (!Spelling.empty())
     R.spelling = Spelling;
-  if (!isa<ImplicitCastExpr, FullExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
-           CXXDefaultArgExpr, CXXDefaultInitExpr, SubstNonTypeTemplateParmExpr, OpaqueValueExpr>(E))
+  if (!isa<ImplicitCastExpr, FullExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, CXXDefaultArgExpr,
+           CXXDefaultInitExpr, SubstNonTypeTemplateParmExpr, OpaqueValueExpr>(E))
     addMacroNotes(E, R);
   return R;
 }
@@ -110,13 +110,11 @@ IVal ValueEvaluatorImpl::evalIntNode(const Expr *E) {
       if (const NonTypeTemplateParmDecl *P = S->getParameter())
         if (!P->getName().empty())
           R.derivation = mergeDerivations(
-              {{P->getLocation(), "'" + P->getName().str() + "' is defined here as " + describe(R)}},
-              R.derivation);
+              {{P->getLocation(), "'" + P->getName().str() + "' is defined here as " + describe(R)}}, R.derivation);
     return R;
   }
   if (const auto *IL = dyn_cast<InitListExpr>(E))
-    return IL->getNumInits() == 1 && T->isIntegralOrEnumerationType() ? evalInt(IL->getInit(0))
-                                                                      : unknownOf(T);
+    return IL->getNumInits() == 1 && T->isIntegralOrEnumerationType() ? evalInt(IL->getInit(0)) : unknownOf(T);
   if (const auto *Cast = dyn_cast<CastExpr>(E))
     return evalIntCast(Cast);
   if (const auto *D = dyn_cast<DeclRefExpr>(E))
@@ -212,8 +210,7 @@ IVal ValueEvaluatorImpl::evalBinary(const BinaryOperator *E) {
     return evalInt(E->getRHS());
   if (E->isAssignmentOp() || Op == BO_Cmp || Op == BO_PtrMemD || Op == BO_PtrMemI)
     return unknownOf(T);
-  if (!E->getLHS()->getType()->isIntegralOrEnumerationType() ||
-      !E->getRHS()->getType()->isIntegralOrEnumerationType())
+  if (!E->getLHS()->getType()->isIntegralOrEnumerationType() || !E->getRHS()->getType()->isIntegralOrEnumerationType())
     return unknownOf(T);
   IVal A = evalInt(E->getLHS());
   if (Op == BO_LAnd || Op == BO_LOr) {
@@ -223,7 +220,10 @@ IVal ValueEvaluatorImpl::evalBinary(const BinaryOperator *E) {
     if (Op == BO_LAnd && AFalse)
       return R;
     if (Op == BO_LOr && ATrue)
-      return [&] { R.lo = R.hi = 1; return R; }();
+      return [&] {
+        R.lo = R.hi = 1;
+        return R;
+      }();
     IVal B = evalInt(E->getRHS());
     R.derivation = mergeDerivations(A.derivation, B.derivation);
     bool BFalse = B.exact() && B.lo == 0, BTrue = B.lo > 0 || B.hi < 0;
@@ -252,24 +252,40 @@ IVal ValueEvaluatorImpl::evalBinary(const BinaryOperator *E) {
     std::optional<bool> V;
     switch (Op) {
     case BO_LT:
-      if (A.hi < B.lo) V = true; else if (A.lo >= B.hi) V = false;
+      if (A.hi < B.lo)
+        V = true;
+      else if (A.lo >= B.hi)
+        V = false;
       break;
     case BO_GT:
-      if (A.lo > B.hi) V = true; else if (A.hi <= B.lo) V = false;
+      if (A.lo > B.hi)
+        V = true;
+      else if (A.hi <= B.lo)
+        V = false;
       break;
     case BO_LE:
-      if (A.hi <= B.lo) V = true; else if (A.lo > B.hi) V = false;
+      if (A.hi <= B.lo)
+        V = true;
+      else if (A.lo > B.hi)
+        V = false;
       break;
     case BO_GE:
-      if (A.lo >= B.hi) V = true; else if (A.hi < B.lo) V = false;
+      if (A.lo >= B.hi)
+        V = true;
+      else if (A.hi < B.lo)
+        V = false;
       break;
     case BO_EQ:
-      if (A.exact() && B.exact() && A.lo == B.lo) V = true;
-      else if (A.hi < B.lo || B.hi < A.lo) V = false;
+      if (A.exact() && B.exact() && A.lo == B.lo)
+        V = true;
+      else if (A.hi < B.lo || B.hi < A.lo)
+        V = false;
       break;
     case BO_NE:
-      if (A.exact() && B.exact() && A.lo == B.lo) V = false;
-      else if (A.hi < B.lo || B.hi < A.lo) V = true;
+      if (A.exact() && B.exact() && A.lo == B.lo)
+        V = false;
+      else if (A.hi < B.lo || B.hi < A.lo)
+        V = true;
       break;
     default:
       break;
@@ -380,8 +396,7 @@ IVal ValueEvaluatorImpl::evalCall(const CallExpr *E) {
     return Opaque();
   }
   const Expr *Args[2] = {E->getArg(0), E->getArg(1)};
-  if (!Args[0]->getType()->isIntegralOrEnumerationType() ||
-      !Args[1]->getType()->isIntegralOrEnumerationType())
+  if (!Args[0]->getType()->isIntegralOrEnumerationType() || !Args[1]->getType()->isIntegralOrEnumerationType())
     return unknownOf(T);
   // Both arguments are compared in the result type (CUDA's min(int, unsigned)
   // compares as unsigned).

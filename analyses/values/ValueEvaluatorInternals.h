@@ -15,9 +15,9 @@
 #include "values/ValueEvaluator.h"
 #include "values/ValueGuards.h"
 
+#include "values/ReadOnlyUses.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
-#include "values/ReadOnlyUses.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -92,14 +92,14 @@ std::string describe(const IVal &V);
 
 using value_evaluator_detail::appendUnique;
 using value_evaluator_detail::componentIndex;
-using value_evaluator_detail::dim3Fields;
 using value_evaluator_detail::describe;
+using value_evaluator_detail::dim3Fields;
 using value_evaluator_detail::Huge;
 using value_evaluator_detail::hullOf;
-using value_evaluator_detail::membersHull;
 using value_evaluator_detail::i128;
 using value_evaluator_detail::IDim3;
 using value_evaluator_detail::IVal;
+using value_evaluator_detail::membersHull;
 using value_evaluator_detail::mergeDerivations;
 using value_evaluator_detail::toPublic;
 using value_evaluator_detail::TypeRange;
@@ -161,8 +161,7 @@ struct ValueEvaluator::Cache {
 /// One top-level evaluation: the recursion guards live here.
 class ValueEvaluatorImpl {
 public:
-  ValueEvaluatorImpl(ASTContext &Ctx, ValueEvaluator::Cache &C, const ValueContext &Context,
-                     EvaluationTrace &Trace);
+  ValueEvaluatorImpl(ASTContext &Ctx, ValueEvaluator::Cache &C, const ValueContext &Context, EvaluationTrace &Trace);
 
   IVal evalInt(const Expr *E);
   IDim3 evalDim3(const Expr *E);
@@ -269,8 +268,8 @@ private:
   /// value at x.cu:40").
   /// `Read`: what the value is of, when not the parameter itself
   /// (`cfg.threads` of a parameter `cfg`).
-  ValueDerivation callStep(const ParmVarDecl &P, const ParamBinding &B, const std::string &Value,
-                           bool ValueKnown, const std::string &Read = {});
+  ValueDerivation callStep(const ParmVarDecl &P, const ParamBinding &B, const std::string &Value, bool ValueKnown,
+                           const std::string &Read = {});
   /// An unbound parameter: its callers are the choice that could settle it.
   void openCallers(const ParmVarDecl &P, const ParamBinding &B);
   IVal evalParam(const ParmVarDecl &P, QualType UseType, bool WrittenAfter = false);
@@ -343,7 +342,7 @@ private:
   /// nullopt when P is not such a lambda's.
   std::optional<IVal> evalLambdaParameter(const ParmVarDecl &P, QualType UseType, bool WrittenAfter);
   const std::optional<std::vector<const CallExpr *>> &lambdaCallsIn(const FunctionDecl &Enclosing,
-                                                                   const CXXRecordDecl &Closure);
+                                                                    const CXXRecordDecl &Closure);
   /// The braced initializer (its semantic form) of a constant array whose
   /// elements cannot change, or null (ValueEvaluatorContext.cpp).
   const InitListExpr *stableArrayElements(const VarDecl &Array);

@@ -136,8 +136,7 @@ IVal ValueEvaluatorImpl::castTo(IVal V, QualType Dest) {
 
 // Interval arithmetic on sound bounds. The "known" flags follow the bounds
 // each result bound was computed from.
-IVal ValueEvaluatorImpl::arith(BinaryOperatorKind Op, const IVal &A, const IVal &B,
-                               QualType LHSType) {
+IVal ValueEvaluatorImpl::arith(BinaryOperatorKind Op, const IVal &A, const IVal &B, QualType LHSType) {
   IVal R;
   R.derivation = mergeDerivations(A.derivation, B.derivation);
   auto Unknown = [&] {
@@ -175,8 +174,7 @@ IVal ValueEvaluatorImpl::arith(BinaryOperatorKind Op, const IVal &A, const IVal 
       R.hiKnown = A.hiKnown && B.hiKnown;
       return R;
     }
-    i128 P[4] = {Mul(A.lo, B.lo, Huge), Mul(A.lo, B.hi, Huge), Mul(A.hi, B.lo, Huge),
-                 Mul(A.hi, B.hi, Huge)};
+    i128 P[4] = {Mul(A.lo, B.lo, Huge), Mul(A.lo, B.hi, Huge), Mul(A.hi, B.lo, Huge), Mul(A.hi, B.hi, Huge)};
     for (i128 X : P)
       if (X == Huge)
         return Unknown();
@@ -212,7 +210,11 @@ IVal ValueEvaluatorImpl::arith(BinaryOperatorKind Op, const IVal &A, const IVal 
     i128 MinAbs = std::min(B.lo < 0 ? -B.lo : B.lo, B.hi < 0 ? -B.hi : B.hi);
     i128 MaxAbs = std::max(B.lo < 0 ? -B.lo : B.lo, B.hi < 0 ? -B.hi : B.hi);
     if (A.lo >= 0 && A.hi < MinAbs)
-      return [&] { IVal S = A; S.derivation = R.derivation; return S; }();
+      return [&] {
+        IVal S = A;
+        S.derivation = R.derivation;
+        return S;
+      }();
     i128 M = MaxAbs - 1; // |a % b| < |b|, and the sign is a's
     bool BKnown = B.loKnown && B.hiKnown;
     if (A.lo >= 0) {

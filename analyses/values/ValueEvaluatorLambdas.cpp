@@ -17,9 +17,9 @@
 // so the calls seen are all the calls the lambda gets.
 #include "values/ValueEvaluatorInternals.h"
 
+#include "ast/AstWalker.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "ast/AstWalker.h"
 
 #include <algorithm>
 
@@ -111,8 +111,8 @@ private:
 
 } // namespace
 
-const std::optional<std::vector<const CallExpr *>> &
-ValueEvaluatorImpl::lambdaCallsIn(const FunctionDecl &Enclosing, const CXXRecordDecl &Closure) {
+const std::optional<std::vector<const CallExpr *>> &ValueEvaluatorImpl::lambdaCallsIn(const FunctionDecl &Enclosing,
+                                                                                      const CXXRecordDecl &Closure) {
   auto [It, New] = C.lambdaCalls.try_emplace(&Closure);
   if (New && Enclosing.getBody()) {
     LambdaCallFinder Finder(Closure);
@@ -122,8 +122,7 @@ ValueEvaluatorImpl::lambdaCallsIn(const FunctionDecl &Enclosing, const CXXRecord
   return It->second;
 }
 
-std::optional<IVal> ValueEvaluatorImpl::evalLambdaParameter(const ParmVarDecl &P, QualType UseType,
-                                                            bool WrittenAfter) {
+std::optional<IVal> ValueEvaluatorImpl::evalLambdaParameter(const ParmVarDecl &P, QualType UseType, bool WrittenAfter) {
   const auto *Method = dyn_cast<CXXMethodDecl>(P.getDeclContext());
   if (!Method || !Method->getParent()->isLambda() || Frame == NoFrame || Frame >= Context.frames.size())
     return std::nullopt;
@@ -159,9 +158,8 @@ std::optional<IVal> ValueEvaluatorImpl::evalLambdaParameter(const ParmVarDecl &P
     }
     const Expr *Arg = Call->getArg(Index);
     IVal V = castTo(evalInt(Arg), Type);
-    V.derivation = mergeDerivations(
-        V.derivation, {{SM.getExpansionLoc(Arg->getBeginLoc()),
-                        "the lambda is called here with '" + Name + "' = " + describe(V)}});
+    V.derivation = mergeDerivations(V.derivation, {{SM.getExpansionLoc(Arg->getBeginLoc()),
+                                                    "the lambda is called here with '" + Name + "' = " + describe(V)}});
     Values.push_back(std::move(V));
   }
   const bool AllExact = std::all_of(Values.begin(), Values.end(), [](const IVal &V) { return V.exact(); });

@@ -42,9 +42,9 @@ IVal ValueEvaluatorImpl::evalMemberInitial(const VarDecl &Object, const FieldDec
   if (!Set)
     return unknownOf(UseType, Name);
   IVal Value = std::move(*Set);
-  Value.derivation = mergeDerivations({{SM.getExpansionLoc(Object.getLocation()),
-                                        "'" + Name + "' is defined here as " + describe(Value)}},
-                                      Value.derivation);
+  Value.derivation = mergeDerivations(
+      {{SM.getExpansionLoc(Object.getLocation()), "'" + Name + "' is defined here as " + describe(Value)}},
+      Value.derivation);
   return castTo(std::move(Value), UseType);
 }
 
@@ -85,7 +85,8 @@ std::optional<IVal> ValueEvaluatorImpl::evalMemberOfInitializer(const Expr *Init
       return std::nullopt;
     }
     Value = castTo(evalInt(Field.getInClassInitializer()), Field.getType());
-  } else if (std::optional<IVal> Initialized = Construct ? evalConstructorInitializer(*Construct, Field) : std::nullopt) {
+  } else if (std::optional<IVal> Initialized =
+                 Construct ? evalConstructorInitializer(*Construct, Field) : std::nullopt) {
     Value = std::move(*Initialized);
   } else {
     recordReason("'" + Name + "' is set by a constructor of '" + Field.getParent()->getName().str() + "'");
@@ -121,14 +122,14 @@ bool bodyLeavesField(const Stmt &S, const FieldDecl &Field) {
 // arguments; a constructor parameter stays unknown), and the body leaves
 // the member alone.
 std::optional<IVal> ValueEvaluatorImpl::evalConstructorInitializer(const CXXConstructExpr &Construct,
-                                                                  const FieldDecl &Field) {
+                                                                   const FieldDecl &Field) {
   const FunctionDecl *Definition = nullptr;
   if (!Construct.getConstructor()->hasBody(Definition))
     return std::nullopt;
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition);
   if (!Ctor || Ctor->isDelegatingConstructor() ||
-      Ctor->getParent()->getCanonicalDecl() != Field.getParent()->getCanonicalDecl() ||
-      !Ctor->getBody() || !bodyLeavesField(*Ctor->getBody(), Field))
+      Ctor->getParent()->getCanonicalDecl() != Field.getParent()->getCanonicalDecl() || !Ctor->getBody() ||
+      !bodyLeavesField(*Ctor->getBody(), Field))
     return std::nullopt;
   for (const CXXCtorInitializer *Init : Ctor->inits()) {
     if (Init->getMember() != &Field)
@@ -143,9 +144,9 @@ std::optional<IVal> ValueEvaluatorImpl::evalConstructorInitializer(const CXXCons
     IVal Value = castTo(evalInt(E), Field.getType());
     if (!Value.exact())
       return std::nullopt;
-    Value.derivation = mergeDerivations(Value.derivation, {{SM.getExpansionLoc(Init->getSourceLocation()),
-                                                            "'" + Field.getName().str() + "' is initialized here to " +
-                                                                describe(Value)}});
+    Value.derivation = mergeDerivations(
+        Value.derivation, {{SM.getExpansionLoc(Init->getSourceLocation()),
+                            "'" + Field.getName().str() + "' is initialized here to " + describe(Value)}});
     return Value;
   }
   return std::nullopt;
@@ -257,8 +258,7 @@ IVal ValueEvaluatorImpl::evalParamMember(const ParmVarDecl &P, const FieldDecl &
 IVal ValueEvaluatorImpl::evalMemberOfArgument(const Expr &Arg, const FieldDecl &Field, QualType UseType) {
   const Expr *Passed = passedObject(Arg);
   const std::string Object = spellingOf(&Arg);
-  const std::string Name =
-      (isa<DeclRefExpr>(Passed) ? Object : "(" + Object + ")") + "." + Field.getName().str();
+  const std::string Name = (isa<DeclRefExpr>(Passed) ? Object : "(" + Object + ")") + "." + Field.getName().str();
   const auto *Class = Passed->getType()->getAsCXXRecordDecl();
   if (!Class || Class->getCanonicalDecl() != Field.getParent()->getCanonicalDecl()) {
     recordReason("'" + Name + "' is read through a conversion of '" + Object + "'");

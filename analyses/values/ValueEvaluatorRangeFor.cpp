@@ -100,8 +100,8 @@ std::optional<IVal> ValueEvaluatorImpl::evalRangeForElement(const VarDecl &VD, Q
     Hull.derivation.push_back({VD.getLocation(), Name + " is " + describe(Hull) + ", each element " + Of});
     return castTo(refineByGuards(VD, std::move(Hull)), UseType);
   }
-  Hull.derivation.push_back({VD.getLocation(), Name + " takes the " + std::to_string(Members.size()) +
-                                                   " values " + describe(Hull) + " " + Of + " in turn"});
+  Hull.derivation.push_back({VD.getLocation(), Name + " takes the " + std::to_string(Members.size()) + " values " +
+                                                   describe(Hull) + " " + Of + " in turn"});
   if (LoopFrame != NoFrame && Context.picks.count({Loop, LoopFrame}) && Trace && !Trace->sweptArray)
     Trace->sweptArray = &VD; // this variant takes one element
   IVal Picked = pickMember(Loop, Members, Hull, VD.getLocation(), Name, LoopFrame);

@@ -58,8 +58,7 @@ IVal ValueEvaluatorImpl::evalIncoming(WrittenPlace Place, const ReachingWrite &R
 // The value of a read through the write that reaches it: spelled by the
 // place when not exact, refined by the guards that the same write reaches
 // (a variable's; guards are not kept for members).
-IVal ValueEvaluatorImpl::throughWrite(WrittenPlace Place, const ReachingWrite &Reaching, IVal Value,
-                                      QualType UseType) {
+IVal ValueEvaluatorImpl::throughWrite(WrittenPlace Place, const ReachingWrite &Reaching, IVal Value, QualType UseType) {
   if (!Value.exact())
     Value.spelling = nameOf(Place);
   if (Place.field)
@@ -127,7 +126,7 @@ std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(WrittenPlace Place, cons
       // The value that reaches the if.
       Value = evalAfterWrites(Place, *Clamp, typeOf(Place));
       if (!Value)
-        Value = Place.field                ? unknownOf(typeOf(Place), Name)
+        Value = Place.field            ? unknownOf(typeOf(Place), Name)
                 : isa<ParmVarDecl>(VD) ? evalParam(cast<ParmVarDecl>(VD), VD.getType())
                                        : evalVar(VD, VD.getType());
       Value->derivation = mergeDerivations(
@@ -137,9 +136,9 @@ std::optional<IVal> ValueEvaluatorImpl::evalAfterWrites(WrittenPlace Place, cons
   }
   if (Taken) {
     IVal Assigned = castTo(evalInt(Assignment->getRHS()), typeOf(Place));
-    Assigned.derivation = mergeDerivations({{SM.getExpansionLoc(Assignment->getBeginLoc()),
-                                             "'" + Name + "' is set here to " + describe(Assigned)}},
-                                           Assigned.derivation);
+    Assigned.derivation = mergeDerivations(
+        {{SM.getExpansionLoc(Assignment->getBeginLoc()), "'" + Name + "' is set here to " + describe(Assigned)}},
+        Assigned.derivation);
     Value = std::move(Assigned);
   }
   ActiveWrites.erase(Assignment);
@@ -205,8 +204,8 @@ std::optional<IVal> ValueEvaluatorImpl::evalCaseWrites(WrittenPlace Place, const
   if (Selector.exact()) {
     if (!Matched && !Default) {
       // Every enumerator has a label and none is this value (a cast).
-      recordReason("'" + nameOf(Place) + "' is set by no label of the switch at " +
-                   where(Switch.getBeginLoc()) + " for the value " + describe(Selector));
+      recordReason("'" + nameOf(Place) + "' is set by no label of the switch at " + where(Switch.getBeginLoc()) +
+                   " for the value " + describe(Selector));
       return unknownOf(UseType, nameOf(Place));
     }
     Possible = {Matched ? Matched : Default};
@@ -245,9 +244,9 @@ std::optional<IVal> ValueEvaluatorImpl::joinWrites(WrittenPlace Place, const Rea
     }
     Entered.push_back(Assignment);
     IVal Assigned = castTo(evalInt(Assignment->getRHS()), typeOf(Place));
-    Assigned.derivation = mergeDerivations({{SM.getExpansionLoc(Assignment->getBeginLoc()),
-                                             "'" + Name + "' is set here to " + describe(Assigned)}},
-                                           mergeDerivations(Steps, Assigned.derivation));
+    Assigned.derivation = mergeDerivations(
+        {{SM.getExpansionLoc(Assignment->getBeginLoc()), "'" + Name + "' is set here to " + describe(Assigned)}},
+        mergeDerivations(Steps, Assigned.derivation));
     Values.push_back(std::move(Assigned));
   }
   Leave();

@@ -25,8 +25,8 @@ const VarDecl *testedVariable(const Expr *E) {
 
 std::string textOf(const Stmt *S, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(S->getSourceRange()), SM,
-                                               Ctx.getLangOpts());
+  CharSourceRange R =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(S->getSourceRange()), SM, Ctx.getLangOpts());
   if (R.isInvalid())
     return "";
   StringRef Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts());

@@ -16,8 +16,8 @@
 // condition proves nothing.
 #pragma once
 
-#include "clang/AST/ASTContext.h"
 #include "ast/StatementParents.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"
 
 #include <cstdint>
@@ -44,7 +44,6 @@ struct GuardFact {
 
 /// The facts the guards between `Body` (a function body) and `At` prove,
 /// innermost guard first. Parents: those of Body's statements.
-std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const StatementParents &Parents,
-                                    ASTContext &Ctx);
+std::vector<GuardFact> guardsAround(const Stmt &At, const Stmt &Body, const StatementParents &Parents, ASTContext &Ctx);
 
 } // namespace clang::tidy::occlint

@@ -69,18 +69,12 @@ TEST(AstWalker, BracketsEachStatementAroundItsVisitAndItsSubtree) {
   // The variable's initializer is bracketed inside its DeclStmt's bracket,
   // and inside the declaration's own.
   const std::vector<std::string> Expected = {
-      "enter CompoundStmt",  "visit CompoundStmt",
-      "enter DeclStmt",      "visit DeclStmt",
-      "enterDecl Var",       "visitDecl Var",
-      "enter ImplicitCastExpr", "visit ImplicitCastExpr",
-      "enter DeclRefExpr",   "visit DeclRefExpr",      "leave DeclRefExpr",
-      "leave ImplicitCastExpr",
-      "leaveDecl Var",       "leave DeclStmt",
-      "enter ReturnStmt",    "visit ReturnStmt",
-      "enter ImplicitCastExpr", "visit ImplicitCastExpr",
-      "enter DeclRefExpr",   "visit DeclRefExpr",      "leave DeclRefExpr",
-      "leave ImplicitCastExpr",
-      "leave ReturnStmt",    "leave CompoundStmt"};
+      "enter CompoundStmt",     "visit CompoundStmt",     "enter DeclStmt",         "visit DeclStmt",
+      "enterDecl Var",          "visitDecl Var",          "enter ImplicitCastExpr", "visit ImplicitCastExpr",
+      "enter DeclRefExpr",      "visit DeclRefExpr",      "leave DeclRefExpr",      "leave ImplicitCastExpr",
+      "leaveDecl Var",          "leave DeclStmt",         "enter ReturnStmt",       "visit ReturnStmt",
+      "enter ImplicitCastExpr", "visit ImplicitCastExpr", "enter DeclRefExpr",      "visit DeclRefExpr",
+      "leave DeclRefExpr",      "leave ImplicitCastExpr", "leave ReturnStmt",       "leave CompoundStmt"};
   EXPECT_EQ(R.Events, Expected);
 }
 
@@ -92,8 +86,7 @@ TEST(AstWalker, EnterAnsweringFalseSkipsTheSubtreeAndVisitAnsweringFalseStopsThe
   EXPECT_TRUE(Skip.traverseStmt(Snippet.definition("f")->getBody()));
   const std::vector<std::string> Visited = without(without(Skip.Events, "enter "), "leave ");
   EXPECT_EQ(Visited, (std::vector<std::string>{"visit CompoundStmt", "visit ReturnStmt", "visit BinaryOperator",
-                                               "visit ImplicitCastExpr", "visit DeclRefExpr",
-                                               "visit IntegerLiteral"}));
+                                               "visit ImplicitCastExpr", "visit DeclRefExpr", "visit IntegerLiteral"}));
   Recorder Stop;
   Stop.StopAtStmt = "IfStmt";
   EXPECT_FALSE(Stop.traverseStmt(Snippet.definition("f")->getBody()));
@@ -167,8 +160,7 @@ TEST(AstWalker, ATwentyThousandTermSumNeedsNoMoreStackThanAShortOne) {
   EXPECT_EQ(ShortReferences, 2u);
   // A walk that recursed once per level would need megabytes here (about
   // 300 bytes a level: Clang's DynamicRecursiveASTVisitor).
-  EXPECT_LT(Long, Short + 16 * 1024) << "stack used: " << Long << " bytes for 20,000 terms, " << Short
-                                     << " for 2";
+  EXPECT_LT(Long, Short + 16 * 1024) << "stack used: " << Long << " bytes for 20,000 terms, " << Short << " for 2";
 }
 
 } // namespace

@@ -69,7 +69,8 @@ TEST(CheckDocs, ListChecksShowsEachDefaultChecksSummaryAndPage) {
       const fs::path Installed = pathOfFileUri(Listed.url);
       EXPECT_TRUE(fs::is_regular_file(Installed)) << Name << ": " << Installed << " does not exist";
       // The installed page is the source tree's.
-      EXPECT_EQ(fs::file_size(Installed), fs::file_size(fs::path(OCCLINT_SOURCE_DIR) / "docs" / "checks" / (Name + ".md")));
+      EXPECT_EQ(fs::file_size(Installed),
+                fs::file_size(fs::path(OCCLINT_SOURCE_DIR) / "docs" / "checks" / (Name + ".md")));
     }
   }
 }

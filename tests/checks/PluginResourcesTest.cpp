@@ -5,9 +5,9 @@
 // (ResourceCompiler's latestReportKey), from a real ptxas log, so the test
 // needs no CUDA toolkit.
 #include "CommandRunner.h"
+#include "TestFiles.h"
 #include "toolchain/ResourceCompiler.h"
 #include "toolchain/ResultCache.h"
-#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -22,12 +22,12 @@ namespace {
 const fs::path ChecksDir = fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "checks";
 
 CommandResult clangTidy(const fs::path &CacheDir, const fs::path &Source, const std::string &Config = "") {
-  return runCommand("OCCLINT_CACHE_DIR=" + shellQuote(CacheDir.string()) + " " + shellQuote(OCCLINT_CLANG_TIDY) +
-                    " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
-                    " --checks='-*,cuda-occupancy-spills' --config=" +
-                    shellQuote("{CheckOptions: {Targets: H100" + Config + "}}") + " " + shellQuote(Source.string()) +
-                    " -- -nocudainc -nocudalib -I" + shellQuote(std::string(OCCLINT_SOURCE_DIR) + "/tool/builtin-cuda") +
-                    " --cuda-device-only --cuda-gpu-arch=sm_90");
+  return runCommand(
+      "OCCLINT_CACHE_DIR=" + shellQuote(CacheDir.string()) + " " + shellQuote(OCCLINT_CLANG_TIDY) +
+      " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
+      " --checks='-*,cuda-occupancy-spills' --config=" + shellQuote("{CheckOptions: {Targets: H100" + Config + "}}") +
+      " " + shellQuote(Source.string()) + " -- -nocudainc -nocudalib -I" +
+      shellQuote(std::string(OCCLINT_SOURCE_DIR) + "/tool/builtin-cuda") + " --cuda-device-only --cuda-gpu-arch=sm_90");
 }
 
 } // namespace
@@ -52,7 +52,8 @@ TEST(PluginResources, ReadsOcclintsCacheAndSaysWhenItHasNone) {
   ASSERT_TRUE(occlint::ResultCache(Cache.string())
                   .store(occlint::latestReportKey(Source.string(), "sm_90"), {Source.string()}, Log));
   CommandResult Cached = clangTidy(Cache, Source);
-  EXPECT_NE(Cached.output.find("warning: 'forcedByBounds' spills registers on sm_90"), std::string::npos) << Cached.output;
+  EXPECT_NE(Cached.output.find("warning: 'forcedByBounds' spills registers on sm_90"), std::string::npos)
+      << Cached.output;
   EXPECT_NE(Cached.output.find("ptxas, sm_90"), std::string::npos) << Cached.output;
   EXPECT_EQ(Cached.output.find("cannot be checked"), std::string::npos) << Cached.output;
 
@@ -64,7 +65,8 @@ TEST(PluginResources, ReadsOcclintsCacheAndSaysWhenItHasNone) {
   // An edited source makes the entry stale: a miss, said as such.
   std::ofstream(Source, std::ios::app) << "\n// edited\n";
   CommandResult Stale = clangTidy(Cache, Source);
-  EXPECT_EQ(Stale.output.find("warning: 'forcedByBounds' spills registers on sm_90"), std::string::npos) << Stale.output;
+  EXPECT_EQ(Stale.output.find("warning: 'forcedByBounds' spills registers on sm_90"), std::string::npos)
+      << Stale.output;
   EXPECT_NE(Stale.output.find("cannot be checked on sm_90"), std::string::npos) << Stale.output;
 }
 

@@ -63,7 +63,8 @@ struct RunArgs {
 RunArgs runArgsFor(const fs::path &Input) {
   std::istringstream Words(parseRunArgs(readFile(Input)));
   const std::string Dir = Input.parent_path().string();
-  std::string Word, Occlint, Gpus, Logs, Checks = "-*,cuda-*,-cuda-occupancy-report,-cuda-divergence-data-branch", Arch = "sm_90";
+  std::string Word, Occlint, Gpus, Logs, Checks = "-*,cuda-*,-cuda-occupancy-report,-cuda-divergence-data-branch",
+                                         Arch = "sm_90";
   bool Compile = false;
   while (Words >> Word) {
     for (size_t Pos; (Pos = Word.find("%S")) != std::string::npos;)
@@ -93,9 +94,11 @@ RunArgs runArgsFor(const fs::path &Input) {
   RunArgs Out;
   Out.occlint = Occlint;
   Out.clangTidy = " --checks=" + shellQuote(Checks) + " --config=" + shellQuote(Config) + " " +
-                  shellQuote(Input.string()) + " -- --cuda-path=" OCCLINT_CUDA_PATH
-                  " -isystem " OCCLINT_CUDA_PATH "/include/cccl" // as occlint adds it (CUDA 13's libcu++)
-                  " -Wno-unknown-cuda-version --cuda-device-only --cuda-gpu-arch=" + Arch;
+                  shellQuote(Input.string()) +
+                  " -- --cuda-path=" OCCLINT_CUDA_PATH " -isystem " OCCLINT_CUDA_PATH
+                  "/include/cccl" // as occlint adds it (CUDA 13's libcu++)
+                  " -Wno-unknown-cuda-version --cuda-device-only --cuda-gpu-arch=" +
+                  Arch;
   return Out;
 }
 

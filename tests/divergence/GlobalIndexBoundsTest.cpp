@@ -18,18 +18,18 @@ namespace {
 
 TEST(GlobalIndexBounds, ABoundSplitsABlockOnlyInsideItAndInsideTheGrid) {
   // 8 blocks of 256 threads: global indices 0 .. 2047.
-  EXPECT_TRUE(globalBoundSplitsABlock(BO_LT, 1000, 256, 8));   // block 3 holds 768 .. 1023
-  EXPECT_FALSE(globalBoundSplitsABlock(BO_LT, 1024, 256, 8));  // a block edge
-  EXPECT_FALSE(globalBoundSplitsABlock(BO_LT, 5000, 256, 8));  // past the grid: every thread
-  EXPECT_FALSE(globalBoundSplitsABlock(BO_LT, 0, 256, 8));     // no thread
-  EXPECT_FALSE(globalBoundSplitsABlock(BO_LT, -5, 256, 8));    // no thread
+  EXPECT_TRUE(globalBoundSplitsABlock(BO_LT, 1000, 256, 8));  // block 3 holds 768 .. 1023
+  EXPECT_FALSE(globalBoundSplitsABlock(BO_LT, 1024, 256, 8)); // a block edge
+  EXPECT_FALSE(globalBoundSplitsABlock(BO_LT, 5000, 256, 8)); // past the grid: every thread
+  EXPECT_FALSE(globalBoundSplitsABlock(BO_LT, 0, 256, 8));    // no thread
+  EXPECT_FALSE(globalBoundSplitsABlock(BO_LT, -5, 256, 8));   // no thread
   EXPECT_FALSE(globalBoundSplitsABlock(BO_LE, 1023, 256, 8)); // <= 1023 is < 1024
   EXPECT_TRUE(globalBoundSplitsABlock(BO_LE, 1024, 256, 8));
   EXPECT_FALSE(globalBoundSplitsABlock(BO_GE, 512, 256, 8));
-  EXPECT_TRUE(globalBoundSplitsABlock(BO_GT, 512, 256, 8));    // 513 .. : block 2 cut after its first thread
-  EXPECT_FALSE(globalBoundSplitsABlock(BO_GT, 2047, 256, 8));  // no thread
-  EXPECT_FALSE(globalBoundSplitsABlock(BO_GE, -1, 256, 8));    // every thread
-  EXPECT_FALSE(globalBoundSplitsABlock(BO_EQ, 1000, 256, 8));  // not a bound
+  EXPECT_TRUE(globalBoundSplitsABlock(BO_GT, 512, 256, 8));   // 513 .. : block 2 cut after its first thread
+  EXPECT_FALSE(globalBoundSplitsABlock(BO_GT, 2047, 256, 8)); // no thread
+  EXPECT_FALSE(globalBoundSplitsABlock(BO_GE, -1, 256, 8));   // every thread
+  EXPECT_FALSE(globalBoundSplitsABlock(BO_EQ, 1000, 256, 8)); // not a bound
   // The largest grid: no overflow.
   EXPECT_TRUE(globalBoundSplitsABlock(BO_LT, (int64_t(1) << 40) + 1, 1024, 2147483647));
 }

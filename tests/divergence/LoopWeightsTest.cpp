@@ -60,7 +60,8 @@ void f(int n) {
   auto Body = match(functionDecl(hasName("f")).bind("f"), Ctx)[0].getNodeAs<FunctionDecl>("f")->getBody();
   const LoopWeights W(Body, Ctx);
   double Weights[3] = {0, 0, 0};
-  for (const auto &M : match(findAll(callExpr(hasArgument(0, integerLiteral().bind("arg"))).bind("call")), *Body, Ctx)) {
+  for (const auto &M :
+       match(findAll(callExpr(hasArgument(0, integerLiteral().bind("arg"))).bind("call")), *Body, Ctx)) {
     const auto *Arg = M.getNodeAs<IntegerLiteral>("arg");
     Weights[Arg->getValue().getZExtValue()] = W.weight(M.getNodeAs<Stmt>("call"));
   }

@@ -20,10 +20,19 @@ using namespace clang::tidy::occlint;
 namespace {
 
 std::vector<std::string> parseArgs() {
-  return {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc",
-          "-nocudalib", "-resource-dir=" OCCLINT_CLANG_RESOURCE_DIR, "-std=c++17",
-          "-Wno-unknown-cuda-version", "-isystem", OCCLINT_SOURCE_DIR "/tool/builtin-cuda",
-          "-include", "occlint_cuda_builtin.h"};
+  return {"-x",
+          "cuda",
+          "--cuda-device-only",
+          "--cuda-gpu-arch=sm_90",
+          "-nocudainc",
+          "-nocudalib",
+          "-resource-dir=" OCCLINT_CLANG_RESOURCE_DIR,
+          "-std=c++17",
+          "-Wno-unknown-cuda-version",
+          "-isystem",
+          OCCLINT_SOURCE_DIR "/tool/builtin-cuda",
+          "-include",
+          "occlint_cuda_builtin.h"};
 }
 
 class Analysed {
@@ -184,8 +193,7 @@ TEST(DeepCode, UniformSumOfTwentyThousandTermsStaysUniform) {
 
 TEST(DeepCode, ConditionOfFiveThousandTermsIsAsPreciseAsAShortOne) {
   // Uniform terms only: no finding.
-  Analysed Uniform("__global__ void k(const int *v) {\n  if (" + chain(5000, "&&") +
-                   ")\n    __syncthreads();\n}\n");
+  Analysed Uniform("__global__ void k(const int *v) {\n  if (" + chain(5000, "&&") + ")\n    __syncthreads();\n}\n");
   ASSERT_TRUE(Uniform.parsed());
   EXPECT_TRUE(Uniform.R->Collectives.empty());
   // One thread-dependent term, the last one: the barrier is under a split.
@@ -208,15 +216,15 @@ TEST(ThreadVarianceDataflow, AnOperandTheCompilerFoldsDecidesWhatRuns) {
     EXPECT_TRUE(A.parsed()) << Condition;
     return A.R->Collectives.size();
   };
-  EXPECT_EQ(BarrierSplit("N > 8 && (x = threadIdx.x)"), 0u);                 // false && _
+  EXPECT_EQ(BarrierSplit("N > 8 && (x = threadIdx.x)"), 0u);                        // false && _
   EXPECT_EQ(BarrierSplit("(N == 4 && sizeof(int) == 4) || (x = threadIdx.x)"), 0u); // true || _
-  EXPECT_EQ(BarrierSplit("!(N == 4) && (x = threadIdx.x)"), 0u);             // !true && _
-  EXPECT_EQ(BarrierSplit("(v[0] > 0 && N > 8) && (x = threadIdx.x)"), 0u);   // (unknown && false) && _
-  EXPECT_EQ(BarrierSplit("(v[0] > 0 || N == 4) || (x = threadIdx.x)"), 0u);  // (unknown || true) || _
+  EXPECT_EQ(BarrierSplit("!(N == 4) && (x = threadIdx.x)"), 0u);                    // !true && _
+  EXPECT_EQ(BarrierSplit("(v[0] > 0 && N > 8) && (x = threadIdx.x)"), 0u);          // (unknown && false) && _
+  EXPECT_EQ(BarrierSplit("(v[0] > 0 || N == 4) || (x = threadIdx.x)"), 0u);         // (unknown || true) || _
   // Not folded: the assignment may run, x varies, the barrier is split.
   EXPECT_EQ(BarrierSplit("v[0] > 0 && (x = threadIdx.x)"), 1u);
-  EXPECT_EQ(BarrierSplit("(v[0] > 0 && N == 4) && (x = threadIdx.x)"), 1u);  // unknown && true
-  EXPECT_EQ(BarrierSplit("(N == 4 && v[0] > 0) || (x = threadIdx.x)"), 1u);  // true && unknown
+  EXPECT_EQ(BarrierSplit("(v[0] > 0 && N == 4) && (x = threadIdx.x)"), 1u); // unknown && true
+  EXPECT_EQ(BarrierSplit("(N == 4 && v[0] > 0) || (x = threadIdx.x)"), 1u); // true && unknown
 }
 
 TEST(DeepCode, ThousandsOfSequentialLoopsKeepTheirFindings) {

@@ -192,7 +192,10 @@ TEST(ThreadVariance, SplitsOfABlockSmallerThanAWarp) {
             "4 of the 16 lanes take a different path from the other 12 (the block's 16 threads fill part of one warp)");
   EXPECT_EQ(describeSplit(Diagonal), "8 of the 32 lanes take a different path from the other 24");
   // Patterns over the lanes a block of 8 threads fills.
-  EXPECT_EQ(describeSplit(compare(CompareOp::LT, rem(tid(), c(8)), c(2)), 8), "lanes 0-1 and lanes 2-7 take different paths");
-  EXPECT_EQ(describeSplit(compare(CompareOp::EQ, rem(tid(), c(8)), c(3)), 8), "lane 3 takes a different path from the other 7 lanes");
-  EXPECT_EQ(describeSplit(compare(CompareOp::EQ, rem(tid(), c(2)), c(0)), 8), "even and odd lanes take different paths");
+  EXPECT_EQ(describeSplit(compare(CompareOp::LT, rem(tid(), c(8)), c(2)), 8),
+            "lanes 0-1 and lanes 2-7 take different paths");
+  EXPECT_EQ(describeSplit(compare(CompareOp::EQ, rem(tid(), c(8)), c(3)), 8),
+            "lane 3 takes a different path from the other 7 lanes");
+  EXPECT_EQ(describeSplit(compare(CompareOp::EQ, rem(tid(), c(2)), c(0)), 8),
+            "even and odd lanes take different paths");
 }

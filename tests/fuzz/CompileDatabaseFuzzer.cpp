@@ -39,8 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   fuzz::writeFile(Dir + "/b.cu", Parts.size() > 2 ? Parts[2] : "");
 
   std::string Error;
-  std::unique_ptr<clang::tooling::CompilationDatabase> Database =
-      loadProjectDatabase(Dir, Error);
+  std::unique_ptr<clang::tooling::CompilationDatabase> Database = loadProjectDatabase(Dir, Error);
   if (Database) {
     CudaParseSettings Settings;
     Settings.builtinHeaders = Dir + "/builtin-cuda";
@@ -49,9 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       llvm::raw_string_ostream Verbose(Output);
       CudaCompilationDatabase Cuda(
           *Database, Settings,
-          [Named](llvm::StringRef) {
-            return Named ? NamedArchs{{"sm_80", "sm_90a"}, "--gpu"} : NamedArchs{};
-          },
+          [Named](llvm::StringRef) { return Named ? NamedArchs{{"sm_80", "sm_90a"}, "--gpu"} : NamedArchs{}; },
           &Verbose);
       Cuda.getAllCompileCommands();
       for (const std::string &File : Cuda.getAllFiles())

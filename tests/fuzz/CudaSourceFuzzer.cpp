@@ -56,6 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Result.exitCode();
   if (std::getenv("OCCLINT_FUZZ_DEBUG"))
     llvm::errs() << "setup " << Result.setupExitCode << " " << Result.error << "; " << Result.diagnostics.size()
-                 << " diagnostics, " << Result.fileCount << " files\n" << Log;
+                 << " diagnostics, " << Result.fileCount << " files\n"
+                 << Log;
   return 0;
 }

@@ -32,10 +32,8 @@ inline cudaOccDeviceProp referenceDeviceProp(const ArchLimits &arch, int numSms)
 /// cudaOccFuncAttributes of a kernel: maxThreadsPerBlock is MaxThreads (the
 /// __launch_bounds__ maximum) or the device's; partitioned global caching off,
 /// no virtual resources, as the runtime has it.
-inline cudaOccFuncAttributes referenceFuncAttributes(const ArchLimits &arch, int regs,
-                                                     int64_t staticSmem,
-                                                     std::optional<int64_t> optin,
-                                                     int barriers,
+inline cudaOccFuncAttributes referenceFuncAttributes(const ArchLimits &arch, int regs, int64_t staticSmem,
+                                                     std::optional<int64_t> optin, int barriers,
                                                      std::optional<int> maxThreads) {
   cudaOccFuncAttributes attr;
   attr.maxThreadsPerBlock = maxThreads ? *maxThreads : arch.maxThreadsPerBlock;

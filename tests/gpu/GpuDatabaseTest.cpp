@@ -119,10 +119,9 @@ TEST(GpuDatabase, EveryArchPresentWithHeaderAndGuideValues) {
     if (!A->carveoutBytes.empty())
       EXPECT_EQ(A->carveoutBytes.back(), A->sharedMemPerSM);
     for (const char *Field :
-         {"warpSize", "maxThreadsPerBlock", "maxThreadsPerSM", "maxWarpsPerSM", "maxBlocksPerSM",
-          "regsPerSM", "regsPerBlock", "regAllocUnit", "maxRegsPerThread", "sharedMemPerSM",
-          "sharedMemPerBlock", "sharedMemPerBlockOptin", "smemAllocUnit",
-          "reservedSharedMemPerBlock", "maxBarriersPerSM", "carveoutBytes"})
+         {"warpSize", "maxThreadsPerBlock", "maxThreadsPerSM", "maxWarpsPerSM", "maxBlocksPerSM", "regsPerSM",
+          "regsPerBlock", "regAllocUnit", "maxRegsPerThread", "sharedMemPerSM", "sharedMemPerBlock",
+          "sharedMemPerBlockOptin", "smemAllocUnit", "reservedSharedMemPerBlock", "maxBarriersPerSM", "carveoutBytes"})
       EXPECT_FALSE(A->sourceOf(Field).empty()) << "no source for " << Field;
     EXPECT_FALSE(A->defaultProduct.empty());
   }
@@ -138,8 +137,7 @@ TEST(GpuDatabase, CarveoutsFollowAlignUpShmemSizeVoltaPlus) {
   const std::vector<int64_t> Volta = {0, 8192, 16384, 32768, 65536, 98304};
   const std::vector<int64_t> Turing = {32768, 65536};
   const std::vector<int64_t> A100 = {0, 8192, 16384, 32768, 65536, 102400, 135168, 167936};
-  const std::vector<int64_t> Hopper = {0,      8192,   16384,  32768,  65536,
-                                       102400, 135168, 167936, 200704, 233472};
+  const std::vector<int64_t> Hopper = {0, 8192, 16384, 32768, 65536, 102400, 135168, 167936, 200704, 233472};
   EXPECT_EQ(db().findArch("sm_50")->carveoutBytes, std::vector<int64_t>{});
   EXPECT_EQ(db().findArch("sm_70")->carveoutBytes, Volta);
   EXPECT_EQ(db().findArch("sm_75")->carveoutBytes, Turing);
@@ -201,25 +199,38 @@ TEST(GpuDatabase, RequiredProductsResolve) {
     int Sms;
   };
   const Want Wants[] = {
-      {"V100", "sm_70", "V100", 80},           {"T4", "sm_75", "T4", 40},
-      {"A100 40GB", "sm_80", "A100 40GB", 108}, {"A100 80GB", "sm_80", "A100 80GB", 108},
-      {"A100", "sm_80", "A100 80GB", 108},     {"A10", "sm_86", "A10", 72},
-      {"A30", "sm_80", "A30", 56},             {"RTX 3090", "sm_86", "RTX 3090", 82},
-      {"RTX 4090", "sm_89", "RTX 4090", 128},  {"L4", "sm_89", "L4", 58},
-      {"L40S", "sm_89", "L40S", 142},          {"H100 SXM", "sm_90", "H100 SXM", 132},
-      {"H100", "sm_90", "H100 SXM", 132},      {"H100 PCIe", "sm_90", "H100 PCIe", 114},
-      {"H200", "sm_90", "H200", 132},          {"GH200", "sm_90", "GH200", 132},
-      {"B200", "sm_100", "B200", 148},         {"RTX 5090", "sm_120", "RTX 5090", 170},
+      {"V100", "sm_70", "V100", 80},
+      {"T4", "sm_75", "T4", 40},
+      {"A100 40GB", "sm_80", "A100 40GB", 108},
+      {"A100 80GB", "sm_80", "A100 80GB", 108},
+      {"A100", "sm_80", "A100 80GB", 108},
+      {"A10", "sm_86", "A10", 72},
+      {"A30", "sm_80", "A30", 56},
+      {"RTX 3090", "sm_86", "RTX 3090", 82},
+      {"RTX 4090", "sm_89", "RTX 4090", 128},
+      {"L4", "sm_89", "L4", 58},
+      {"L40S", "sm_89", "L40S", 142},
+      {"H100 SXM", "sm_90", "H100 SXM", 132},
+      {"H100", "sm_90", "H100 SXM", 132},
+      {"H100 PCIe", "sm_90", "H100 PCIe", 114},
+      {"H200", "sm_90", "H200", 132},
+      {"GH200", "sm_90", "GH200", 132},
+      {"B200", "sm_100", "B200", 148},
+      {"RTX 5090", "sm_120", "RTX 5090", 170},
       {"Jetson Nano", "sm_53", "Jetson Nano", 1},
       {"Jetson TX2", "sm_62", "Jetson TX2", 2},
       {"Jetson AGX Xavier", "sm_72", "Jetson AGX Xavier", 8},
       {"Jetson AGX Orin", "sm_87", "Jetson AGX Orin", 16},
       {"Jetson AGX Thor", "sm_110", "Jetson AGX Thor", 20},
       // Aliases and spelling variants.
-      {"a100-40gb", "sm_80", "A100 40GB", 108}, {"a100_40gb", "sm_80", "A100 40GB", 108},
-      {"h100-sxm", "sm_90", "H100 SXM", 132},   {"h100 pcie", "sm_90", "H100 PCIe", 114},
-      {"rtx3090", "sm_86", "RTX 3090", 82},      {"geforce rtx 4090", "sm_89", "RTX 4090", 128},
-      {"NVIDIA H200", "sm_90", "H200", 132},     {"  t4  ", "sm_75", "T4", 40},
+      {"a100-40gb", "sm_80", "A100 40GB", 108},
+      {"a100_40gb", "sm_80", "A100 40GB", 108},
+      {"h100-sxm", "sm_90", "H100 SXM", 132},
+      {"h100 pcie", "sm_90", "H100 PCIe", 114},
+      {"rtx3090", "sm_86", "RTX 3090", 82},
+      {"geforce rtx 4090", "sm_89", "RTX 4090", 128},
+      {"NVIDIA H200", "sm_90", "H200", 132},
+      {"  t4  ", "sm_75", "T4", 40},
   };
   for (const Want &W : Wants) {
     SCOPED_TRACE(W.Spec);
@@ -356,8 +367,7 @@ TEST(GpuDatabase, FromJsonNamesMissingField) {
     nlohmann::json J = nlohmann::json::parse(Text);
     J["archs"][13].erase(Field);
     std::string Msg = fromJsonError(J.dump());
-    EXPECT_NE(Msg.find(std::string("missing field '") + Field + "'"), std::string::npos)
-        << Field << ": " << Msg;
+    EXPECT_NE(Msg.find(std::string("missing field '") + Field + "'"), std::string::npos) << Field << ": " << Msg;
     EXPECT_NE(Msg.find("sm_90"), std::string::npos) << Msg;
   }
   nlohmann::json J = nlohmann::json::parse(Text);
@@ -374,12 +384,10 @@ TEST(GpuDatabase, FromJsonRejectsBadValues) {
     J["archs"][0][Field] = V;
     return fromJsonError(J.dump());
   };
-  EXPECT_NE(WithArchField("regsPerSM", "lots").find("'regsPerSM' must be an integer"),
-            std::string::npos);
+  EXPECT_NE(WithArchField("regsPerSM", "lots").find("'regsPerSM' must be an integer"), std::string::npos);
   EXPECT_NE(WithArchField("warpSize", 0).find("'warpSize' out of range"), std::string::npos);
   EXPECT_NE(WithArchField("maxWarpsPerSM", 63).find("'maxWarpsPerSM'"), std::string::npos);
-  EXPECT_NE(WithArchField("defaultProduct", "H1000").find("unknown product 'H1000'"),
-            std::string::npos);
+  EXPECT_NE(WithArchField("defaultProduct", "H1000").find("unknown product 'H1000'"), std::string::npos);
 
   nlohmann::json J = nlohmann::json::parse(Text);
   J["archs"][0]["sources"].erase("maxBlocksPerSM");

@@ -25,7 +25,7 @@ inline ArchLimits handBuiltSm80() {
   a.regsPerSM = 65536;
   a.regsPerBlock = 65536;
   a.regAllocUnit = 256;
-  a.maxRegsPerThread = 256; // cudaOccRegAllocationMaxPerThread
+  a.maxRegsPerThread = 256;          // cudaOccRegAllocationMaxPerThread
   a.sharedMemPerSM = 167936;         // 164 KB
   a.sharedMemPerBlock = 49152;       // 48 KB
   a.sharedMemPerBlockOptin = 166912; // 163 KB

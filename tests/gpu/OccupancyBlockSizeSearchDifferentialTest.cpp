@@ -69,12 +69,12 @@ std::map<std::string, uint64_t> &comparedPerArch() {
 /// How often each rule decided an answer, over all archs: evidence that the
 /// sweeps reach them (printed at the end).
 struct Outcomes {
-  uint64_t sizesWalked = 0;  // block sizes evaluated by our search
-  uint64_t errors = 0;       // invalid input on both sides
-  uint64_t noBlockSize = 0;  // block size 0 on both sides
-  uint64_t tieBroken = 0;    // a smaller size tried scored as much as the winner
+  uint64_t sizesWalked = 0;     // block sizes evaluated by our search
+  uint64_t errors = 0;          // invalid input on both sides
+  uint64_t noBlockSize = 0;     // block size 0 on both sides
+  uint64_t tieBroken = 0;       // a smaller size tried scored as much as the winner
   uint64_t notWarpMultiple = 0; // the winner is a limit that is not a warp multiple
-  uint64_t belowLimit = 0;   // the winner is below the limit the walk started from
+  uint64_t belowLimit = 0;      // the winner is below the limit the walk started from
 };
 Outcomes &outcomes() {
   static Outcomes o;
@@ -108,21 +108,18 @@ public:
   void TearDown() override {
     uint64_t total = 0;
     for (auto &[arch, n] : comparedPerArch()) {
-      std::cout << "[block size search differential] " << arch << ": " << n
-                << " configurations compared\n";
+      std::cout << "[block size search differential] " << arch << ": " << n << " configurations compared\n";
       total += n;
     }
     std::cout << "[block size search differential] total: " << total << " configurations\n";
     const Outcomes &o = outcomes();
-    std::cout << "[block size search differential] outcomes: " << o.sizesWalked
-              << " block sizes walked; " << o.errors << " invalid inputs, " << o.noBlockSize
-              << " with no block size, " << o.tieBroken << " ties kept by the larger size, "
-              << o.notWarpMultiple << " winners not a warp multiple, " << o.belowLimit
-              << " winners below the limit\n";
+    std::cout << "[block size search differential] outcomes: " << o.sizesWalked << " block sizes walked; " << o.errors
+              << " invalid inputs, " << o.noBlockSize << " with no block size, " << o.tieBroken
+              << " ties kept by the larger size, " << o.notWarpMultiple << " winners not a warp multiple, "
+              << o.belowLimit << " winners below the limit\n";
   }
 };
-[[maybe_unused]] ::testing::Environment *const kSummary =
-    ::testing::AddGlobalTestEnvironment(new SummaryPrinter);
+[[maybe_unused]] ::testing::Environment *const kSummary = ::testing::AddGlobalTestEnvironment(new SummaryPrinter);
 
 /// Dynamic shared memory as a function of the block size: the shapes kernels
 /// use (bytes per thread, per warp, a base plus per thread, quadratic).
@@ -154,11 +151,9 @@ struct Config {
 
   std::string describe(const TargetGpu &gpu) const {
     std::ostringstream os;
-    os << gpu.arch.name << " (" << gpu.smCount << " SMs): numRegs=" << regs
-       << " sharedSizeBytes=" << staticSmem << " dynamicSMem="
-       << (sizeFunction >= 0 ? kSizeFunctions[sizeFunction].name : std::to_string(dynamicSmem))
-       << " optin=" << (optin ? std::to_string(*optin) : "none")
-       << " numBlockBarriers=" << barriers
+    os << gpu.arch.name << " (" << gpu.smCount << " SMs): numRegs=" << regs << " sharedSizeBytes=" << staticSmem
+       << " dynamicSMem=" << (sizeFunction >= 0 ? kSizeFunctions[sizeFunction].name : std::to_string(dynamicSmem))
+       << " optin=" << (optin ? std::to_string(*optin) : "none") << " numBlockBarriers=" << barriers
        << " launchBounds=" << (launchBounds ? std::to_string(*launchBounds) : "none")
        << " blockSizeLimit=" << blockSizeLimit << " flags=" << flags;
     return os.str();
@@ -197,26 +192,23 @@ Reference reference(const TargetGpu &gpu, const Config &c) {
   if (c.blockSizeLimit > 0)
     maxThreads = std::min(maxThreads, c.blockSizeLimit);
   const cudaOccDeviceProp prop = occlint::occref::referenceDeviceProp(arch, gpu.smCount);
-  const cudaOccFuncAttributes attr = occlint::occref::referenceFuncAttributes(
-      arch, c.regs, c.staticSmem, c.optin, c.barriers, maxThreads);
+  const cudaOccFuncAttributes attr =
+      occlint::occref::referenceFuncAttributes(arch, c.regs, c.staticSmem, c.optin, c.barriers, maxThreads);
   cudaOccDeviceState state; // cacheConfig NONE, carveout DEFAULT
   Reference ref;
   if (c.sizeFunction < 0) {
     // The C++ overload (it calls the C entry with a NULL size function).
-    ref.error = cudaOccMaxPotentialOccupancyBlockSize(&ref.minGridSize, &ref.blockSize, &prop,
-                                                      &attr, &state,
+    ref.error = cudaOccMaxPotentialOccupancyBlockSize(&ref.minGridSize, &ref.blockSize, &prop, &attr, &state,
                                                       static_cast<size_t>(c.dynamicSmem));
     return ref;
   }
   size_t (*f)(int) = kSizeFunctions[c.sizeFunction].bytes;
-  ref.error = cudaOccMaxPotentialOccupancyBlockSizeVariableSMem(&ref.minGridSize, &ref.blockSize,
-                                                                &prop, &attr, &state, f);
+  ref.error =
+      cudaOccMaxPotentialOccupancyBlockSizeVariableSMem(&ref.minGridSize, &ref.blockSize, &prop, &attr, &state, f);
   // The C entry with the same function pointer walks the same way.
   Reference viaC;
-  viaC.error = cudaOccMaxPotentialOccupancyBlockSize(&viaC.minGridSize, &viaC.blockSize, &prop,
-                                                     &attr, &state, f, 0);
-  EXPECT_TRUE(viaC.error == ref.error && viaC.blockSize == ref.blockSize &&
-              viaC.minGridSize == ref.minGridSize)
+  viaC.error = cudaOccMaxPotentialOccupancyBlockSize(&viaC.minGridSize, &viaC.blockSize, &prop, &attr, &state, f, 0);
+  EXPECT_TRUE(viaC.error == ref.error && viaC.blockSize == ref.blockSize && viaC.minGridSize == ref.minGridSize)
       << "the header's two entries differ for " << c.describe(gpu);
   return ref;
 }
@@ -231,10 +223,9 @@ bool agree(const TargetGpu &gpu, const Config &c, std::string &why) {
     return true;
   }
   std::ostringstream os;
-  os << "MISMATCH for " << c.describe(gpu) << "\n  header: error=" << ref.error
-     << " blockSize=" << ref.blockSize << " minGridSize=" << ref.minGridSize
-     << "\n  occlint: " << describeBlockSizeSearch(r, gpu) << " (blockSize=" << r.blockSize
-     << " minGridSize=" << r.minGridSize << ")";
+  os << "MISMATCH for " << c.describe(gpu) << "\n  header: error=" << ref.error << " blockSize=" << ref.blockSize
+     << " minGridSize=" << ref.minGridSize << "\n  occlint: " << describeBlockSizeSearch(r, gpu)
+     << " (blockSize=" << r.blockSize << " minGridSize=" << r.minGridSize << ")";
   why = os.str();
   return false;
 }
@@ -256,8 +247,8 @@ public:
   ~Sweep() {
     comparedPerArch()[Gpu.arch.name] += Count;
     ::testing::Test::RecordProperty("configurations_compared", std::to_string(Count));
-    std::cout << "[block size search differential] " << Gpu.arch.name << " " << Name << ": "
-              << Count << " configurations compared\n";
+    std::cout << "[block size search differential] " << Gpu.arch.name << " " << Name << ": " << Count
+              << " configurations compared\n";
   }
   bool check(const Config &c) { return checkOn(Gpu, c); }
   /// The same on another SM count (invalid ones included).
@@ -331,8 +322,8 @@ std::vector<int64_t> dynamicSizes(const ArchLimits &arch, int64_t staticSmem) {
 
 void sharedMemory(const ArchLimits &arch) {
   Sweep sweep(arch, "SharedMemory");
-  for (int64_t staticSmem : {int64_t(0), int64_t(1000), int64_t(12288), int64_t(48128),
-                             arch.sharedMemPerBlock, arch.sharedMemPerBlock + 1})
+  for (int64_t staticSmem :
+       {int64_t(0), int64_t(1000), int64_t(12288), int64_t(48128), arch.sharedMemPerBlock, arch.sharedMemPerBlock + 1})
     for (int64_t dyn : dynamicSizes(arch, staticSmem))
       for (bool optin : {false, true})
         for (int regs : {0, 24, 32, 40, 64, 96, 128, 255})
@@ -404,20 +395,21 @@ constexpr int kRandomConfigs = 20000;
 
 void randomConfigs(const ArchLimits &arch) {
   const uint64_t seed = kRandomSeed ^ (uint64_t(arch.major) << 8 | uint64_t(arch.minor));
-  std::cout << "[block size search differential] " << arch.name << " Random: seed " << seed
-            << "\n";
+  std::cout << "[block size search differential] " << arch.name << " Random: seed " << seed << "\n";
   ::testing::Test::RecordProperty("seed", std::to_string(seed));
   std::mt19937_64 rng(seed);
-  auto uniform = [&](int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  };
+  auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
   const int64_t smemTop = arch.sharedMemPerBlockOptin + arch.reservedSharedMemPerBlock + 512;
   auto smem = [&]() -> int64_t {
     switch (uniform(0, 3)) {
-    case 0: return 0;
-    case 1: return uniform(0, 4096);
-    case 2: return uniform(0, arch.sharedMemPerBlock + 512);
-    default: return uniform(0, smemTop);
+    case 0:
+      return 0;
+    case 1:
+      return uniform(0, 4096);
+    case 2:
+      return uniform(0, arch.sharedMemPerBlock + 512);
+    default:
+      return uniform(0, smemTop);
     }
   };
   Sweep sweep(arch, "Random");
@@ -430,9 +422,7 @@ void randomConfigs(const ArchLimits &arch) {
     else
       c.dynamicSmem = uniform(0, 1) ? smem() : 0;
     if (uniform(0, 1))
-      c.optin = uniform(0, 3) == 0 ? smem()
-                                   : std::max<int64_t>(0, arch.sharedMemPerBlockOptin -
-                                                              c.staticSmem);
+      c.optin = uniform(0, 3) == 0 ? smem() : std::max<int64_t>(0, arch.sharedMemPerBlockOptin - c.staticSmem);
     c.barriers = static_cast<int>(uniform(0, 16));
     if (uniform(0, 4) == 0)
       c.launchBounds = static_cast<int>(uniform(1, 2 * arch.maxThreadsPerBlock));
@@ -446,9 +436,9 @@ void randomConfigs(const ArchLimits &arch) {
 
 #define DIFFERENTIAL_BODY(fn) fn(GetParam())
 #else
-#define DIFFERENTIAL_BODY(fn)                                                                  \
-  FAIL() << "cuda_occupancy.h was not found at " OCCLINT_OCC_HEADER_PATH                       \
-            " when this test was configured; install the CUDA toolkit or point "               \
+#define DIFFERENTIAL_BODY(fn)                                                                                          \
+  FAIL() << "cuda_occupancy.h was not found at " OCCLINT_OCC_HEADER_PATH                                               \
+            " when this test was configured; install the CUDA toolkit or point "                                       \
             "OCCLINT_CUDA_PATH at it and reconfigure"
 #endif
 
@@ -462,7 +452,6 @@ TEST_P(BlockSizeSearchDifferential, VariableSMem) { DIFFERENTIAL_BODY(variableSM
 TEST_P(BlockSizeSearchDifferential, InvalidInputs) { DIFFERENTIAL_BODY(invalidInputs); }
 TEST_P(BlockSizeSearchDifferential, Random) { DIFFERENTIAL_BODY(randomConfigs); }
 
-INSTANTIATE_TEST_SUITE_P(Arch, BlockSizeSearchDifferential, ::testing::ValuesIn(databaseArchs()),
-                         archTestName);
+INSTANTIATE_TEST_SUITE_P(Arch, BlockSizeSearchDifferential, ::testing::ValuesIn(databaseArchs()), archTestName);
 
 } // namespace

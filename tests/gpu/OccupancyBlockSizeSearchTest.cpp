@@ -164,8 +164,7 @@ TEST(OccupancyBlockSizeSearch, NegativeLimitTriesNothing) {
   EXPECT_EQ(r.blockSize, 0);
   EXPECT_EQ(r.minGridSize, 0);
   EXPECT_TRUE(r.tried.empty());
-  EXPECT_EQ(describeBlockSizeSearch(r, h100()),
-            "no block size: the block size limit is -5, nothing to try");
+  EXPECT_EQ(describeBlockSizeSearch(r, h100()), "no block size: the block size limit is -5, nothing to try");
 }
 
 TEST(OccupancyBlockSizeSearch, InvalidInputs) {
@@ -185,8 +184,7 @@ TEST(OccupancyBlockSizeSearch, InvalidInputs) {
   EXPECT_EQ(r.error, "the dynamic shared memory for 480 threads is negative (-1 B)");
   BlockSizeSearchInputs flags;
   flags.flags = 0x2;
-  EXPECT_EQ(maxPotentialBlockSize(h100(), kernel(32), flags).error,
-            "unknown occupancy flags 0x2");
+  EXPECT_EQ(maxPotentialBlockSize(h100(), kernel(32), flags).error, "unknown occupancy flags 0x2");
 }
 
 // Without partitioned global caching (the engine's assumption) the flag

@@ -72,15 +72,13 @@ public:
   void TearDown() override {
     uint64_t total = 0;
     for (auto &[arch, n] : comparedPerArch()) {
-      std::cout << "[occupancy differential] " << arch << ": " << n
-                << " configurations compared\n";
+      std::cout << "[occupancy differential] " << arch << ": " << n << " configurations compared\n";
       total += n;
     }
     std::cout << "[occupancy differential] total: " << total << " configurations\n";
   }
 };
-[[maybe_unused]] testing::Environment *const kSummary =
-    testing::AddGlobalTestEnvironment(new SummaryPrinter);
+[[maybe_unused]] testing::Environment *const kSummary = testing::AddGlobalTestEnvironment(new SummaryPrinter);
 
 struct Config {
   int threads = 1;
@@ -93,12 +91,10 @@ struct Config {
 
   std::string describe(const ArchLimits &arch) const {
     std::ostringstream os;
-    os << arch.name << ": blockSize=" << threads << " numRegs=" << regs
-       << " sharedSizeBytes=" << staticSmem << " dynamicSmemSize=" << dynamicSmem
-       << " shmemLimitConfig=" << (optin ? "OPTIN" : "DEFAULT")
-       << " maxDynamicSharedSizeBytes=" << (optin ? *optin : 0)
-       << " numBlockBarriers=" << barriers << " maxThreadsPerBlock(attr)="
-       << (launchBounds ? *launchBounds : arch.maxThreadsPerBlock);
+    os << arch.name << ": blockSize=" << threads << " numRegs=" << regs << " sharedSizeBytes=" << staticSmem
+       << " dynamicSmemSize=" << dynamicSmem << " shmemLimitConfig=" << (optin ? "OPTIN" : "DEFAULT")
+       << " maxDynamicSharedSizeBytes=" << (optin ? *optin : 0) << " numBlockBarriers=" << barriers
+       << " maxThreadsPerBlock(attr)=" << (launchBounds ? *launchBounds : arch.maxThreadsPerBlock);
     return os.str();
   }
 };
@@ -134,14 +130,13 @@ struct Reference {
 
 Reference reference(const ArchLimits &arch, const Config &c) {
   const cudaOccDeviceProp prop = occlint::occref::referenceDeviceProp(arch, 1);
-  const cudaOccFuncAttributes attr = occlint::occref::referenceFuncAttributes(
-      arch, c.regs, c.staticSmem, c.optin, c.barriers, c.launchBounds);
+  const cudaOccFuncAttributes attr =
+      occlint::occref::referenceFuncAttributes(arch, c.regs, c.staticSmem, c.optin, c.barriers, c.launchBounds);
 
   cudaOccDeviceState state; // cacheConfig NONE, carveout DEFAULT
   Reference ref;
   std::memset(&ref.result, 0, sizeof ref.result);
-  ref.error = cudaOccMaxActiveBlocksPerMultiprocessor(&ref.result, &prop, &attr, &state,
-                                                      c.threads,
+  ref.error = cudaOccMaxActiveBlocksPerMultiprocessor(&ref.result, &prop, &attr, &state, c.threads,
                                                       static_cast<size_t>(c.dynamicSmem));
   return ref;
 }
@@ -156,10 +151,8 @@ static_assert(unsigned(Limiter::Barriers) == OCC_LIMIT_BARRIERS);
 /// Launches the runtime refuses although the header computes blocks for them:
 /// more threads than __launch_bounds__, more than 255 registers per thread.
 bool runtimeRefuses(const Config &c, const OccupancyResult &r) {
-  return (r.failure == LaunchFailure::TooManyThreads && c.launchBounds &&
-          c.threads > *c.launchBounds) ||
-         (r.failure == LaunchFailure::TooManyRegistersPerThread &&
-          c.regs > kMaxRegistersPerThread);
+  return (r.failure == LaunchFailure::TooManyThreads && c.launchBounds && c.threads > *c.launchBounds) ||
+         (r.failure == LaunchFailure::TooManyRegistersPerThread && c.regs > kMaxRegistersPerThread);
 }
 
 /// Compares one configuration; on a mismatch, Why gets the inputs and both results.
@@ -170,17 +163,14 @@ bool agree(const TargetGpu &gpu, const Config &c, std::string &why) {
   std::ostringstream os;
   auto mismatch = [&](const std::string &what) {
     const cudaOccResult &h = ref.result;
-    os << "MISMATCH (" << what << ") for " << c.describe(arch) << "\n  header: error="
-       << ref.error << " active=" << h.activeBlocksPerMultiprocessor
-       << " limitingFactors=" << h.limitingFactors << " regs=" << h.blockLimitRegs
-       << " smem=" << h.blockLimitSharedMem << " warps=" << h.blockLimitWarps
+    os << "MISMATCH (" << what << ") for " << c.describe(arch) << "\n  header: error=" << ref.error
+       << " active=" << h.activeBlocksPerMultiprocessor << " limitingFactors=" << h.limitingFactors
+       << " regs=" << h.blockLimitRegs << " smem=" << h.blockLimitSharedMem << " warps=" << h.blockLimitWarps
        << " blocks=" << h.blockLimitBlocks << " barriers=" << h.blockLimitBarriers
-       << " allocRegs=" << h.allocatedRegistersPerBlock
-       << " allocSmem=" << h.allocatedSharedMemPerBlock << "\n  occlint: failure='"
-       << launchFailureName(r.failure) << "' (" << r.failureReason
-       << ") blocksPerSM=" << r.blocksPerSM << " limitingFactors=" << r.limitingFactors
-       << " regs=" << r.limitRegisters << " smem=" << r.limitSharedMem
-       << " warps=" << r.limitWarps << " blocks=" << r.limitBlocks
+       << " allocRegs=" << h.allocatedRegistersPerBlock << " allocSmem=" << h.allocatedSharedMemPerBlock
+       << "\n  occlint: failure='" << launchFailureName(r.failure) << "' (" << r.failureReason
+       << ") blocksPerSM=" << r.blocksPerSM << " limitingFactors=" << r.limitingFactors << " regs=" << r.limitRegisters
+       << " smem=" << r.limitSharedMem << " warps=" << r.limitWarps << " blocks=" << r.limitBlocks
        << " barriers=" << r.limitBarriers << " allocRegs=" << r.allocatedRegistersPerBlock
        << " allocSmem=" << r.allocatedSharedMemPerBlock;
     why = os.str();
@@ -198,20 +188,25 @@ bool agree(const TargetGpu &gpu, const Config &c, std::string &why) {
   } else if (r.blocksPerSM != h.activeBlocksPerMultiprocessor) {
     return mismatch("activeBlocksPerMultiprocessor");
   }
-  if (r.limitWarps != h.blockLimitWarps) return mismatch("blockLimitWarps");
-  if (r.limitRegisters != h.blockLimitRegs) return mismatch("blockLimitRegs");
-  if (r.limitSharedMem != h.blockLimitSharedMem) return mismatch("blockLimitSharedMem");
-  if (r.limitBlocks != h.blockLimitBlocks) return mismatch("blockLimitBlocks");
-  if (r.limitBarriers != h.blockLimitBarriers) return mismatch("blockLimitBarriers");
-  if (r.limitingFactors != h.limitingFactors) return mismatch("limitingFactors");
+  if (r.limitWarps != h.blockLimitWarps)
+    return mismatch("blockLimitWarps");
+  if (r.limitRegisters != h.blockLimitRegs)
+    return mismatch("blockLimitRegs");
+  if (r.limitSharedMem != h.blockLimitSharedMem)
+    return mismatch("blockLimitSharedMem");
+  if (r.limitBlocks != h.blockLimitBlocks)
+    return mismatch("blockLimitBlocks");
+  if (r.limitBarriers != h.blockLimitBarriers)
+    return mismatch("blockLimitBarriers");
+  if (r.limitingFactors != h.limitingFactors)
+    return mismatch("limitingFactors");
   if (r.allocatedRegistersPerBlock != h.allocatedRegistersPerBlock)
     return mismatch("allocatedRegistersPerBlock");
   if (r.allocatedSharedMemPerBlock != static_cast<int64_t>(h.allocatedSharedMemPerBlock))
     return mismatch("allocatedSharedMemPerBlock");
   if (r.failure == LaunchFailure::None) {
     const int warps = (c.threads + arch.warpSize - 1) / arch.warpSize;
-    const double occ = double(h.activeBlocksPerMultiprocessor * warps) /
-                       double(arch.maxThreadsPerSM / arch.warpSize);
+    const double occ = double(h.activeBlocksPerMultiprocessor * warps) / double(arch.maxThreadsPerSM / arch.warpSize);
     if (r.occupancy != occ)
       return mismatch("occupancy");
   }
@@ -224,8 +219,7 @@ public:
   Sweep(const ArchLimits &arch, const char *name)
       : Arch(arch), Gpu(targetFor(arch)), Name(name), Start(std::chrono::steady_clock::now()) {}
   ~Sweep() {
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
     comparedPerArch()[Arch.name] += Count;
     testing::Test::RecordProperty("configurations_compared", std::to_string(Count));
     std::cout << "[occupancy differential] " << Arch.name << " " << Name << ": " << Count
@@ -262,8 +256,7 @@ void fullGrid(const ArchLimits &arch) {
         return;
     }
   // Just above the device's block size limit.
-  for (int threads = arch.maxThreadsPerBlock + 1; threads <= arch.maxThreadsPerBlock + 64;
-       ++threads) {
+  for (int threads = arch.maxThreadsPerBlock + 1; threads <= arch.maxThreadsPerBlock + 64; ++threads) {
     Config c;
     c.threads = threads;
     c.regs = 32;
@@ -293,8 +286,7 @@ void fullGridWithSharedMemory(const ArchLimits &arch) {
 /// and +-1 around it, every carveout and per-block limit and +-1 around them.
 std::vector<int64_t> sharedMemSizes(const ArchLimits &arch) {
   std::set<int64_t> sizes;
-  const int64_t top = arch.sharedMemPerBlockOptin + arch.reservedSharedMemPerBlock +
-                      2 * arch.smemAllocUnit;
+  const int64_t top = arch.sharedMemPerBlockOptin + arch.reservedSharedMemPerBlock + 2 * arch.smemAllocUnit;
   auto around = [&](int64_t v) {
     for (int64_t d = -1; d <= 1; ++d)
       if (v + d >= 0)
@@ -364,32 +356,31 @@ void barriers(const ArchLimits &arch) {
 constexpr uint64_t kRandomSeed = 0x0cc11a7eULL;
 constexpr int kRandomConfigs = 100000;
 
-uint64_t seedFor(const ArchLimits &arch) {
-  return kRandomSeed ^ (uint64_t(arch.major) << 8 | uint64_t(arch.minor));
-}
+uint64_t seedFor(const ArchLimits &arch) { return kRandomSeed ^ (uint64_t(arch.major) << 8 | uint64_t(arch.minor)); }
 
 Config randomConfig(const ArchLimits &arch, std::mt19937_64 &rng) {
-  auto uniform = [&](int64_t lo, int64_t hi) {
-    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-  };
+  auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
   const int64_t smemTop = arch.sharedMemPerBlockOptin + arch.reservedSharedMemPerBlock + 512;
   auto smem = [&]() -> int64_t {
     switch (uniform(0, 3)) {
-    case 0: return 0;
-    case 1: return uniform(0, 4096);
-    case 2: return uniform(0, arch.sharedMemPerBlock + 512);
-    default: return uniform(0, smemTop);
+    case 0:
+      return 0;
+    case 1:
+      return uniform(0, 4096);
+    case 2:
+      return uniform(0, arch.sharedMemPerBlock + 512);
+    default:
+      return uniform(0, smemTop);
     }
   };
   Config c;
   c.threads = static_cast<int>(uniform(0, 19) == 0 ? uniform(1, 2 * arch.maxThreadsPerBlock)
-                                                  : uniform(1, arch.maxThreadsPerBlock));
+                                                   : uniform(1, arch.maxThreadsPerBlock));
   c.regs = static_cast<int>(uniform(0, kMaxRegistersPerThread));
   c.staticSmem = uniform(0, 1) ? smem() : 0;
   c.dynamicSmem = uniform(0, 1) ? smem() : 0;
   if (uniform(0, 1))
-    c.optin = uniform(0, 3) == 0 ? smem() : std::max<int64_t>(0, arch.sharedMemPerBlockOptin -
-                                                                      c.staticSmem);
+    c.optin = uniform(0, 3) == 0 ? smem() : std::max<int64_t>(0, arch.sharedMemPerBlockOptin - c.staticSmem);
   c.barriers = static_cast<int>(uniform(0, 16));
   if (uniform(0, 9) == 0)
     c.launchBounds = static_cast<int>(uniform(1, arch.maxThreadsPerBlock));
@@ -451,8 +442,7 @@ void nextSteps(const ArchLimits &arch) {
         ASSERT_GT(s.occupancy, r.occupancy) << s.text;
     }
   }
-  std::cout << "[occupancy differential] " << arch.name << " NextSteps: " << steps
-            << " next steps re-checked\n";
+  std::cout << "[occupancy differential] " << arch.name << " NextSteps: " << steps << " next steps re-checked\n";
 }
 
 /// Where the runtime refuses a launch the header computes blocks for: more
@@ -468,8 +458,7 @@ void refusals(const ArchLimits &arch) {
       c.launchBounds = lb;
       if (!sweep.check(c))
         return;
-      EXPECT_EQ(ours(sweep.gpu(), c).failure == LaunchFailure::TooManyThreads, threads > lb)
-          << c.describe(arch);
+      EXPECT_EQ(ours(sweep.gpu(), c).failure == LaunchFailure::TooManyThreads, threads > lb) << c.describe(arch);
     }
   for (int threads : {1, 32, 128, 256, 512}) {
     Config c;
@@ -477,8 +466,7 @@ void refusals(const ArchLimits &arch) {
     c.regs = 256;
     if (!sweep.check(c))
       return;
-    EXPECT_EQ(ours(sweep.gpu(), c).failure, LaunchFailure::TooManyRegistersPerThread)
-        << c.describe(arch);
+    EXPECT_EQ(ours(sweep.gpu(), c).failure, LaunchFailure::TooManyRegistersPerThread) << c.describe(arch);
   }
   // Header errors (CUDA_OCC_ERROR_INVALID_INPUT) must be failures.
   for (int regs : {-1, -100}) {
@@ -496,9 +484,9 @@ void refusals(const ArchLimits &arch) {
 
 #define DIFFERENTIAL_BODY(fn) fn(GetParam())
 #else
-#define DIFFERENTIAL_BODY(fn)                                                                  \
-  FAIL() << "cuda_occupancy.h was not found at " OCCLINT_OCC_HEADER_PATH                       \
-            " when this test was configured; install the CUDA toolkit or point "               \
+#define DIFFERENTIAL_BODY(fn)                                                                                          \
+  FAIL() << "cuda_occupancy.h was not found at " OCCLINT_OCC_HEADER_PATH                                               \
+            " when this test was configured; install the CUDA toolkit or point "                                       \
             "OCCLINT_CUDA_PATH at it and reconfigure"
 #endif
 
@@ -512,8 +500,7 @@ TEST_P(OccupancyDifferential, Random) { DIFFERENTIAL_BODY(randomConfigs); }
 TEST_P(OccupancyDifferential, NextSteps) { DIFFERENTIAL_BODY(nextSteps); }
 TEST_P(OccupancyDifferential, Refusals) { DIFFERENTIAL_BODY(refusals); }
 
-INSTANTIATE_TEST_SUITE_P(Arch, OccupancyDifferential, testing::ValuesIn(databaseArchs()),
-                         archTestName);
+INSTANTIATE_TEST_SUITE_P(Arch, OccupancyDifferential, testing::ValuesIn(databaseArchs()), archTestName);
 
 /// The database covers every compute capability cuda_occupancy.h knows.
 TEST(OccupancyDifferentialCoverage, EveryHeaderArchIsInTheDatabase) {
@@ -521,9 +508,9 @@ TEST(OccupancyDifferentialCoverage, EveryHeaderArchIsInTheDatabase) {
   FAIL() << "cuda_occupancy.h was not found at " OCCLINT_OCC_HEADER_PATH;
 #else
   // The compute capabilities cuda_occupancy.h (CUDA 13) has cases for.
-  const std::vector<std::pair<int, int>> known = {
-      {5, 0}, {5, 2}, {5, 3}, {6, 0}, {6, 1}, {6, 2}, {7, 0},  {7, 2},  {7, 5},  {8, 0},
-      {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {10, 1}, {10, 3}, {11, 0}, {12, 0}, {12, 1}};
+  const std::vector<std::pair<int, int>> known = {{5, 0},  {5, 2},  {5, 3},  {6, 0},  {6, 1},  {6, 2}, {7, 0},
+                                                  {7, 2},  {7, 5},  {8, 0},  {8, 6},  {8, 7},  {8, 9}, {9, 0},
+                                                  {10, 0}, {10, 1}, {10, 3}, {11, 0}, {12, 0}, {12, 1}};
   std::set<std::pair<int, int>> have;
   for (const ArchLimits &a : databaseArchs()) {
     have.insert({a.major, a.minor});
@@ -536,8 +523,7 @@ TEST(OccupancyDifferentialCoverage, EveryHeaderArchIsInTheDatabase) {
     EXPECT_EQ(reference(a, c).error, CUDA_OCC_SUCCESS) << a.name;
   }
   for (auto [major, minor] : known)
-    EXPECT_TRUE(have.count({major, minor}))
-        << "sm_" << major << minor << " is missing from data/gpus.json";
+    EXPECT_TRUE(have.count({major, minor})) << "sm_" << major << minor << " is missing from data/gpus.json";
 #endif
 }
 

@@ -176,7 +176,7 @@ TEST(OccupancySeedExamples, WavesOnEightySMs) {
   ASSERT_EQ(big.blocksPerSM, 8);
   ASSERT_TRUE(big.waves && big.fullWaves && big.tailBlocks);
   EXPECT_EQ(*big.fullWaves, 3);
-  EXPECT_EQ(*big.tailBlocks, 80);   // the 4th wave: 80 blocks on 10 SMs
+  EXPECT_EQ(*big.tailBlocks, 80); // the 4th wave: 80 blocks on 10 SMs
   EXPECT_DOUBLE_EQ(*big.waves, 3.125);
   EXPECT_EQ(std::ceil(*big.waves), 4); // "4 waves"
 

@@ -71,8 +71,7 @@ TEST(OccupancyFailures, PerDimensionLimits) {
   OccupancyResult r = computeOccupancy(gpu(sm80()), kernel(32), shape(1, 1, 65));
   EXPECT_EQ(r.failure, LaunchFailure::InvalidBlockSize);
   EXPECT_NE(r.failureReason.find("64"), std::string::npos) << r.failureReason;
-  EXPECT_EQ(computeOccupancy(gpu(sm80()), kernel(32), shape(1, 1, 64)).failure,
-            LaunchFailure::None);
+  EXPECT_EQ(computeOccupancy(gpu(sm80()), kernel(32), shape(1, 1, 64)).failure, LaunchFailure::None);
 }
 
 TEST(OccupancyFailures, TooManyThreads) {
@@ -93,8 +92,7 @@ TEST(OccupancyFailures, LaunchBounds) {
   k.launchBoundsMaxThreads = 256;
   OccupancyResult over = computeOccupancy(gpu(sm80()), k, shape(512));
   EXPECT_EQ(over.failure, LaunchFailure::TooManyThreads);
-  EXPECT_NE(over.failureReason.find("__launch_bounds__(256)"), std::string::npos)
-      << over.failureReason;
+  EXPECT_NE(over.failureReason.find("__launch_bounds__(256)"), std::string::npos) << over.failureReason;
   EXPECT_EQ(over.blocksPerSM, 0);
   // The limits are still computed (the header ignores __launch_bounds__).
   EXPECT_EQ(over.limitWarps, 4);
@@ -154,8 +152,7 @@ TEST(OccupancyFailures, DynamicSharedMemoryNeedsOptin) {
   OccupancyResult r = computeOccupancy(gpu(sm80()), kernel(32), l);
   EXPECT_EQ(r.failure, LaunchFailure::DynamicSharedMemoryNeedsOptin);
   EXPECT_EQ(r.limitSharedMem, 0);
-  EXPECT_NE(r.failureReason.find("cudaFuncAttributeMaxDynamicSharedMemorySize"),
-            std::string::npos);
+  EXPECT_NE(r.failureReason.find("cudaFuncAttributeMaxDynamicSharedMemorySize"), std::string::npos);
   // Next steps: opt in, or 1 byte less.
   bool optinStep = false, reduceStep = false;
   for (const NextStep &s : r.nextSteps) {
@@ -211,10 +208,8 @@ TEST(OccupancyFailures, OptIn) {
 }
 
 TEST(OccupancyFailures, NegativeResources) {
-  EXPECT_EQ(computeOccupancy(gpu(sm80()), kernel(-1), shape(32)).failure,
-            LaunchFailure::InvalidKernelResources);
-  EXPECT_EQ(computeOccupancy(gpu(sm80()), kernel(32, -5), shape(32)).failure,
-            LaunchFailure::InvalidKernelResources);
+  EXPECT_EQ(computeOccupancy(gpu(sm80()), kernel(-1), shape(32)).failure, LaunchFailure::InvalidKernelResources);
+  EXPECT_EQ(computeOccupancy(gpu(sm80()), kernel(32, -5), shape(32)).failure, LaunchFailure::InvalidKernelResources);
 }
 
 TEST(OccupancyFailures, TooManyBarriers) {
@@ -244,9 +239,9 @@ TEST(OccupancyLimits, BarriersLimitFromHopperWithTheHeadersFactorBits) {
 
 TEST(OccupancyLimits, UnlimitedIsIntMax) {
   OccupancyResult r = computeOccupancy(gpu(sm60()), kernel(0), shape(64));
-  EXPECT_EQ(r.limitRegisters, INT_MAX);  // no registers
-  EXPECT_EQ(r.limitSharedMem, INT_MAX);  // no shared memory, no reserve before 8.0
-  EXPECT_EQ(r.limitBarriers, INT_MAX);   // not enforced before 9.0
+  EXPECT_EQ(r.limitRegisters, INT_MAX); // no registers
+  EXPECT_EQ(r.limitSharedMem, INT_MAX); // no shared memory, no reserve before 8.0
+  EXPECT_EQ(r.limitBarriers, INT_MAX);  // not enforced before 9.0
   EXPECT_EQ(r.blocksPerSM, 32);
 }
 
@@ -442,17 +437,14 @@ TEST(OccupancyNames, Limiters) {
   EXPECT_EQ(limiterName(Limiter::Blocks), "blocks");
   EXPECT_EQ(limiterName(Limiter::Barriers), "barriers");
   EXPECT_EQ(limiterNames(0), "none");
-  EXPECT_EQ(limiterNames(unsigned(Limiter::Registers) | unsigned(Limiter::SharedMemory)),
-            "registers, shared memory");
+  EXPECT_EQ(limiterNames(unsigned(Limiter::Registers) | unsigned(Limiter::SharedMemory)), "registers, shared memory");
   EXPECT_EQ(limiterNames(0x1f), "warps, registers, shared memory, blocks, barriers");
 }
 
 TEST(OccupancyNames, Failures) {
   EXPECT_EQ(launchFailureName(LaunchFailure::None), "none");
-  EXPECT_EQ(launchFailureName(LaunchFailure::DynamicSharedMemoryNeedsOptin),
-            "dynamic shared memory needs opt-in");
-  EXPECT_EQ(launchFailureName(LaunchFailure::TooManyRegistersPerBlock),
-            "too many registers per block");
+  EXPECT_EQ(launchFailureName(LaunchFailure::DynamicSharedMemoryNeedsOptin), "dynamic shared memory needs opt-in");
+  EXPECT_EQ(launchFailureName(LaunchFailure::TooManyRegistersPerBlock), "too many registers per block");
   EXPECT_EQ(launchFailureName(LaunchFailure::InvalidGridSize), "invalid grid size");
 }
 

@@ -30,8 +30,7 @@ LaunchShape block(int threads, std::optional<int64_t> optin = std::nullopt) {
 }
 
 bool hasStep(const OccupancyResult &r, const std::string &resource) {
-  return std::any_of(r.nextSteps.begin(), r.nextSteps.end(),
-                     [&](const NextStep &s) { return s.resource == resource; });
+  return std::any_of(r.nextSteps.begin(), r.nextSteps.end(), [&](const NextStep &s) { return s.resource == resource; });
 }
 
 } // namespace

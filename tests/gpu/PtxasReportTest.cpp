@@ -40,7 +40,7 @@ struct ArchNumbers {
   int bigSharedRegs, usePickRegs;
   int64_t boundsStack, boundsStores, boundsLoads;
   int64_t maxnregStack, maxnregStores, maxnregLoads;
-  bool hasCmem;      // sm_90 and newer print no cmem[0] in nvcc 13
+  bool hasCmem; // sm_90 and newer print no cmem[0] in nvcc 13
 };
 
 // Read from test-inputs/ptxas/nvcc_sm*.log.
@@ -64,7 +64,8 @@ TEST(PtxasReport, PerArchNvccLogs) {
     // kernels.cu: 5 kernels + the device function pick; spill.cu: 2; bounds.cu: 1.
     EXPECT_EQ(r.functions.size(), 9u);
     EXPECT_TRUE(r.warnings.empty());
-    for (const auto &f : r.functions) EXPECT_EQ(f.arch, n.arch) << f.mangledName;
+    for (const auto &f : r.functions)
+      EXPECT_EQ(f.arch, n.arch) << f.mangledName;
 
     auto &big = get(r, "_Z9bigSharedPKfPf", n.arch);
     EXPECT_TRUE(big.isEntry);
@@ -109,8 +110,7 @@ TEST(PtxasReport, PerArchNvccLogs) {
     EXPECT_EQ(maxn.spillStores, n.maxnregStores);
     EXPECT_EQ(maxn.spillLoads, n.maxnregLoads);
     ASSERT_EQ(maxn.warnings.size(), 1u);
-    EXPECT_NE(maxn.warnings[0].find(std::to_string(n.maxnregStores) + " bytes spill stores"),
-              std::string::npos);
+    EXPECT_NE(maxn.warnings[0].find(std::to_string(n.maxnregStores) + " bytes spill stores"), std::string::npos);
 
     auto &many = get(r, "_Z14tooManyThreadsPf", n.arch);
     EXPECT_TRUE(hasWarning(many, "Value of threads per SM for entry _Z14tooManyThreadsPf is out of range"));
@@ -161,8 +161,10 @@ TEST(PtxasReport, ArchMatchingRule) {
   PtxasReport r;
   FunctionResources v, e;
   v.mangledName = e.mangledName = "_Z1kv";
-  v.arch = "sm_90a"; v.registers = 1;
-  e.arch = "sm_90"; e.registers = 2;
+  v.arch = "sm_90a";
+  v.registers = 1;
+  e.arch = "sm_90";
+  e.registers = 2;
   r.functions = {v, e};
   EXPECT_EQ(r.find("_Z1kv", "sm_90")->registers, 2);
   EXPECT_EQ(r.find("_Z1kv", "sm_90a")->registers, 1);
@@ -227,7 +229,8 @@ TEST(PtxasReport, MakeJ2LogWithUnrelatedOutput) {
   EXPECT_EQ(get(r, "_Z9bigSharedPKfPf", "sm_86").sharedMem, 40960);
   // Both "Building CUDA object" lines came before any ptxas output: which file a
   // block belongs to cannot be known, so none is claimed.
-  for (const auto &f : r.functions) EXPECT_EQ(f.sourceFile, "") << f.mangledName;
+  for (const auto &f : r.functions)
+    EXPECT_EQ(f.sourceFile, "") << f.mangledName;
 }
 
 TEST(PtxasReport, SameFunctionFromTwoFiles) {
@@ -260,13 +263,12 @@ TEST(PtxasReport, SameFunctionFromTwoFiles) {
 
 TEST(PtxasReport, OlderLineForms) {
   // Forms older toolkits print: no barriers, several cmem banks, a+b sums.
-  PtxasReport r = parsePtxasLog(
-      "ptxas info    : Compiling entry function '_Z1kPfS_' for 'sm_52'\n"
-      "ptxas info    : Function properties for _Z1kPfS_\n"
-      "    72 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-      "ptxas info    : Used 46 registers, 176 bytes cmem[0], 16 bytes cmem[14]\n"
-      "ptxas info    : Compiling entry function '_Z1jv' for 'sm_20'\n"
-      "ptxas info    : Used 6 registers, 16+16 bytes smem, 328 bytes cmem[0]\n");
+  PtxasReport r = parsePtxasLog("ptxas info    : Compiling entry function '_Z1kPfS_' for 'sm_52'\n"
+                                "ptxas info    : Function properties for _Z1kPfS_\n"
+                                "    72 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                                "ptxas info    : Used 46 registers, 176 bytes cmem[0], 16 bytes cmem[14]\n"
+                                "ptxas info    : Compiling entry function '_Z1jv' for 'sm_20'\n"
+                                "ptxas info    : Used 6 registers, 16+16 bytes smem, 328 bytes cmem[0]\n");
   auto &k = get(r, "_Z1kPfS_", "sm_52");
   EXPECT_EQ(k.registers, 46);
   EXPECT_EQ(k.stackFrame, 72);
@@ -277,12 +279,12 @@ TEST(PtxasReport, OlderLineForms) {
 TEST(PtxasReport, CuobjdumpResourceUsageForm) {
   // The layout of `cuobjdump -res-usage` (no cuobjdump in this toolkit install,
   // so this excerpt is typed after its documented format, not a committed log).
-  PtxasReport r = parsePtxasLog(
-      "Fatbin elf code:\n================\narch = sm_52\ncode version = [1,7]\n"
-      "producer = <unknown>\nhost = linux\ncompile_size = 64bit\n\nResource usage:\n"
-      " Common:\n  GLOBAL:0\n Function _Z1kPfS_:\n"
-      "  REG:17 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:336 CONSTANT[2]:60 TEXTURE:0 SURFACE:0 SAMPLER:0\n"
-      " Function _Z1ff:\n  REG:14 STACK:8 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0\n");
+  PtxasReport r =
+      parsePtxasLog("Fatbin elf code:\n================\narch = sm_52\ncode version = [1,7]\n"
+                    "producer = <unknown>\nhost = linux\ncompile_size = 64bit\n\nResource usage:\n"
+                    " Common:\n  GLOBAL:0\n Function _Z1kPfS_:\n"
+                    "  REG:17 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:336 CONSTANT[2]:60 TEXTURE:0 SURFACE:0 SAMPLER:0\n"
+                    " Function _Z1ff:\n  REG:14 STACK:8 SHARED:0 LOCAL:0 TEXTURE:0 SURFACE:0 SAMPLER:0\n");
   ASSERT_EQ(r.functions.size(), 2u);
   auto &k = get(r, "_Z1kPfS_", "sm_52");
   EXPECT_EQ(k.registers, 17);
@@ -291,13 +293,12 @@ TEST(PtxasReport, CuobjdumpResourceUsageForm) {
 }
 
 TEST(PtxasReport, UnattributableThingsAreDropped) {
-  PtxasReport r = parsePtxasLog(
-      "ptxas info    : Used 12 registers\n"                      // no function yet
-      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-      "nvlink info    : Function properties for '_Z1kv':\n"      // no target arch
-      "nvlink info    : used 9 registers, used 0 barriers, 0 stack, 0 bytes smem\n"
-      "ptxas warning : some warning naming nothing\n"
-      "ptxas info    : Compiling entry function '_Z1kv' for 'not an arch'\n");
+  PtxasReport r = parsePtxasLog("ptxas info    : Used 12 registers\n" // no function yet
+                                "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                                "nvlink info    : Function properties for '_Z1kv':\n" // no target arch
+                                "nvlink info    : used 9 registers, used 0 barriers, 0 stack, 0 bytes smem\n"
+                                "ptxas warning : some warning naming nothing\n"
+                                "ptxas info    : Compiling entry function '_Z1kv' for 'not an arch'\n");
   EXPECT_TRUE(r.functions.empty());
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_EQ(r.warnings[0], "some warning naming nothing");
@@ -305,15 +306,14 @@ TEST(PtxasReport, UnattributableThingsAreDropped) {
 
 TEST(PtxasReport, DeviceFunctionBeforeAnyEntryLearnsArch) {
   // -rdc: a device function's properties can precede the run's first entry.
-  PtxasReport r = parsePtxasLog(
-      "ptxas info    : 0 bytes gmem\n"
-      "ptxas info    : Function properties for _Z1ff\n"
-      "    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
-      "ptxas info    : 0 bytes gmem\n"
-      "ptxas info    : Compiling entry function '_Z1kPfS_' for 'sm_52'\n"
-      "ptxas info    : Function properties for _Z1kPfS_\n"
-      "ptxas info    : Function properties for _Z1gf\n"
-      "    16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n");
+  PtxasReport r = parsePtxasLog("ptxas info    : 0 bytes gmem\n"
+                                "ptxas info    : Function properties for _Z1ff\n"
+                                "    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                                "ptxas info    : 0 bytes gmem\n"
+                                "ptxas info    : Compiling entry function '_Z1kPfS_' for 'sm_52'\n"
+                                "ptxas info    : Function properties for _Z1kPfS_\n"
+                                "ptxas info    : Function properties for _Z1gf\n"
+                                "    16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n");
   EXPECT_EQ(r.find("_Z1ff", "sm_52"), nullptr); // its run never named an arch
   auto &g = get(r, "_Z1gf", "sm_52");
   EXPECT_EQ(g.stackFrame, 16);
@@ -329,41 +329,47 @@ TEST(PtxasReport, Demangle) {
 
 TEST(PtxasReport, FuzzedLogsNeverCrash) {
   std::vector<std::string> logs;
-  for (const char *n : {"nvcc_sm75.log", "nvcc_sm90.log", "nvcc_multi_gencode.log",
-                        "nvcc_resource_usage_dlink.log", "clang_sm90.log", "make_j2.log"})
+  for (const char *n : {"nvcc_sm75.log", "nvcc_sm90.log", "nvcc_multi_gencode.log", "nvcc_resource_usage_dlink.log",
+                        "clang_sm90.log", "make_j2.log"})
     logs.push_back(readLog(n));
   std::mt19937 rng(12345);
   for (int iter = 0; iter < 300; ++iter) {
     std::string text = logs[iter % logs.size()];
     std::vector<std::string> lines;
     std::stringstream ss(text);
-    for (std::string l; std::getline(ss, l);) lines.push_back(l);
+    for (std::string l; std::getline(ss, l);)
+      lines.push_back(l);
     switch (iter % 4) {
-    case 0: std::shuffle(lines.begin(), lines.end(), rng); break;
+    case 0:
+      std::shuffle(lines.begin(), lines.end(), rng);
+      break;
     case 1: // truncate lines at random points
       for (auto &l : lines)
-        if (!l.empty() && rng() % 3 == 0) l.resize(rng() % l.size());
+        if (!l.empty() && rng() % 3 == 0)
+          l.resize(rng() % l.size());
       break;
     case 2: // flip bytes
       for (auto &l : lines)
         for (auto &c : l)
-          if (rng() % 40 == 0) c = static_cast<char>(rng() % 256);
+          if (rng() % 40 == 0)
+            c = static_cast<char>(rng() % 256);
       break;
     case 3: // interleave two logs line by line
-      {
-        std::stringstream other(logs[(iter + 1) % logs.size()]);
-        std::vector<std::string> merged;
-        std::string o;
-        for (auto &l : lines) {
-          merged.push_back(l);
-          if (rng() % 2 && std::getline(other, o)) merged.push_back(o);
-        }
-        lines = merged;
+    {
+      std::stringstream other(logs[(iter + 1) % logs.size()]);
+      std::vector<std::string> merged;
+      std::string o;
+      for (auto &l : lines) {
+        merged.push_back(l);
+        if (rng() % 2 && std::getline(other, o))
+          merged.push_back(o);
       }
-      break;
+      lines = merged;
+    } break;
     }
     std::string out;
-    for (auto &l : lines) out += l + (rng() % 10 ? "\n" : "\r\n");
+    for (auto &l : lines)
+      out += l + (rng() % 10 ? "\n" : "\r\n");
     out.resize(rng() % (out.size() + 1)); // cut anywhere
     PtxasReport r;
     EXPECT_NO_THROW(r = parsePtxasLog(out));
@@ -375,8 +381,7 @@ TEST(PtxasReport, FuzzedLogsNeverCrash) {
   // Pathological inputs.
   EXPECT_NO_THROW(parsePtxasLog(std::string(1 << 20, '\'')));
   EXPECT_NO_THROW(parsePtxasLog("ptxas info    : Used 99999999999999999999999 registers"));
-  EXPECT_NO_THROW(parsePtxasLog(std::string("ptxas info    : Compiling entry function '") + '\0' +
-                                "' for 'sm_90'\n"));
+  EXPECT_NO_THROW(parsePtxasLog(std::string("ptxas info    : Compiling entry function '") + '\0' + "' for 'sm_90'\n"));
 }
 
 // A log cut short after a kernel's "Compiling entry function" line (or in the

@@ -14,9 +14,10 @@ namespace occlint::testing {
 /// Writes the toolkit under Dir/cuda and returns its path.
 inline std::string writeFakeToolkit(const ScratchDir &Dir, const std::string &CompileBody) {
   namespace fs = std::filesystem;
-  Dir.write("cuda/bin/nvcc", "#!/bin/sh\n"
-                             "if [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.0'; exit 0; fi\n" +
-                                 CompileBody);
+  Dir.write("cuda/bin/nvcc",
+            "#!/bin/sh\n"
+            "if [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.0'; exit 0; fi\n" +
+                CompileBody);
   Dir.write("cuda/bin/ptxas", "#!/bin/sh\necho 'ptxas: NVIDIA (R) Ptx optimizing assembler'\n");
   fs::permissions(Dir.path() / "cuda/bin/nvcc", fs::perms::owner_all);
   fs::permissions(Dir.path() / "cuda/bin/ptxas", fs::perms::owner_all);

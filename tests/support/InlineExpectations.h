@@ -13,9 +13,9 @@ namespace occlint::testing {
 
 struct Diagnostic {
   int line = 0;
-  std::string level;   // warning, error, note, remark
+  std::string level; // warning, error, note, remark
   std::string message;
-  std::string check;   // empty when not written
+  std::string check; // empty when not written
   std::string str() const;
 };
 

@@ -110,8 +110,7 @@ public:
   /// The next message that satisfies `Wanted`; those before it go to
   /// `Others`. Null (and a test failure) when none comes in time.
   nlohmann::json waitFor(const std::function<bool(const nlohmann::json &)> &Wanted, const std::string &What,
-                         std::vector<nlohmann::json> *Others = nullptr,
-                         std::chrono::seconds Timeout = DefaultTimeout) {
+                         std::vector<nlohmann::json> *Others = nullptr, std::chrono::seconds Timeout = DefaultTimeout) {
     const auto Deadline = std::chrono::steady_clock::now() + Timeout;
     while (std::optional<nlohmann::json> M = receive(Deadline)) {
       if (Wanted(*M))
@@ -172,7 +171,8 @@ private:
         return nlohmann::json::parse(*Body);
       if (Broken)
         return std::nullopt;
-      const auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(Deadline - std::chrono::steady_clock::now());
+      const auto Left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(Deadline - std::chrono::steady_clock::now());
       if (Left.count() <= 0)
         return std::nullopt;
       pollfd P{FromServer, POLLIN, 0};

@@ -65,7 +65,8 @@ TEST(OccupancyCommand, StagesPrintTheStaircase) {
   EXPECT_NE(R.output.find("2       40960          4          50.0%"), std::string::npos) << R.output;
   EXPECT_NE(R.output.find("4       73728          2          25.0%"), std::string::npos) << R.output;
 
-  CommandResult J = occupancy("--gpu A100 --block 256 --regs 32 --smem 8K --stages 3-4 --smem-per-stage 16K --format json", false);
+  CommandResult J =
+      occupancy("--gpu A100 --block 256 --regs 32 --smem 8K --stages 3-4 --smem-per-stage 16K --format json", false);
   ASSERT_EQ(J.exitCode, 0) << J.output;
   nlohmann::json Out = nlohmann::json::parse(J.output);
   ASSERT_EQ(Out["pipelineDepths"].size(), 2u) << J.output;
@@ -124,25 +125,27 @@ TEST_P(OccupancyBadInput, OneClearLineAndExitCode2) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, OccupancyBadInput,
-    ::testing::Values(BadInput{"--gpu H1000 --block 256 --regs 32", "unknown GPU 'H1000'; did you mean: H100"},
-                      BadInput{"--gpu H100 --block 256 --regs 256", "--regs: 256 is over the maximum of 255"},
-                      BadInput{"--gpu H100 --block 256 --regs -1", "--regs: -1 is below the minimum of 0"},
-                      BadInput{"--gpu H100 --block 256 --regs twelve", "--regs: 'twelve' is not an integer"},
-                      BadInput{"--gpu H100 --block 0 --regs 32", "--block: '0' has a dimension below 1"},
-                      BadInput{"--gpu H100 --block 1025 --regs 32", "1025 threads is over the maximum of 1024"},
-                      BadInput{"--gpu H100 --block 64x32 --regs 32", "2048 threads is over the maximum"},
-                      BadInput{"--gpu H100 --block 16xx --regs 32", "is not a block shape"},
-                      BadInput{"--gpu H100 --block 256 --regs 32 --smem -4", "--smem: -4 is below the minimum"},
-                      BadInput{"--gpu H100 --block 256 --regs 32 --smem lots", "is not a size"},
-                      BadInput{"--gpu H100 --block 256", "--regs is required"},
-                      BadInput{"--gpu H100 --block 256 --regs 32 --format xml", "--format: 'xml' is not one of"},
-                      BadInput{"--gpu H100 --block 256 --regs 32 --bogus 1", "unknown option '--bogus'"},
-                      BadInput{"--gpu sm_90:0 --block 256 --regs 32", "invalid SM count '0'"},
-                      BadInput{"--gpu H100 --block 256 --regs", "--regs needs a value"},
-                      BadInput{"--gpu A100 --block 256 --regs 32 --stages 1-4", "--stages and --smem-per-stage go together"},
-                      BadInput{"--gpu A100 --block 256 --regs 32 --tile-flops 1000", "need --stages and --smem-per-stage"},
-                      BadInput{"--gpu A100 --block 256 --regs 32 --stages 4-2 --smem-per-stage 16K", "the first depth not above the last"},
-                      BadInput{"--gpu A100 --block 256 --regs 32 --stages two --smem-per-stage 16K", "is not a depth or a range"}),
+    ::testing::Values(
+        BadInput{"--gpu H1000 --block 256 --regs 32", "unknown GPU 'H1000'; did you mean: H100"},
+        BadInput{"--gpu H100 --block 256 --regs 256", "--regs: 256 is over the maximum of 255"},
+        BadInput{"--gpu H100 --block 256 --regs -1", "--regs: -1 is below the minimum of 0"},
+        BadInput{"--gpu H100 --block 256 --regs twelve", "--regs: 'twelve' is not an integer"},
+        BadInput{"--gpu H100 --block 0 --regs 32", "--block: '0' has a dimension below 1"},
+        BadInput{"--gpu H100 --block 1025 --regs 32", "1025 threads is over the maximum of 1024"},
+        BadInput{"--gpu H100 --block 64x32 --regs 32", "2048 threads is over the maximum"},
+        BadInput{"--gpu H100 --block 16xx --regs 32", "is not a block shape"},
+        BadInput{"--gpu H100 --block 256 --regs 32 --smem -4", "--smem: -4 is below the minimum"},
+        BadInput{"--gpu H100 --block 256 --regs 32 --smem lots", "is not a size"},
+        BadInput{"--gpu H100 --block 256", "--regs is required"},
+        BadInput{"--gpu H100 --block 256 --regs 32 --format xml", "--format: 'xml' is not one of"},
+        BadInput{"--gpu H100 --block 256 --regs 32 --bogus 1", "unknown option '--bogus'"},
+        BadInput{"--gpu sm_90:0 --block 256 --regs 32", "invalid SM count '0'"},
+        BadInput{"--gpu H100 --block 256 --regs", "--regs needs a value"},
+        BadInput{"--gpu A100 --block 256 --regs 32 --stages 1-4", "--stages and --smem-per-stage go together"},
+        BadInput{"--gpu A100 --block 256 --regs 32 --tile-flops 1000", "need --stages and --smem-per-stage"},
+        BadInput{"--gpu A100 --block 256 --regs 32 --stages 4-2 --smem-per-stage 16K",
+                 "the first depth not above the last"},
+        BadInput{"--gpu A100 --block 256 --regs 32 --stages two --smem-per-stage 16K", "is not a depth or a range"}),
     // Named after the arguments (gtest's default printed the struct's bytes,
     // pointers included: names that changed with every build).
     [](const ::testing::TestParamInfo<BadInput> &Info) {

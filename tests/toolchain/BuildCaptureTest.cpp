@@ -255,7 +255,8 @@ TEST(BuildCapture, KeepsNothingWithoutAReportOrWhenAFileChangedDuringTheCompile)
   fc.startNs = fc.endNs = 1;
   fc.depfile = build + "/missing.d";
   std::string warning = recordFinishedCompile(fc, options);
-  EXPECT_EQ(warning, "cannot read the dependency file " + build + "/missing.d: no resource report kept for " + c.source);
+  EXPECT_EQ(warning,
+            "cannot read the dependency file " + build + "/missing.d: no resource report kept for " + c.source);
   // --no-sidecar and --no-cache.
   fc.depfile = build + "/k.o.d";
   options.sidecar = false;

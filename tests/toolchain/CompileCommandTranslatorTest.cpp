@@ -51,8 +51,7 @@ class TempDir {
 public:
   TempDir() {
     static std::atomic<int> Counter{0};
-    Path = fs::temp_directory_path() /
-           ("occlint-cct-" + std::to_string(::getpid()) + "-" + std::to_string(Counter++));
+    Path = fs::temp_directory_path() / ("occlint-cct-" + std::to_string(::getpid()) + "-" + std::to_string(Counter++));
     fs::remove_all(Path);
     fs::create_directories(Path);
   }
@@ -77,12 +76,11 @@ private:
 // CMAKE_CUDA_ARCHITECTURES "75;90", Release, Ninja; target_compile_options
 // -maxrregcount=64 --use_fast_math -lineinfo --expt-relaxed-constexpr;
 // a definition, an include directory and cuda_std_17.
-const char *kCMakeNinjaA =
-    "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DFOO=1 -I/tmp/cmproj/inc -O3 "
-    "-DNDEBUG --generate-code=arch=compute_75,code=[compute_75,sm_75] "
-    "--generate-code=arch=compute_90,code=[compute_90,sm_90] -maxrregcount=64 --use_fast_math "
-    "-lineinfo --expt-relaxed-constexpr -std=c++17 -x cu -c /tmp/cmproj/a.cu -o "
-    "CMakeFiles/a.dir/a.cu.o";
+const char *kCMakeNinjaA = "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DFOO=1 -I/tmp/cmproj/inc -O3 "
+                           "-DNDEBUG --generate-code=arch=compute_75,code=[compute_75,sm_75] "
+                           "--generate-code=arch=compute_90,code=[compute_90,sm_90] -maxrregcount=64 --use_fast_math "
+                           "-lineinfo --expt-relaxed-constexpr -std=c++17 -x cu -c /tmp/cmproj/a.cu -o "
+                           "CMakeFiles/a.dir/a.cu.o";
 // The same as Ninja runs it (ninja -t commands): with the dependency-file flags.
 const char *kCMakeNinjaBuildA =
     "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DFOO=1 -I/tmp/cmproj/inc -O3 "
@@ -120,10 +118,9 @@ TEST(CompileCommandTranslator, CMakeNinjaCommandTranslatesExactly) {
   TranslatedCommand R = tr(kCMakeNinjaA, "/tmp/cmproj/build");
   EXPECT_TRUE(R.isNvcc);
   EXPECT_EQ(R.error, "");
-  EXPECT_EQ(R.clangArgs,
-            (Args{"clang++", "-DFOO=1", "-I/tmp/cmproj/inc", "-O3", "-DNDEBUG", "-ffast-math",
-                  "-fgpu-flush-denormals-to-zero", "-std=c++17", "--cuda-gpu-arch=sm_75",
-                  "--cuda-gpu-arch=sm_90", "-x", "cuda", "/tmp/cmproj/a.cu"}));
+  EXPECT_EQ(R.clangArgs, (Args{"clang++", "-DFOO=1", "-I/tmp/cmproj/inc", "-O3", "-DNDEBUG", "-ffast-math",
+                               "-fgpu-flush-denormals-to-zero", "-std=c++17", "--cuda-gpu-arch=sm_75",
+                               "--cuda-gpu-arch=sm_90", "-x", "cuda", "/tmp/cmproj/a.cu"}));
   EXPECT_EQ(R.archs, (Args{"sm_75", "sm_90"}));
   EXPECT_EQ(R.maxRegisterCount, 64);
   EXPECT_FALSE(R.relocatableDeviceCode);
@@ -137,8 +134,8 @@ TEST(CompileCommandTranslator, NinjaBuildCommandDropsDependencyFlags) {
   TranslatedCommand B = tr(kCMakeNinjaBuildA, "/tmp/cmproj/build");
   EXPECT_EQ(A.clangArgs, B.clangArgs);
   EXPECT_EQ(A.droppedFlags, B.droppedFlags);
-  for (const char *F : {"-MD", "-MT", "-MF", "-c", "-o", "CMakeFiles/a.dir/a.cu.o",
-                        "CMakeFiles/a.dir/a.cu.o.d", "-forward-unknown-to-host-compiler"})
+  for (const char *F : {"-MD", "-MT", "-MF", "-c", "-o", "CMakeFiles/a.dir/a.cu.o", "CMakeFiles/a.dir/a.cu.o.d",
+                        "-forward-unknown-to-host-compiler"})
     EXPECT_FALSE(contains(B.clangArgs, F)) << F;
 }
 
@@ -169,9 +166,8 @@ TEST(CompileCommandTranslator, CMakeMakefilesOptionsFileIsReadRelativeToDirector
   TranslatedCommand R = tr(kCMakeMakeA, D.str() + "/build");
   EXPECT_EQ(R.error, "");
   EXPECT_EQ(R.clangArgs,
-            (Args{"clang++", "-DFOO=1", "-I/tmp/cmproj/inc", "-g", "-ffast-math",
-                  "-fgpu-flush-denormals-to-zero", "-std=c++17", "--cuda-gpu-arch=sm_75",
-                  "--cuda-gpu-arch=sm_90", "-x", "cuda", "/tmp/cmproj/a.cu"}));
+            (Args{"clang++", "-DFOO=1", "-I/tmp/cmproj/inc", "-g", "-ffast-math", "-fgpu-flush-denormals-to-zero",
+                  "-std=c++17", "--cuda-gpu-arch=sm_75", "--cuda-gpu-arch=sm_90", "-x", "cuda", "/tmp/cmproj/a.cu"}));
   EXPECT_EQ(R.maxRegisterCount, 64);
 }
 
@@ -256,8 +252,7 @@ TEST(CompileCommandTranslator, GencodeForms) {
 
   TranslatedCommand R = tr("nvcc -gencode arch=compute_80,code=sm_80 -gencode "
                            "arch=compute_90a,code=sm_90a -c k.cu");
-  EXPECT_EQ(R.clangArgs,
-            (Args{"clang++", "--cuda-gpu-arch=sm_80", "--cuda-gpu-arch=sm_90a", "k.cu"}));
+  EXPECT_EQ(R.clangArgs, (Args{"clang++", "--cuda-gpu-arch=sm_80", "--cuda-gpu-arch=sm_90a", "k.cu"}));
   EXPECT_TRUE(R.droppedFlags.empty());
 
   TranslatedCommand Bad = tr("nvcc -gencode foo -c k.cu");
@@ -327,10 +322,10 @@ TEST(CompileCommandTranslator, FamilySpecificArchIsParsedAsArchSpecific) {
 // --- Registers, rdc, debug --------------------------------------------------------------
 
 TEST(CompileCommandTranslator, MaxRegisterCountForms) {
-  for (const char *F : {"-maxrregcount=32", "-maxrregcount 32", "--maxrregcount=32",
-                        "--maxrregcount 32", "-Xptxas --maxrregcount=32", "-Xptxas -maxrregcount=32",
-                        "-Xptxas=--maxrregcount=32", "--ptxas-options=-v,--maxrregcount=32",
-                        "-Xptxas -maxrregcount -Xptxas 32", "-Xptxas \"-maxrregcount 32\""}) {
+  for (const char *F :
+       {"-maxrregcount=32", "-maxrregcount 32", "--maxrregcount=32", "--maxrregcount 32", "-Xptxas --maxrregcount=32",
+        "-Xptxas -maxrregcount=32", "-Xptxas=--maxrregcount=32", "--ptxas-options=-v,--maxrregcount=32",
+        "-Xptxas -maxrregcount -Xptxas 32", "-Xptxas \"-maxrregcount 32\""}) {
     TranslatedCommand R = tr(std::string("nvcc ") + F + " -c k.cu");
     EXPECT_EQ(R.maxRegisterCount, 32) << F;
     EXPECT_EQ(R.clangArgs, (Args{"clang++", "k.cu"})) << F;
@@ -343,8 +338,8 @@ TEST(CompileCommandTranslator, MaxRegisterCountForms) {
 }
 
 TEST(CompileCommandTranslator, RelocatableDeviceCodeForms) {
-  for (const char *F : {"-rdc=true", "-rdc true", "--relocatable-device-code=true",
-                        "--relocatable-device-code true", "-dc", "--device-c"}) {
+  for (const char *F : {"-rdc=true", "-rdc true", "--relocatable-device-code=true", "--relocatable-device-code true",
+                        "-dc", "--device-c"}) {
     TranslatedCommand R = tr(std::string("nvcc ") + F + " k.cu");
     EXPECT_TRUE(R.relocatableDeviceCode) << F;
     EXPECT_EQ(R.clangArgs, (Args{"clang++", "-fgpu-rdc", "k.cu"})) << F;
@@ -378,8 +373,8 @@ TEST(CompileCommandTranslator, XcompilerForms) {
                            "-Xcompiler -DHOST=1,-pipe -Xcompiler -Werror -c k.cu");
   EXPECT_EQ(R.clangArgs, (Args{"clang++", "-fPIC", "-Wall", "-O2", "-fopenmp", "-fvisibility=hidden", "-Wextra",
                                "-isystem", "/opt/x", "-DHOST=1", "k.cu"}));
-  EXPECT_EQ(R.droppedFlags,
-            (Args{"-Xcompiler -march=native", "-Xcompiler -shared", "-Xcompiler -mavx2", "-Xcompiler -pipe", "-Xcompiler -Werror"}));
+  EXPECT_EQ(R.droppedFlags, (Args{"-Xcompiler -march=native", "-Xcompiler -shared", "-Xcompiler -mavx2",
+                                  "-Xcompiler -pipe", "-Xcompiler -Werror"}));
   // A value in the next -Xcompiler.
   TranslatedCommand S = tr("nvcc -Xcompiler -include -Xcompiler pre.h -c k.cu");
   EXPECT_EQ(S.clangArgs, (Args{"clang++", "-include", "pre.h", "k.cu"}));
@@ -407,16 +402,14 @@ TEST(CompileCommandTranslator, PtxasAndOtherToolOptionsAreDropped) {
   EXPECT_EQ(R.ptxasFlags, (Args{"-v", "-warn-spills", "-O3", "-dlcm=cg"}));
   EXPECT_EQ(R.clangArgs, (Args{"clang++", "k.cu"}));
   EXPECT_EQ(R.droppedFlags,
-            (Args{"-Xptxas -v,-warn-spills", "-Xptxas=-O3", "--ptxas-options -dlcm=cg",
-                  "-Xcudafe --diag_suppress=177", "-Xnvlink --suppress-stack-size-warning",
-                  "-Xfatbin -compress-all", "-Xarchive -x", "-Xlinker -z"}));
+            (Args{"-Xptxas -v,-warn-spills", "-Xptxas=-O3", "--ptxas-options -dlcm=cg", "-Xcudafe --diag_suppress=177",
+                  "-Xnvlink --suppress-stack-size-warning", "-Xfatbin -compress-all", "-Xarchive -x", "-Xlinker -z"}));
   EXPECT_FALSE(R.maxRegisterCount);
 }
 
 TEST(CompileCommandTranslator, LanguageExtensionFlagsAreDroppedWithANote) {
-  TranslatedCommand R =
-      tr("nvcc --expt-relaxed-constexpr -expt-relaxed-constexpr --extended-lambda "
-         "--expt-extended-lambda -extended-lambda -c k.cu");
+  TranslatedCommand R = tr("nvcc --expt-relaxed-constexpr -expt-relaxed-constexpr --extended-lambda "
+                           "--expt-extended-lambda -extended-lambda -c k.cu");
   EXPECT_EQ(R.clangArgs, (Args{"clang++", "k.cu"}));
   EXPECT_EQ(R.droppedFlags.size(), 5u);
   ASSERT_EQ(R.notes.size(), 5u);
@@ -428,51 +421,44 @@ TEST(CompileCommandTranslator, LanguageExtensionFlagsAreDroppedWithANote) {
 // --- The rest of the table ---------------------------------------------------------------
 
 TEST(CompileCommandTranslator, DroppedNvccFlags) {
-  TranslatedCommand R =
-      tr("nvcc -ccbin /usr/bin/g++-12 --compiler-bindir=/usr/bin/g++ --keep --keep-dir kd "
-         "-Wno-deprecated-gpu-targets --diag-suppress=20012 --diag-suppress 177,550 "
-         "-Werror=cross-execution-space-call -Werror all-warnings -t 4 --threads 0 -t=2 "
-         "--resource-usage -res-usage -odir obj --default-stream per-thread -prec-div=false "
-         "-fmad false -cudart shared -c k.cu -o k.o");
+  TranslatedCommand R = tr("nvcc -ccbin /usr/bin/g++-12 --compiler-bindir=/usr/bin/g++ --keep --keep-dir kd "
+                           "-Wno-deprecated-gpu-targets --diag-suppress=20012 --diag-suppress 177,550 "
+                           "-Werror=cross-execution-space-call -Werror all-warnings -t 4 --threads 0 -t=2 "
+                           "--resource-usage -res-usage -odir obj --default-stream per-thread -prec-div=false "
+                           "-fmad false -cudart shared -c k.cu -o k.o");
   EXPECT_EQ(R.clangArgs, (Args{"clang++", "-fgpu-default-stream=per-thread", "k.cu"}));
   EXPECT_EQ(R.droppedFlags,
-            (Args{"-ccbin /usr/bin/g++-12", "--compiler-bindir=/usr/bin/g++", "--keep",
-                  "--keep-dir kd", "-Wno-deprecated-gpu-targets", "--diag-suppress=20012",
-                  "--diag-suppress 177,550", "-Werror=cross-execution-space-call",
-                  "-Werror all-warnings", "-t 4", "--threads 0", "-t=2", "--resource-usage",
-                  "-res-usage", "-odir obj", "-prec-div=false", "-fmad false", "-cudart shared"}));
+            (Args{"-ccbin /usr/bin/g++-12", "--compiler-bindir=/usr/bin/g++", "--keep", "--keep-dir kd",
+                  "-Wno-deprecated-gpu-targets", "--diag-suppress=20012", "--diag-suppress 177,550",
+                  "-Werror=cross-execution-space-call", "-Werror all-warnings", "-t 4", "--threads 0", "-t=2",
+                  "--resource-usage", "-res-usage", "-odir obj", "-prec-div=false", "-fmad false", "-cudart shared"}));
 }
 
 TEST(CompileCommandTranslator, FastMathStdAndOptimization) {
   for (const char *F : {"--use_fast_math", "-use_fast_math"}) {
     TranslatedCommand R = tr(std::string("nvcc ") + F + " -c k.cu");
-    EXPECT_EQ(R.clangArgs,
-              (Args{"clang++", "-ffast-math", "-fgpu-flush-denormals-to-zero", "k.cu"}));
+    EXPECT_EQ(R.clangArgs, (Args{"clang++", "-ffast-math", "-fgpu-flush-denormals-to-zero", "k.cu"}));
   }
   for (const char *F : {"-std=c++17", "-std c++17", "--std=c++17", "--std c++17"})
-    EXPECT_EQ(tr(std::string("nvcc ") + F + " -c k.cu").clangArgs,
-              (Args{"clang++", "-std=c++17", "k.cu"}))
-        << F;
+    EXPECT_EQ(tr(std::string("nvcc ") + F + " -c k.cu").clangArgs, (Args{"clang++", "-std=c++17", "k.cu"})) << F;
   EXPECT_EQ(tr("nvcc -O3 -O 2 --optimize 1 --optimize=0 -Ofast -c k.cu").clangArgs,
             (Args{"clang++", "-O3", "-O2", "-O1", "-O0", "-Ofast", "k.cu"}));
   // "-O" alone does not take the source file as its level.
   EXPECT_EQ(tr("nvcc -c -O k.cu").clangArgs, (Args{"clang++", "-O", "k.cu"}));
   EXPECT_EQ(tr("nvcc -ftz=true -ftz false -noeh -w -Wreorder -c k.cu").clangArgs,
-            (Args{"clang++", "-fgpu-flush-denormals-to-zero", "-fno-gpu-flush-denormals-to-zero",
-                  "-fno-exceptions", "-w", "-Wreorder", "k.cu"}));
+            (Args{"clang++", "-fgpu-flush-denormals-to-zero", "-fno-gpu-flush-denormals-to-zero", "-fno-exceptions",
+                  "-w", "-Wreorder", "k.cu"}));
   EXPECT_EQ(tr("nvcc -ftemplate-depth 100 --ftemplate-backtrace-limit=5 -c k.cu").clangArgs,
             (Args{"clang++", "-ftemplate-depth=100", "-ftemplate-backtrace-limit=5", "k.cu"}));
 }
 
 TEST(CompileCommandTranslator, PreprocessorFlagsJoinedAndSeparate) {
-  TranslatedCommand R =
-      tr("nvcc -DA -D B=2 --define-macro=C --define-macro D=4 -UE -U F --undefine-macro=G "
-         "-Iinc -I inc2 --include-path=inc3 --include-path inc4 -isystem /sys -isystem/sys2 "
-         "--system-include=/sys3 -include pre.h --pre-include=pre2.h -c k.cu");
-  EXPECT_EQ(R.clangArgs,
-            (Args{"clang++", "-DA", "-DB=2", "-DC", "-DD=4", "-UE", "-UF", "-UG", "-Iinc", "-Iinc2",
-                  "-Iinc3", "-Iinc4", "-isystem", "/sys", "-isystem", "/sys2", "-isystem", "/sys3",
-                  "-include", "pre.h", "-include", "pre2.h", "k.cu"}));
+  TranslatedCommand R = tr("nvcc -DA -D B=2 --define-macro=C --define-macro D=4 -UE -U F --undefine-macro=G "
+                           "-Iinc -I inc2 --include-path=inc3 --include-path inc4 -isystem /sys -isystem/sys2 "
+                           "--system-include=/sys3 -include pre.h --pre-include=pre2.h -c k.cu");
+  EXPECT_EQ(R.clangArgs, (Args{"clang++",  "-DA",    "-DB=2",    "-DC",    "-DD=4",    "-UE",    "-UF",      "-UG",
+                               "-Iinc",    "-Iinc2", "-Iinc3",   "-Iinc4", "-isystem", "/sys",   "-isystem", "/sys2",
+                               "-isystem", "/sys3",  "-include", "pre.h",  "-include", "pre2.h", "k.cu"}));
   EXPECT_TRUE(R.droppedFlags.empty()) << joined(R.droppedFlags);
   // nvcc splits -D values at commas (nvcc -DFOO=a,b defines FOO=a and b).
   EXPECT_EQ(tr("nvcc -DFOO=a,b -I/x,/y -c k.cu").clangArgs,
@@ -498,9 +484,8 @@ TEST(CompileCommandTranslator, ResponseAndOptionsFiles) {
   D.write("list2.txt", "-DL2");
   TranslatedCommand R = tr("nvcc --options-file opts.txt -optf=list1.txt,list2.txt -c k.cu", D.str());
   EXPECT_EQ(R.error, "");
-  EXPECT_EQ(R.clangArgs,
-            (Args{"clang++", "-DQUOTED=a b", "-I/path with space", "-DX=\"str\"", "-DL1", "-DL2",
-                  "--cuda-gpu-arch=sm_86", "single quoted", "back slash", "k.cu"}));
+  EXPECT_EQ(R.clangArgs, (Args{"clang++", "-DQUOTED=a b", "-I/path with space", "-DX=\"str\"", "-DL1", "-DL2",
+                               "--cuda-gpu-arch=sm_86", "single quoted", "back slash", "k.cu"}));
   EXPECT_EQ(R.maxRegisterCount, 48);
   EXPECT_EQ(R.archs, (Args{"sm_86"}));
 
@@ -562,10 +547,13 @@ TEST(CompileCommandTranslator, SplitCommandLineLikeAShell) {
 TEST(CompileCommandTranslator, FlagsWithoutTheirValueAtTheEnd) {
   EXPECT_EQ(translateCompileCommand({}, "").error, "empty compile command");
   EXPECT_NE(translateCompileCommand({"ccache"}, "").error, "");
-  for (const char *F : {"-o", "-MF", "-MT", "-ccbin", "-Xcompiler", "-Xptxas", "-gencode", "-arch",
-                        "-code", "-I", "-D", "-U", "-x", "-t", "-odir", "--default-stream",
-                        "-isystem", "-include", "-std", "-maxrregcount", "-rdc", "-O", "-Werror",
-                        "--options-file", "-optf", "-ftz", "-Xcudafe"}) {
+  for (const char *F : {"-o",         "-MF",      "-MT",      "-ccbin",
+                        "-Xcompiler", "-Xptxas",  "-gencode", "-arch",
+                        "-code",      "-I",       "-D",       "-U",
+                        "-x",         "-t",       "-odir",    "--default-stream",
+                        "-isystem",   "-include", "-std",     "-maxrregcount",
+                        "-rdc",       "-O",       "-Werror",  "--options-file",
+                        "-optf",      "-ftz",     "-Xcudafe"}) {
     TranslatedCommand R = translateCompileCommand({"nvcc", "k.cu", F}, "/");
     EXPECT_EQ(std::count(R.clangArgs.begin(), R.clangArgs.end(), "k.cu"), 1) << F;
     EXPECT_EQ(R.clangArgs.back(), "k.cu") << F;
@@ -582,20 +570,60 @@ TEST(CompileCommandTranslator, ValueFlagsDoNotSwallowTheSourceOrLeaveTheirValue)
   // the source file (and the translation) remains.
   TranslatedCommand R = tr("nvcc -ccbin g++ -o out.o -MF d.d -MT t -t 2 -odir o "
                            "--default-stream legacy -Xptxas -v -x cu -arch sm_80 k.cu");
-  EXPECT_EQ(R.clangArgs, (Args{"clang++", "-fgpu-default-stream=legacy", "--cuda-gpu-arch=sm_80",
-                               "-x", "cuda", "k.cu"}));
+  EXPECT_EQ(R.clangArgs,
+            (Args{"clang++", "-fgpu-default-stream=legacy", "--cuda-gpu-arch=sm_80", "-x", "cuda", "k.cu"}));
   // Several inputs are kept, in order.
   EXPECT_EQ(tr("nvcc -c a.cu b.cu").clangArgs, (Args{"clang++", "a.cu", "b.cu"}));
 }
 
 TEST(CompileCommandTranslator, NeverThrowsOnRandomTokens) {
-  const std::vector<std::string> Vocabulary = {
-      "-arch", "-arch=", "-code", "-gencode", "-gencode=arch=,code=[", "arch=compute_", "-Xcompiler",
-      "-Xcompiler=", "-Xptxas", "-maxrregcount", "--maxrregcount=", "-maxrregcount=-1",
-      "-maxrregcount=99999999999999", "-rdc", "-rdc=", "-D", "-I", "-isystem", "-O", "-x", "-std",
-      "-o", "-MF", "--options-file", "@", "@/nonexistent", "-", "--", "=", "", ",", "[]", "k.cu",
-      "sm_", "compute_90a", "-Werror", "-ftz", "-G", "--use_fast_math", "-forward-unknown-to-host-compiler",
-      "-fPIC", "-Wall", "-iquote", "-Xcompiler=-isystem", "\"", "'", "\\"};
+  const std::vector<std::string> Vocabulary = {"-arch",
+                                               "-arch=",
+                                               "-code",
+                                               "-gencode",
+                                               "-gencode=arch=,code=[",
+                                               "arch=compute_",
+                                               "-Xcompiler",
+                                               "-Xcompiler=",
+                                               "-Xptxas",
+                                               "-maxrregcount",
+                                               "--maxrregcount=",
+                                               "-maxrregcount=-1",
+                                               "-maxrregcount=99999999999999",
+                                               "-rdc",
+                                               "-rdc=",
+                                               "-D",
+                                               "-I",
+                                               "-isystem",
+                                               "-O",
+                                               "-x",
+                                               "-std",
+                                               "-o",
+                                               "-MF",
+                                               "--options-file",
+                                               "@",
+                                               "@/nonexistent",
+                                               "-",
+                                               "--",
+                                               "=",
+                                               "",
+                                               ",",
+                                               "[]",
+                                               "k.cu",
+                                               "sm_",
+                                               "compute_90a",
+                                               "-Werror",
+                                               "-ftz",
+                                               "-G",
+                                               "--use_fast_math",
+                                               "-forward-unknown-to-host-compiler",
+                                               "-fPIC",
+                                               "-Wall",
+                                               "-iquote",
+                                               "-Xcompiler=-isystem",
+                                               "\"",
+                                               "'",
+                                               "\\"};
   std::mt19937 Rng(12345);
   for (int Round = 0; Round < 3000; ++Round) {
     Args A{Round % 3 == 0 ? "clang++" : "nvcc"};
@@ -612,9 +640,18 @@ TEST(CompileCommandTranslator, NeverThrowsOnRandomTokens) {
 // --- Clang commands --------------------------------------------------------------------------
 
 TEST(CompileCommandTranslator, ClangCommandsPassThrough) {
-  Args Cmd = {"/usr/lib/llvm-22/bin/clang++", "-x", "cuda", "--cuda-gpu-arch=sm_80",
-              "--offload-arch=sm_90a,sm_80", "-Xcuda-ptxas", "-maxrregcount=40", "-fgpu-rdc",
-              "-c", "k.cu", "-o", "k.o"};
+  Args Cmd = {"/usr/lib/llvm-22/bin/clang++",
+              "-x",
+              "cuda",
+              "--cuda-gpu-arch=sm_80",
+              "--offload-arch=sm_90a,sm_80",
+              "-Xcuda-ptxas",
+              "-maxrregcount=40",
+              "-fgpu-rdc",
+              "-c",
+              "k.cu",
+              "-o",
+              "k.o"};
   TranslatedCommand R = translateCompileCommand(Cmd, "/build");
   EXPECT_FALSE(R.isNvcc);
   EXPECT_EQ(R.error, "");
@@ -627,15 +664,12 @@ TEST(CompileCommandTranslator, ClangCommandsPassThrough) {
 
   TranslatedCommand S = translateCompileCommand(
       {"ccache", "clang++-22", "-Xcuda-ptxas", "--maxrregcount", "-Xcuda-ptxas", "64", "k.cu"}, "");
-  EXPECT_EQ(S.clangArgs, (Args{"clang++-22", "-Xcuda-ptxas", "--maxrregcount", "-Xcuda-ptxas", "64",
-                               "k.cu"}));
+  EXPECT_EQ(S.clangArgs, (Args{"clang++-22", "-Xcuda-ptxas", "--maxrregcount", "-Xcuda-ptxas", "64", "k.cu"}));
   EXPECT_EQ(S.maxRegisterCount, 64);
   EXPECT_TRUE(S.archs.empty());
-  EXPECT_EQ(translateCompileCommand({"clang++", "--offload-arch=native", "k.cu"}, "").symbolicArch,
-            "native");
-  EXPECT_EQ(translateCompileCommand({"clang++", "--cuda-gpu-arch=sm_80", "--cuda-gpu-arch=sm_90",
-                                     "--no-cuda-gpu-arch=sm_80", "k.cu"},
-                                    "")
+  EXPECT_EQ(translateCompileCommand({"clang++", "--offload-arch=native", "k.cu"}, "").symbolicArch, "native");
+  EXPECT_EQ(translateCompileCommand(
+                {"clang++", "--cuda-gpu-arch=sm_80", "--cuda-gpu-arch=sm_90", "--no-cuda-gpu-arch=sm_80", "k.cu"}, "")
                 .archs,
             (Args{"sm_90"}));
 }
@@ -653,13 +687,11 @@ std::string shellQuote(const std::string &S) {
 
 // Runs the translated command under Clang 22, device side only; returns
 // {exit status, output}.
-std::pair<int, std::string> runClang(const TranslatedCommand &R, const std::string &CudaPath,
-                                     const TempDir &D) {
+std::pair<int, std::string> runClang(const TranslatedCommand &R, const std::string &CudaPath, const TempDir &D) {
   std::string Cmd = "cd " + shellQuote(D.str()) + " && " + shellQuote(kClang);
   for (size_t I = 1; I < R.clangArgs.size(); ++I)
     Cmd += " " + shellQuote(R.clangArgs[I]);
-  Cmd += " -fsyntax-only --cuda-device-only --cuda-path=" + shellQuote(CudaPath) +
-         " -Wno-unknown-cuda-version 2>&1";
+  Cmd += " -fsyntax-only --cuda-device-only --cuda-path=" + shellQuote(CudaPath) + " -Wno-unknown-cuda-version 2>&1";
   std::string Output;
   FILE *P = ::popen(Cmd.c_str(), "r");
   if (!P)
@@ -685,11 +717,11 @@ TEST(CompileCommandTranslator, TranslatedCommandsParseWithClang22) {
   const std::string Kernel =
       "#include <cstdio>\n"
       "#include \"inc.h\"\n"
-      "constexpr int twice(int x) { return 2 * x; }\n"  // host constexpr, called on the device
+      "constexpr int twice(int x) { return 2 * x; }\n" // host constexpr, called on the device
       "template <class F> __global__ void apply(float *p, F f) { p[threadIdx.x] = f(p[threadIdx.x]); }\n"
       "__global__ void k(float *p) { p[0] = __expf(p[1]) + twice(FROM_INC) + FOO; }\n"
       "void launch(float *p) {\n"
-      "  apply<<<1, 32>>>(p, [] __device__(float v) { return v * 2.0f; });\n"  // extended lambda
+      "  apply<<<1, 32>>>(p, [] __device__(float v) { return v * 2.0f; });\n" // extended lambda
       "  k<<<1, 1>>>(p);\n"
       "}\n"
       "#ifndef NDEBUG\n#error NDEBUG expected\n#endif\n";

@@ -46,7 +46,8 @@ std::string writeFakeCompiler(const fs::path &dir, const std::string &version) {
 size_t runsOf(const fs::path &dir) {
   std::ifstream in(dir / "runs");
   size_t n = 0;
-  for (std::string line; std::getline(in, line);) ++n;
+  for (std::string line; std::getline(in, line);)
+    ++n;
   return n;
 }
 

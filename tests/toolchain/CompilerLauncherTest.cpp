@@ -3,10 +3,10 @@
 // (stdout, stderr and exit status passed through, the added report lines
 // taken out, the sidecar and the cache written, signals), then the real nvcc
 // on a small kernel for two archs when a toolkit is installed.
-#include "toolchain/BuildCapture.h"
 #include "toolchain/CompilerLauncher.h"
-#include "toolchain/ProgramAllowlist.h"
 #include "gpu/PtxasReport.h"
+#include "toolchain/BuildCapture.h"
+#include "toolchain/ProgramAllowlist.h"
 #include "toolchain/ResourceCompiler.h"
 #include "toolchain/Subprocess.h"
 
@@ -27,17 +27,18 @@
 #include <unistd.h>
 
 using namespace occlint;
-using occlint::testing::readFile;
-using occlint::testing::Ran;
-using occlint::testing::ScratchDir;
 using occlint::testing::launchInto;
+using occlint::testing::Ran;
+using occlint::testing::readFile;
+using occlint::testing::ScratchDir;
 namespace fs = std::filesystem;
 using Args = std::vector<std::string>;
 
 namespace {
 
 const std::string kHostOutput = "k.cu(2): warning #177-D: variable \"unused\" was declared but never referenced\n"
-                                "ptxas warning : Registers are spilled to local memory in function '_Z1kPf', 8 bytes spill stores, 8 bytes spill loads\n";
+                                "ptxas warning : Registers are spilled to local memory in function '_Z1kPf', 8 bytes "
+                                "spill stores, 8 bytes spill loads\n";
 const std::string kReport = "ptxas info    : 0 bytes gmem\n"
                             "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_80'\n"
                             "ptxas info    : Function properties for _Z1kPf\n"
@@ -212,7 +213,8 @@ TEST_F(Launcher, ASignalToTheLauncherReachesTheCompiler) {
   if (pid == 0) {
     Args args = command();
     std::vector<char *> argv = {const_cast<char *>(OCCLINT_WRAP_BINARY)};
-    for (std::string &a : args) argv.push_back(a.data());
+    for (std::string &a : args)
+      argv.push_back(a.data());
     argv.push_back(nullptr);
     ::execv(OCCLINT_WRAP_BINARY, argv.data());
     ::_exit(127);

@@ -11,11 +11,25 @@ using Args = std::vector<std::string>;
 
 namespace {
 
-const Args kCMakeNvcc = {"/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler", "-DSTENCIL_RADIUS=4",
-                         "-I/p/include", "-O3", "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
-                         "--generate-code=arch=compute_90,code=[compute_90,sm_90]", "-maxrregcount=64",
-                         "-MD", "-MT", "CMakeFiles/k.dir/src/a.cu.o", "-MF", "CMakeFiles/k.dir/src/a.cu.o.d",
-                         "-x", "cu", "-c", "/p/src/a.cu", "-o", "CMakeFiles/k.dir/src/a.cu.o"};
+const Args kCMakeNvcc = {"/usr/local/cuda/bin/nvcc",
+                         "-forward-unknown-to-host-compiler",
+                         "-DSTENCIL_RADIUS=4",
+                         "-I/p/include",
+                         "-O3",
+                         "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+                         "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
+                         "-maxrregcount=64",
+                         "-MD",
+                         "-MT",
+                         "CMakeFiles/k.dir/src/a.cu.o",
+                         "-MF",
+                         "CMakeFiles/k.dir/src/a.cu.o.d",
+                         "-x",
+                         "cu",
+                         "-c",
+                         "/p/src/a.cu",
+                         "-o",
+                         "CMakeFiles/k.dir/src/a.cu.o"};
 
 std::vector<std::string> archsOf(const Args &argv) {
   auto inv = analyzeCompileCommand(argv);
@@ -48,8 +62,8 @@ TEST(LauncherCommand, FindsTheCompilerBehindLaunchers) {
   EXPECT_EQ(inv.depfile, "");
   // Added right after the compiler, never before a launcher.
   EXPECT_EQ(withCaptureFlags(argv, inv, "/b/a.o.occlint.d"),
-            (Args{"ccache", "/usr/bin/sccache", "nvcc", "-Xptxas", "-v", "-MD", "-MF", "/b/a.o.occlint.d", "-c",
-                  "a.cu", "-o", "a.o"}));
+            (Args{"ccache", "/usr/bin/sccache", "nvcc", "-Xptxas", "-v", "-MD", "-MF", "/b/a.o.occlint.d", "-c", "a.cu",
+                  "-o", "a.o"}));
   EXPECT_FALSE(analyzeCompileCommand({"ccache"}).capturable);
   EXPECT_FALSE(analyzeCompileCommand({}).capturable);
 }
@@ -77,8 +91,16 @@ TEST(LauncherCommand, SeesTheReportAlreadyAskedFor) {
 }
 
 TEST(LauncherCommand, AddsClangsPtxasFlag) {
-  Args argv = {"/usr/bin/clang++-22", "--cuda-gpu-arch=sm_80", "--offload-arch=sm_90", "-c", "k.cu", "-o", "k.o",
-               "-MD", "-MF", "k.d"};
+  Args argv = {"/usr/bin/clang++-22",
+               "--cuda-gpu-arch=sm_80",
+               "--offload-arch=sm_90",
+               "-c",
+               "k.cu",
+               "-o",
+               "k.o",
+               "-MD",
+               "-MF",
+               "k.d"};
   CompileInvocation inv = analyzeCompileCommand(argv);
   EXPECT_EQ(inv.kind, LaunchedCompiler::Clang);
   EXPECT_TRUE(inv.capturable);
@@ -112,8 +134,8 @@ TEST(LauncherCommand, SassArchsAreThoseTheCommandNames) {
   EXPECT_EQ(archsOf({"nvcc", "-arch=sm_86", "-c", "a.cu"}), Args{"sm_86"});
   EXPECT_EQ(archsOf({"nvcc", "-arch", "sm_90a", "-c", "a.cu"}), Args{"sm_90a"});
   EXPECT_EQ(archsOf({"nvcc", "-arch=compute_80", "-code=sm_80,sm_86", "-c", "a.cu"}), (Args{"sm_80", "sm_86"}));
-  EXPECT_EQ(archsOf({"nvcc", "-gencode", "arch=compute_90a,code=sm_90a", "-gencode=arch=compute_80,code=\"sm_80,compute_80\"",
-                     "-c", "a.cu"}),
+  EXPECT_EQ(archsOf({"nvcc", "-gencode", "arch=compute_90a,code=sm_90a",
+                     "-gencode=arch=compute_80,code=\"sm_80,compute_80\"", "-c", "a.cu"}),
             (Args{"sm_90a", "sm_80"}));
   // PTX or LTO only: ptxas runs for no arch.
   EXPECT_EQ(archsOf({"nvcc", "-gencode", "arch=compute_90,code=compute_90", "-c", "a.cu"}), Args{});
@@ -130,8 +152,8 @@ TEST(LauncherCommand, DependencyFileOfMDWithoutMF) {
   auto inv = analyzeCompileCommand({"nvcc", "-MD", "-c", "src/a.cu", "-o", "out/a.cu.o"});
   EXPECT_TRUE(inv.writesDepfile);
   EXPECT_EQ(inv.depfile, "out/a.cu.d");
-  inv = analyzeCompileCommand({"nvcc", "--generate-dependencies-with-compile", "--dependency-output=x.d", "-c",
-                               "a.cu", "-o", "a.o"});
+  inv = analyzeCompileCommand(
+      {"nvcc", "--generate-dependencies-with-compile", "--dependency-output=x.d", "-c", "a.cu", "-o", "a.o"});
   EXPECT_EQ(inv.depfile, "x.d");
   inv = analyzeCompileCommand({"clang++", "-MMD", "-MFk.d", "-c", "a.cu", "-o", "a.o"});
   EXPECT_EQ(inv.depfile, "k.d");
@@ -156,13 +178,19 @@ TEST(LauncherCommand, ReadsOptionsFiles) {
 
 TEST(LauncherCommand, NormalFormDropsLaunchersAndDependencyFlags) {
   Args database = {"/usr/local/cuda/bin/nvcc", "-O3", "-x", "cu", "-c", "/p/a.cu", "-o", "a.o"};
-  Args built = {"ccache", "/usr/local/cuda/bin/nvcc", "-O3", "-MD", "-MT", "a.o", "-MF", "a.o.d",
-                "-x", "cu", "-c", "/p/a.cu", "-o", "a.o"};
+  Args built = {"ccache", "/usr/local/cuda/bin/nvcc",
+                "-O3",    "-MD",
+                "-MT",    "a.o",
+                "-MF",    "a.o.d",
+                "-x",     "cu",
+                "-c",     "/p/a.cu",
+                "-o",     "a.o"};
   EXPECT_EQ(normalizedCompileArguments(built), database);
   EXPECT_EQ(normalizedCompileArguments({"clang++", "-MMD", "-MFa.d", "-MQ", "x", "-MP", "-c", "a.cu"}),
             (Args{"clang++", "-c", "a.cu"}));
-  EXPECT_EQ(normalizedCompileArguments({"nvcc", "--dependency-output=a.d", "--generate-dependencies-with-compile",
-                                        "-c", "a.cu"}),
+  EXPECT_EQ(normalizedCompileArguments(
+                {"nvcc", "--dependency-output=a.d", "--generate-dependencies-with-compile", "-c", "a.cu"}),
             (Args{"nvcc", "-c", "a.cu"}));
-  EXPECT_NE(normalizedCompileArguments({"nvcc", "-O2", "-c", "a.cu"}), normalizedCompileArguments({"nvcc", "-O3", "-c", "a.cu"}));
+  EXPECT_NE(normalizedCompileArguments({"nvcc", "-O2", "-c", "a.cu"}),
+            normalizedCompileArguments({"nvcc", "-O3", "-c", "a.cu"}));
 }

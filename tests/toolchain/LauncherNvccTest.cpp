@@ -2,10 +2,10 @@
 // CMake's Ninja generator compiles it and as a plain Makefile rule does. The
 // build log (stderr) is byte for byte the plain compile's; the sidecar and the
 // cache have both archs' reports. Skipped, saying so, without a toolkit.
+#include "gpu/PtxasReport.h"
 #include "toolchain/BuildCapture.h"
 #include "toolchain/CompilerLauncher.h"
 #include "toolchain/ProgramAllowlist.h"
-#include "gpu/PtxasReport.h"
 #include "toolchain/ResourceCompiler.h"
 #include "toolchain/Subprocess.h"
 
@@ -21,10 +21,10 @@
 #include <unistd.h>
 
 using namespace occlint;
-using occlint::testing::readFile;
-using occlint::testing::Ran;
-using occlint::testing::ScratchDir;
 using occlint::testing::launchInto;
+using occlint::testing::Ran;
+using occlint::testing::readFile;
+using occlint::testing::ScratchDir;
 namespace fs = std::filesystem;
 using Args = std::vector<std::string>;
 
@@ -33,7 +33,8 @@ namespace {
 std::string nvccOrEmpty() {
   std::string configured = OCCLINT_CUDA_PATH;
   for (const std::string &root : {configured, std::string("/usr/local/cuda")})
-    if (!root.empty() && fs::exists(root + "/bin/nvcc") && fs::exists(root + "/bin/ptxas")) return root + "/bin/nvcc";
+    if (!root.empty() && fs::exists(root + "/bin/nvcc") && fs::exists(root + "/bin/ptxas"))
+      return root + "/bin/nvcc";
   return {};
 }
 
@@ -104,7 +105,8 @@ protected:
       EXPECT_EQ(latestCachedPtxasLog(source, arch, cache), l.ptxasLogs.at(arch));
     }
     bool sawHeader = false;
-    for (const CapturedFile &f : l.capture.dependencies) sawHeader |= f.path == (dir.path() / "src/tile.cuh").string();
+    for (const CapturedFile &f : l.capture.dependencies)
+      sawHeader |= f.path == (dir.path() / "src/tile.cuh").string();
     EXPECT_TRUE(sawHeader);
     EXPECT_GT(l.capture.dependencies.size(), 10u); // the toolkit's and the system's headers too
   }
@@ -117,9 +119,21 @@ private:
 
 TEST_F(LauncherNvcc, CMakeStyleCompileForTwoArchs) {
   const std::string object = (dir.path() / "build/tiled.cu.o").string();
-  Args command = {nvcc, "-O3", "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
-                  "--generate-code=arch=compute_90,code=[compute_90,sm_90]", "-MD", "-MT", object, "-MF",
-                  object + ".d", "-x", "cu", "-c", source, "-o", object};
+  Args command = {nvcc,
+                  "-O3",
+                  "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+                  "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
+                  "-MD",
+                  "-MT",
+                  object,
+                  "-MF",
+                  object + ".d",
+                  "-x",
+                  "cu",
+                  "-c",
+                  source,
+                  "-o",
+                  object};
   LoadedBuildCapture l = compileBothWays(command, object);
   expectBothArchs(l);
   EXPECT_TRUE(fs::exists(object + ".d")); // the build's own dependency file, read and left
@@ -127,8 +141,9 @@ TEST_F(LauncherNvcc, CMakeStyleCompileForTwoArchs) {
 
 TEST_F(LauncherNvcc, MakeStyleCompileGetsADependencyFileOfItsOwn) {
   const std::string object = (dir.path() / "build/tiled.o").string();
-  Args command = {nvcc, "-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90",
-                  "-c", source, "-o", object};
+  Args command = {
+      nvcc, "-gencode", "arch=compute_80,code=sm_80", "-gencode", "arch=compute_90,code=sm_90", "-c", source,
+      "-o", object};
   LoadedBuildCapture l = compileBothWays(command, object);
   expectBothArchs(l);
   EXPECT_FALSE(fs::exists(object + ".occlint.d"));
@@ -138,11 +153,11 @@ TEST_F(LauncherNvcc, MakeStyleCompileGetsADependencyFileOfItsOwn) {
 TEST_F(LauncherNvcc, AnAdvisoryPtxasPrintsWithoutVerboseStays) {
   // ptxas prints this "ptxas info" line with or without -v: the wrapped build
   // log keeps it, and the report is still captured.
-  const std::string asmSource = dir.write("src/setmaxnreg.cu",
-      "__global__ void __launch_bounds__(128) grow(float *p) {\n"
-      "  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 240;\\n\");\n"
-      "  p[threadIdx.x] += 1;\n"
-      "}\n");
+  const std::string asmSource =
+      dir.write("src/setmaxnreg.cu", "__global__ void __launch_bounds__(128) grow(float *p) {\n"
+                                     "  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 240;\\n\");\n"
+                                     "  p[threadIdx.x] += 1;\n"
+                                     "}\n");
   source = asmSource;
   const std::string object = (dir.path() / "build/setmaxnreg.o").string();
   Args command = {nvcc, "-gencode", "arch=compute_90a,code=sm_90a", "-c", asmSource, "-o", object};

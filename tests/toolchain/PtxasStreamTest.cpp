@@ -1,8 +1,8 @@
 // PtxasStderrFilter and splitPtxasLogByArch: the report lines the launcher
 // added come out of the build log, byte for byte, whatever the read sizes;
 // the kept log splits per arch and parses.
-#include "gpu/PtxasReport.h"
 #include "toolchain/PtxasStream.h"
+#include "gpu/PtxasReport.h"
 
 #include "TestFiles.h"
 
@@ -15,15 +15,18 @@ namespace {
 // A compiler's stderr with the report interleaved: host compiler output,
 // ptxas warnings (printed without -v too) and -v's lines.
 const std::string kHost1 = "a.cu(3): warning #177-D: variable \"unused\" was declared but never referenced\n";
-const std::string kWarn = "ptxas warning : Registers are spilled to local memory in function '_Z1kPf', 8 bytes spill stores, 8 bytes spill loads\n";
-const std::string kVerbose80 = "ptxas info    : 0 bytes gmem\n"
-                               "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_80'\n"
-                               "ptxas info    : Function properties for _Z1kPf\n"
-                               "    8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
-                               "ptxas info    : Used 32 registers, used 0 barriers, 8 bytes cumulative stack size, 360 bytes cmem[0]\n"
-                               "ptxas info    : Compile time = 1.000 ms\n";
+const std::string kWarn = "ptxas warning : Registers are spilled to local memory in function '_Z1kPf', 8 bytes spill "
+                          "stores, 8 bytes spill loads\n";
+const std::string kVerbose80 =
+    "ptxas info    : 0 bytes gmem\n"
+    "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_80'\n"
+    "ptxas info    : Function properties for _Z1kPf\n"
+    "    8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
+    "ptxas info    : Used 32 registers, used 0 barriers, 8 bytes cumulative stack size, 360 bytes cmem[0]\n"
+    "ptxas info    : Compile time = 1.000 ms\n";
 // An advisory ptxas prints with or without -v (nvcc 13, sm_90a, setmaxnreg): it stays.
-const std::string kAdvisory = "ptxas info    : (C7508) Potential Performance Loss: 'setmaxnreg' ignored; unable to determine register count at entry.\n";
+const std::string kAdvisory = "ptxas info    : (C7508) Potential Performance Loss: 'setmaxnreg' ignored; unable to "
+                              "determine register count at entry.\n";
 const std::string kVerbose90 = "ptxas info    : 0 bytes gmem\n"
                                "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_90'\n"
                                "ptxas info    : Function properties for _Z1kPf\n"
@@ -32,15 +35,17 @@ const std::string kVerbose90 = "ptxas info    : 0 bytes gmem\n"
                                "ptxas info    : Compile time = 1.000 ms\n"
                                "ptxas info    : Function properties for _Z1ff\n"
                                "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
-const std::string kHost2 = "    int unused = 0;\n"   // four spaces, like a stack line, but not one
+const std::string kHost2 = "    int unused = 0;\n" // four spaces, like a stack line, but not one
                            "progress without a newline";
 
 std::string filtered(const std::string &in, bool strip, size_t chunk, std::string *log = nullptr) {
   PtxasStderrFilter f(strip);
   std::string out;
-  for (size_t at = 0; at < in.size(); at += chunk) out += f.feed(std::string_view(in).substr(at, chunk));
+  for (size_t at = 0; at < in.size(); at += chunk)
+    out += f.feed(std::string_view(in).substr(at, chunk));
   out += f.finish();
-  if (log) *log = f.log();
+  if (log)
+    *log = f.log();
   return out;
 }
 
@@ -53,8 +58,10 @@ TEST(PtxasStream, VerboseLines) {
   EXPECT_FALSE(isPtxasVerboseLine("    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads, and more"));
   EXPECT_FALSE(isPtxasVerboseLine("     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"));
   EXPECT_TRUE(isPtxasVerboseLine("ptxas info    : 1 bytes gmem, 8 bytes cmem[4]"));
-  EXPECT_TRUE(isPtxasVerboseLine("ptxas info    : Overriding maximum register limit 256 for '_Z1kPf' with  40 of maxrregcount option"));
-  EXPECT_FALSE(isPtxasVerboseLine("ptxas info    : (C7508) Potential Performance Loss: 'setmaxnreg' ignored; unable to determine register count at entry."));
+  EXPECT_TRUE(isPtxasVerboseLine(
+      "ptxas info    : Overriding maximum register limit 256 for '_Z1kPf' with  40 of maxrregcount option"));
+  EXPECT_FALSE(isPtxasVerboseLine("ptxas info    : (C7508) Potential Performance Loss: 'setmaxnreg' ignored; unable to "
+                                  "determine register count at entry."));
   EXPECT_FALSE(isPtxasVerboseLine("ptxas info    : something a later ptxas prints"));
   EXPECT_FALSE(isPtxasVerboseLine("ptxas warning : Registers are spilled"));
   EXPECT_FALSE(isPtxasVerboseLine("    int x = 0;"));
@@ -83,7 +90,7 @@ TEST(PtxasStream, PassesALineOnAsSoonAsItCannotBePtxas) {
   PtxasStderrFilter f(true);
   EXPECT_EQ(f.feed("[ 50%] Buil"), "[ 50%] Buil");
   EXPECT_EQ(f.feed("ding\n"), "ding\n");
-  EXPECT_EQ(f.feed("ptx"), "");          // could still be ptxas's: held
+  EXPECT_EQ(f.feed("ptx"), ""); // could still be ptxas's: held
   EXPECT_EQ(f.feed("as"), "");
   EXPECT_EQ(f.feed(" info    : 0 bytes gmem\npt"), "");
   EXPECT_EQ(f.feed("x file\n"), "ptx file\n");
@@ -93,7 +100,8 @@ TEST(PtxasStream, PassesALineOnAsSoonAsItCannotBePtxas) {
 }
 
 TEST(PtxasStream, SplitsPerArchAndEachPartParses) {
-  std::string log = occlint::testing::readFile(std::string(OCCLINT_SOURCE_DIR) + "/test-inputs/ptxas/nvcc_multi_gencode.log");
+  std::string log =
+      occlint::testing::readFile(std::string(OCCLINT_SOURCE_DIR) + "/test-inputs/ptxas/nvcc_multi_gencode.log");
   ASSERT_FALSE(log.empty());
   auto parts = splitPtxasLogByArch(log, std::vector<std::string>{"sm_80", "sm_90a", "sm_120"});
   ASSERT_EQ(parts.size(), 3u);

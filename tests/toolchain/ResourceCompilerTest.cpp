@@ -21,15 +21,17 @@ namespace {
 
 std::string toolkitOrEmpty() {
   std::string configured = OCCLINT_CUDA_PATH;
-  if (auto t = findCudaToolkit(configured.empty() ? std::string() : configured)) return *t;
-  if (auto t = findCudaToolkit("")) return *t;
+  if (auto t = findCudaToolkit(configured.empty() ? std::string() : configured))
+    return *t;
+  if (auto t = findCudaToolkit(""))
+    return *t;
   return {};
 }
 
-#define REQUIRE_TOOLKIT(tk)                                                                  \
-  std::string tk = toolkitOrEmpty();                                                         \
-  if (tk.empty() || !fs::exists(tk + "/bin/nvcc"))                                           \
-    GTEST_SKIP() << "no CUDA toolkit (looked at OCCLINT_CUDA_PATH='" OCCLINT_CUDA_PATH       \
+#define REQUIRE_TOOLKIT(tk)                                                                                            \
+  std::string tk = toolkitOrEmpty();                                                                                   \
+  if (tk.empty() || !fs::exists(tk + "/bin/nvcc"))                                                                     \
+    GTEST_SKIP() << "no CUDA toolkit (looked at OCCLINT_CUDA_PATH='" OCCLINT_CUDA_PATH                                 \
                     "', $CUDA_PATH, /usr/local/cuda): compiler-running test skipped";
 
 struct ScratchDir {
@@ -38,7 +40,10 @@ struct ScratchDir {
     std::string t = (fs::temp_directory_path() / "occlint-rc-test-XXXXXX").string();
     path = ::mkdtemp(t.data());
   }
-  ~ScratchDir() { std::error_code ec; fs::remove_all(path, ec); }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
   std::string write(const std::string &name, const std::string &text) const {
     std::ofstream(path / name) << text;
     return (path / name).string();
@@ -59,15 +64,49 @@ __global__ void tiled(const float *in, float *out) {
 TEST(ResourceCompiler, NvccArgvKeepsWhatMattersAndDropsOutputs) {
   CompileRequest rq;
   rq.sourceFile = "src/a.cu";
-  rq.command = {"/usr/local/cuda/bin/nvcc", "-DFOO=1", "-I/inc", "-isystem", "/sys",
-                "-std=c++17", "-O3", "-arch=sm_80", "-gencode", "arch=compute_80,code=sm_80",
-                "-Xcompiler", "-fPIC", "-c", "src/a.cu", "-o", "a.o", "-MD", "-MF", "a.d",
-                "--expt-relaxed-constexpr", "-Xptxas", "-O2", "-Wall", "-maxrregcount=64"};
+  rq.command = {"/usr/local/cuda/bin/nvcc",
+                "-DFOO=1",
+                "-I/inc",
+                "-isystem",
+                "/sys",
+                "-std=c++17",
+                "-O3",
+                "-arch=sm_80",
+                "-gencode",
+                "arch=compute_80,code=sm_80",
+                "-Xcompiler",
+                "-fPIC",
+                "-c",
+                "src/a.cu",
+                "-o",
+                "a.o",
+                "-MD",
+                "-MF",
+                "a.d",
+                "--expt-relaxed-constexpr",
+                "-Xptxas",
+                "-O2",
+                "-Wall",
+                "-maxrregcount=64"};
   auto argv = deviceCompileArgv(rq, CompilerKind::Nvcc, "/cuda/bin/nvcc", "/cuda", "sm_90", "/tmp/o.cubin");
-  std::vector<std::string> want = {"/cuda/bin/nvcc", "-DFOO=1", "-I/inc", "-isystem", "/sys",
-                                   "-std=c++17", "-O3", "--expt-relaxed-constexpr", "-Xptxas", "-O2",
-                                   "-maxrregcount=64", "--cubin", "-Xptxas", "-v", "-arch=sm_90",
-                                   "-o", "/tmp/o.cubin", (fs::current_path() / "src/a.cu").string()};
+  std::vector<std::string> want = {"/cuda/bin/nvcc",
+                                   "-DFOO=1",
+                                   "-I/inc",
+                                   "-isystem",
+                                   "/sys",
+                                   "-std=c++17",
+                                   "-O3",
+                                   "--expt-relaxed-constexpr",
+                                   "-Xptxas",
+                                   "-O2",
+                                   "-maxrregcount=64",
+                                   "--cubin",
+                                   "-Xptxas",
+                                   "-v",
+                                   "-arch=sm_90",
+                                   "-o",
+                                   "/tmp/o.cubin",
+                                   (fs::current_path() / "src/a.cu").string()};
   EXPECT_EQ(argv, want);
   // The compiler runs in a temporary directory: relative paths are made
   // absolute against the command's directory; a host compiler goes first.
@@ -75,23 +114,67 @@ TEST(ResourceCompiler, NvccArgvKeepsWhatMattersAndDropsOutputs) {
   rq.command = {"nvcc", "-Iinc", "-isystem", "sys", "-include", "pre.h", "-c", "a.cu"};
   rq.sourceFile = "a.cu";
   argv = deviceCompileArgv(rq, CompilerKind::Nvcc, "/cuda/bin/nvcc", "/cuda", "sm_90", "/tmp/o.cubin", "/usr/bin/g++");
-  want = {"/cuda/bin/nvcc", "-ccbin", "/usr/bin/g++", "-I/src/proj/inc", "-isystem", "/src/proj/sys", "-include",
-          "/src/proj/pre.h", "--cubin", "-Xptxas", "-v", "-arch=sm_90", "-o", "/tmp/o.cubin", "/src/proj/a.cu"};
+  want = {"/cuda/bin/nvcc",
+          "-ccbin",
+          "/usr/bin/g++",
+          "-I/src/proj/inc",
+          "-isystem",
+          "/src/proj/sys",
+          "-include",
+          "/src/proj/pre.h",
+          "--cubin",
+          "-Xptxas",
+          "-v",
+          "-arch=sm_90",
+          "-o",
+          "/tmp/o.cubin",
+          "/src/proj/a.cu"};
   EXPECT_EQ(argv, want);
 }
 
 TEST(ResourceCompiler, ClangArgvIsADeviceOnlyPtxCompile) {
   CompileRequest rq;
   rq.sourceFile = "a.cu";
-  rq.command = {"clang++", "-x", "cuda", "--cuda-gpu-arch=sm_80", "-DX", "-I", "inc", "-O2",
-                "-std=c++20", "-ffast-math", "-fcolor-diagnostics", "-Wall", "-c", "a.cu",
-                "-o", "a.o", "-MD", "-MF", "a.d", "-Xcuda-ptxas", "-O3"};
+  rq.command = {"clang++",
+                "-x",
+                "cuda",
+                "--cuda-gpu-arch=sm_80",
+                "-DX",
+                "-I",
+                "inc",
+                "-O2",
+                "-std=c++20",
+                "-ffast-math",
+                "-fcolor-diagnostics",
+                "-Wall",
+                "-c",
+                "a.cu",
+                "-o",
+                "a.o",
+                "-MD",
+                "-MF",
+                "a.d",
+                "-Xcuda-ptxas",
+                "-O3"};
   auto argv = deviceCompileArgv(rq, CompilerKind::Clang, "clang++", "/cuda", "sm_90", "/tmp/o.ptx");
   const std::string cwd = fs::current_path().string();
-  std::vector<std::string> want = {"clang++", "-DX", "-I", cwd + "/inc", "-O2", "-std=c++20", "-ffast-math",
-                                   "--cuda-path=/cuda", "-Wno-unknown-cuda-version", "-x", "cuda",
-                                   "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-S", "-o",
-                                   "/tmp/o.ptx", cwd + "/a.cu"};
+  std::vector<std::string> want = {"clang++",
+                                   "-DX",
+                                   "-I",
+                                   cwd + "/inc",
+                                   "-O2",
+                                   "-std=c++20",
+                                   "-ffast-math",
+                                   "--cuda-path=/cuda",
+                                   "-Wno-unknown-cuda-version",
+                                   "-x",
+                                   "cuda",
+                                   "--cuda-device-only",
+                                   "--cuda-gpu-arch=sm_90",
+                                   "-S",
+                                   "-o",
+                                   "/tmp/o.ptx",
+                                   cwd + "/a.cu"};
   EXPECT_EQ(argv, want);
 }
 
@@ -176,7 +259,8 @@ TEST(ResourceCompiler, NvccRunsOncePerArchThenComesFromCache) {
 
   // Corrupt entries are ignored: recompiled, then good again.
   for (auto &e : fs::recursive_directory_iterator(d.path / "cache"))
-    if (e.is_regular_file()) std::ofstream(e.path()) << "{ not json";
+    if (e.is_regular_file())
+      std::ofstream(e.path()) << "{ not json";
   auto fourth = compileForResources(rq);
   ASSERT_TRUE(fourth.ok) << fourth.error;
   EXPECT_FALSE(fourth.fromCache);
@@ -249,7 +333,8 @@ TEST(ResourceCompiler, ARejectedCompileIsRememberedUntilAFileItReadChanges) {
 TEST(ResourceCompiler, ClangThenPtxas) {
   REQUIRE_TOOLKIT(tk);
   const std::string clang = "/usr/lib/llvm-22/bin/clang++";
-  if (!fs::exists(clang)) GTEST_SKIP() << "no " << clang;
+  if (!fs::exists(clang))
+    GTEST_SKIP() << "no " << clang;
   ScratchDir d;
   d.write("tile.cuh", "#define TILE 128\n");
   std::string src = d.write("k.cu", kKernel);
@@ -307,7 +392,8 @@ TEST(ResultCache, DefaultDirectoryAndHash) {
   ::setenv("XDG_CACHE_HOME", "/xdg", 1);
   EXPECT_EQ(ResultCache::defaultDirectory(), "/xdg/occlint");
   ::unsetenv("XDG_CACHE_HOME");
-  if (getenv("HOME")) EXPECT_EQ(ResultCache().directory(), std::string(getenv("HOME")) + "/.cache/occlint");
+  if (getenv("HOME"))
+    EXPECT_EQ(ResultCache().directory(), std::string(getenv("HOME")) + "/.cache/occlint");
   if (saved)
     ::setenv("OCCLINT_CACHE_DIR", saved->c_str(), 1);
   if (savedXdg)

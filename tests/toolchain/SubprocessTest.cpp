@@ -78,8 +78,7 @@ TEST_F(Subprocess, TimeoutKillsTheWholeProcessGroup) {
 }
 
 TEST_F(Subprocess, LargeOutputOnBothStreams) {
-  auto r = runSubprocess(
-      {"sh", "-c", "head -c 3000000 /dev/zero; head -c 2500000 /dev/zero >&2; echo done >&2"});
+  auto r = runSubprocess({"sh", "-c", "head -c 3000000 /dev/zero; head -c 2500000 /dev/zero >&2; echo done >&2"});
   ASSERT_TRUE(r.ok()) << r.describe();
   EXPECT_EQ(r.out.size(), 3000000u);
   EXPECT_EQ(r.err.size(), 2500005u);

@@ -7,18 +7,39 @@
 using namespace occlint;
 
 TEST(UnsafeFlags, PluginsToolPathsAndConfigFilesAreDroppedWithTheirValues) {
-  std::vector<std::string> Args = {"clang++", "-x", "cuda", "-fplugin=/x/evil.so", "-I", "inc",
-                                   "-Xclang", "-load", "-Xclang", "/x/evil.so", "-fpass-plugin=/x/p.so",
-                                   "-Xclang", "-add-plugin", "-Xclang", "evil", "-B", "/x/tools", "-B/x/t2",
-                                   "--config=/x/c.cfg", "--config", "/x/d.cfg", "-fplugin-arg-evil-x=1",
-                                   "-Xclang", "-fno-caret-diagnostics", "-DOK", "a.cu"};
+  std::vector<std::string> Args = {"clang++",
+                                   "-x",
+                                   "cuda",
+                                   "-fplugin=/x/evil.so",
+                                   "-I",
+                                   "inc",
+                                   "-Xclang",
+                                   "-load",
+                                   "-Xclang",
+                                   "/x/evil.so",
+                                   "-fpass-plugin=/x/p.so",
+                                   "-Xclang",
+                                   "-add-plugin",
+                                   "-Xclang",
+                                   "evil",
+                                   "-B",
+                                   "/x/tools",
+                                   "-B/x/t2",
+                                   "--config=/x/c.cfg",
+                                   "--config",
+                                   "/x/d.cfg",
+                                   "-fplugin-arg-evil-x=1",
+                                   "-Xclang",
+                                   "-fno-caret-diagnostics",
+                                   "-DOK",
+                                   "a.cu"};
   std::vector<std::string> Dropped = dropUnsafeClangFlags(Args);
   EXPECT_EQ(Args, (std::vector<std::string>{"clang++", "-x", "cuda", "-I", "inc", "-Xclang", "-fno-caret-diagnostics",
                                             "-DOK", "a.cu"}));
-  EXPECT_EQ(Dropped, (std::vector<std::string>{"-fplugin=/x/evil.so", "-Xclang -load -Xclang /x/evil.so",
-                                               "-fpass-plugin=/x/p.so", "-Xclang -add-plugin -Xclang evil",
-                                               "-B /x/tools", "-B/x/t2", "--config=/x/c.cfg", "--config /x/d.cfg",
-                                               "-fplugin-arg-evil-x=1"}));
+  EXPECT_EQ(Dropped,
+            (std::vector<std::string>{"-fplugin=/x/evil.so", "-Xclang -load -Xclang /x/evil.so",
+                                      "-fpass-plugin=/x/p.so", "-Xclang -add-plugin -Xclang evil", "-B /x/tools",
+                                      "-B/x/t2", "--config=/x/c.cfg", "--config /x/d.cfg", "-fplugin-arg-evil-x=1"}));
 }
 
 TEST(UnsafeFlags, AnOrdinaryCommandIsUnchanged) {

@@ -68,7 +68,7 @@ TEST(HostFunctionRunnerTest, LoopsThatRoundABlockSize) {
   EXPECT_EQ(P.value("largestPowerOfTwoLessOrEqual", {1000}), 512);
   EXPECT_EQ(P.value("largestPowerOfTwoLessOrEqual", {1}), 1);
   EXPECT_EQ(P.value("roundUpToWarps", {100}), 128); // i = 0, 32, 64, 96: four warps
-  EXPECT_EQ(P.value("doLoop", {0}), 64);             // the body runs once before the test
+  EXPECT_EQ(P.value("doLoop", {0}), 64);            // the body runs once before the test
 }
 
 TEST(HostFunctionRunnerTest, BranchesSwitchesBreakAndContinue) {
@@ -82,7 +82,7 @@ TEST(HostFunctionRunnerTest, BranchesSwitchesBreakAndContinue) {
              "  switch (kind) {\n"
              "  case 0: t = 32; break;\n"
              "  case 1:\n"
-             "  case 2: t = 128;\n"     // falls through to case 3
+             "  case 2: t = 128;\n" // falls through to case 3
              "  case 3: t += 1; break;\n"
              "  default: t = 7;\n"
              "  }\n"

@@ -35,11 +35,11 @@ public:
     const FunctionDecl *FD = Snippet.definition(F);
     if (!FD)
       return "no function";
-    auto Reads = match(findAll(callExpr(callee(functionDecl(hasName("probe"))),
-                                        hasArgument(0, ignoringImpCasts(expr(anyOf(declRefExpr(), memberExpr()))
-                                                                            .bind("read"))))
-                                   .bind("call")),
-                       *FD->getBody(), Ctx);
+    auto Reads =
+        match(findAll(callExpr(callee(functionDecl(hasName("probe"))),
+                               hasArgument(0, ignoringImpCasts(expr(anyOf(declRefExpr(), memberExpr())).bind("read"))))
+                          .bind("call")),
+              *FD->getBody(), Ctx);
     std::vector<const Expr *> Found;
     for (const BoundNodes &N : Reads)
       Found.push_back(N.getNodeAs<Expr>("read"));
@@ -86,17 +86,17 @@ private:
 
 // Line numbers below count from 1 at the snippet's first line.
 TEST(ReachingWritesTest, AssignmentsAndClampsBeforeTheRead) {
-  FUNCTION(F, "void f(int n, int c) {\n" // 1
-              "  probe(n);\n"            // 2: incoming
-              "  n = n / 2;\n"           // 3
-              "  probe(n);\n"            // 4: line 3
-              "  if (n < 32) n = 32;\n"  // 5
-              "  probe(n);\n"            // 6: the clamp of line 5
-              "  { probe(n); }\n"        // 7: a block further down: the clamp
-              "  if (c) { n = 1; }\n"    // 8: a clamp too (one statement in braces)
+  FUNCTION(F, "void f(int n, int c) {\n"        // 1
+              "  probe(n);\n"                   // 2: incoming
+              "  n = n / 2;\n"                  // 3
+              "  probe(n);\n"                   // 4: line 3
+              "  if (n < 32) n = 32;\n"         // 5
+              "  probe(n);\n"                   // 6: the clamp of line 5
+              "  { probe(n); }\n"               // 7: a block further down: the clamp
+              "  if (c) { n = 1; }\n"           // 8: a clamp too (one statement in braces)
               "  if (c) { n = 2; probe(n); }\n" // 9: line 9, in its own block
               "  if (c) n = 3; else n = 4;\n"   // 10
-              "  probe(n);\n"            // 11: the two arms of line 10
+              "  probe(n);\n"                   // 11: the two arms of line 10
               "}\n");
   EXPECT_EQ(F.seen("f", 0), "incoming");
   EXPECT_EQ(F.seen("f", 1), "line 3");
@@ -108,35 +108,35 @@ TEST(ReachingWritesTest, AssignmentsAndClampsBeforeTheRead) {
 
 TEST(ReachingWritesTest, IfElseChainsAssigningInEveryArm) {
   FUNCTION(F, "int g();\n"
-              "void chain(int n, int m) {\n"                                          // 2
+              "void chain(int n, int m) {\n" // 2
               "  int t;\n"
               "  if (m == 0) t = 64; else if (m == 1) { t = 128; g(); } else t = 256;\n" // 4
-              "  probe(t);\n"                                                         // 3 arms at 4
+              "  probe(t);\n"                                                            // 3 arms at 4
               "}\n"
               "void noFinalElse(int m) {\n"
               "  int t = 32;\n"
               "  if (m == 0) t = 64; else if (m == 1) t = 128;\n"
-              "  probe(t);\n"                                                         // not known
+              "  probe(t);\n" // not known
               "}\n"
               "void twoWritesInAnArm(int m) {\n"
               "  int t;\n"
               "  if (m) { t = 64; t = 96; } else t = 128;\n"
-              "  probe(t);\n"                                                         // not known
+              "  probe(t);\n" // not known
               "}\n"
               "void nestedWriteInAnArm(int m, int k) {\n"
               "  int t;\n"
               "  if (m) { t = 64; if (k) t = 32; } else t = 128;\n"
-              "  probe(t);\n"                                                         // not known
+              "  probe(t);\n" // not known
               "}\n"
               "void writeInACondition(int m) {\n"
               "  int t;\n"
               "  if ((t = m)) t = 64; else t = 128;\n"
-              "  probe(t);\n"                                                         // not known
+              "  probe(t);\n" // not known
               "}\n"
               "void armWithoutWrite(int m) {\n"
               "  int t = 1;\n"
               "  if (m) t = 64; else g();\n"
-              "  probe(t);\n"                                                         // not known
+              "  probe(t);\n" // not known
               "}\n");
   EXPECT_EQ(F.seen("chain", 0), "3 arms at 4");
   EXPECT_EQ(F.seen("noFinalElse", 0), "not known");
@@ -148,45 +148,45 @@ TEST(ReachingWritesTest, IfElseChainsAssigningInEveryArm) {
 
 TEST(ReachingWritesTest, SwitchesAssigningInEveryLabelGroup) {
   FUNCTION(F, "int g();\n"
-              "void groups(int k) {\n"                                                        // 2
+              "void groups(int k) {\n" // 2
               "  int t;\n"
-              "  switch (k) {\n"                                                             // 4
+              "  switch (k) {\n" // 4
               "  case 0: t = 64; break;\n"
               "  case 1: case 2: t = 128; g(); break;\n"
               "  default: t = 256;\n"
               "  }\n"
-              "  probe(t);\n"                                                                // 3 groups at 4
+              "  probe(t);\n" // 3 groups at 4
               "}\n"
               "void noDefault(int k) {\n"
               "  int t = 1;\n"
               "  switch (k) { case 0: t = 64; break; case 1: t = 128; break; }\n"
-              "  probe(t);\n"                                                                // not known
+              "  probe(t);\n" // not known
               "}\n"
               "void fallThrough(int k) {\n"
               "  int t;\n"
               "  switch (k) { case 0: t = 64; case 1: t = 128; break; default: t = 256; }\n"
-              "  probe(t);\n"                                                                // not known
+              "  probe(t);\n" // not known
               "}\n"
               "void writeLaterInAGroup(int k) {\n"
               "  int t;\n"
               "  switch (k) { case 0: g(); t = 64; break; default: t = 256; }\n"
-              "  probe(t);\n"                                                                // not known
+              "  probe(t);\n" // not known
               "}\n"
               "enum class Mode { A, B };\n"
               "void everyEnumerator(Mode m) {\n"
               "  int t = 0;\n"
               "  switch (m) { case Mode::A: t = 64; break; case Mode::B: t = 128; break; }\n"
-              "  probe(t);\n"                                                                // 2 groups
+              "  probe(t);\n" // 2 groups
               "}\n"
               "void notEveryEnumerator(Mode m) {\n"
               "  int t = 0;\n"
               "  switch (m) { case Mode::A: t = 64; break; }\n"
-              "  probe(t);\n"                                                                // not known
+              "  probe(t);\n" // not known
               "}\n"
               "void secondWrite(int k) {\n"
               "  int t;\n"
               "  switch (k) { case 0: t = 64; if (g()) t = 32; break; default: t = 256; }\n"
-              "  probe(t);\n"                                                                // not known
+              "  probe(t);\n" // not known
               "}\n");
   EXPECT_EQ(F.seen("groups", 0), "3 groups at 4");
   EXPECT_EQ(F.seen("noDefault", 0), "not known");
@@ -252,28 +252,28 @@ TEST(ReachingWritesTest, VariablesThatEscapeOrJumpsAreNotFollowed) {
 // or binds it to a reference to const.
 TEST(ReachingWritesTest, MembersOfALocalObject) {
   FUNCTION(F, "struct S { int a = 1; int b = 2; };\n" // 1
-              "void copy(S);\n"                        // 2
-              "void f(int c) {\n"                      // 3
-              "  S s;\n"                                // 4
-              "  probe(s.a);\n"                         // 5: incoming
-              "  s.a = 64;\n"                           // 6
-              "  probe(s.a);\n"                         // 7: line 6
-              "  probe(s.b);\n"                         // 8: incoming (a write of a is not one of b)
-              "  if (c) s.b = 8;\n"                     // 9
-              "  copy(s);\n"                            // 10: a copy reads the members
-              "  probe(s.b);\n"                         // 11: the clamp of line 9
+              "void copy(S);\n"                       // 2
+              "void f(int c) {\n"                     // 3
+              "  S s;\n"                              // 4
+              "  probe(s.a);\n"                       // 5: incoming
+              "  s.a = 64;\n"                         // 6
+              "  probe(s.a);\n"                       // 7: line 6
+              "  probe(s.b);\n"                       // 8: incoming (a write of a is not one of b)
+              "  if (c) s.b = 8;\n"                   // 9
+              "  copy(s);\n"                          // 10: a copy reads the members
+              "  probe(s.b);\n"                       // 11: the clamp of line 9
               "}\n"
-              "void g(S *out) {\n"                      // 13
-              "  S t;\n"                                // 14
-              "  t.a = 4;\n"                            // 15
-              "  out = &t;\n"                           // 16: its address: not followed
-              "  probe(t.a);\n"                         // 17
+              "void g(S *out) {\n" // 13
+              "  S t;\n"           // 14
+              "  t.a = 4;\n"       // 15
+              "  out = &t;\n"      // 16: its address: not followed
+              "  probe(t.a);\n"    // 17
               "}\n"
-              "void h() {\n"                            // 19
-              "  S u;\n"                                // 20
-              "  u.a += 4;\n"                           // 21: a compound assignment of a
-              "  probe(u.a);\n"                         // 22: not known
-              "  probe(u.b);\n"                         // 23: b is still followed
+              "void h() {\n"    // 19
+              "  S u;\n"        // 20
+              "  u.a += 4;\n"   // 21: a compound assignment of a
+              "  probe(u.a);\n" // 22: not known
+              "  probe(u.b);\n" // 23: b is still followed
               "}\n");
   EXPECT_EQ(F.seen("f", 0), "incoming");
   EXPECT_EQ(F.seen("f", 1), "line 6");
@@ -288,14 +288,14 @@ TEST(ReachingWritesTest, MembersOfAParameterPassedByValue) {
   FUNCTION(F, "struct S { int a = 1; int b = 2; };\n" // 1
               "void fill(S &);\n"                     // 2
               "void f(S s) {\n"                       // 3
-              "  probe(s.a);\n"                        // 4: incoming (the caller's)
-              "  s.a = 64;\n"                          // 5
-              "  probe(s.a);\n"                        // 6: line 5
-              "  probe(s.b);\n"                        // 7: incoming
+              "  probe(s.a);\n"                       // 4: incoming (the caller's)
+              "  s.a = 64;\n"                         // 5
+              "  probe(s.a);\n"                       // 6: line 5
+              "  probe(s.b);\n"                       // 7: incoming
               "}\n"
-              "void g(S s) {\n"                        // 9
-              "  fill(s);\n"                           // 10: a modifiable reference: not followed
-              "  probe(s.a);\n"                        // 11
+              "void g(S s) {\n" // 9
+              "  fill(s);\n"    // 10: a modifiable reference: not followed
+              "  probe(s.a);\n" // 11
               "}\n");
   EXPECT_EQ(F.seen("f", 0), "incoming");
   EXPECT_EQ(F.seen("f", 1), "line 5");

@@ -36,10 +36,19 @@ __global__ void kernel() {}
 )cuda";
 
 std::vector<std::string> parseArgs() {
-  return {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90", "-nocudainc",
-          "-nocudalib", "-resource-dir=" OCCLINT_CLANG_RESOURCE_DIR, "-std=c++17",
-          "-Wno-unknown-cuda-version", "-isystem", OCCLINT_SOURCE_DIR "/tool/builtin-cuda",
-          "-include", "occlint_cuda_builtin.h"};
+  return {"-x",
+          "cuda",
+          "--cuda-device-only",
+          "--cuda-gpu-arch=sm_90",
+          "-nocudainc",
+          "-nocudalib",
+          "-resource-dir=" OCCLINT_CLANG_RESOURCE_DIR,
+          "-std=c++17",
+          "-Wno-unknown-cuda-version",
+          "-isystem",
+          OCCLINT_SOURCE_DIR "/tool/builtin-cuda",
+          "-include",
+          "occlint_cuda_builtin.h"};
 }
 
 class Snippet {
@@ -56,11 +65,9 @@ public:
   std::vector<const Expr *> probes() {
     std::vector<const Expr *> Out;
     // Not hasArgument(): it would strip parentheses and implicit casts.
-    for (const BoundNodes &N :
-         match(callExpr(isExpansionInMainFile(), callee(functionDecl(hasName("probe"))),
-                        argumentCountIs(1))
-                   .bind("call"),
-               ctx())) {
+    for (const BoundNodes &N : match(
+             callExpr(isExpansionInMainFile(), callee(functionDecl(hasName("probe"))), argumentCountIs(1)).bind("call"),
+             ctx())) {
       const Expr *Arg = N.getNodeAs<CallExpr>("call")->getArg(0);
       if (!Arg->isInstantiationDependent())
         Out.push_back(Arg);
@@ -114,8 +121,7 @@ public:
 };
 
 /// The derivation step with exactly this text, or null.
-const ValueDerivation *findStep(const std::vector<ValueDerivation> &Steps,
-                                const std::string &Text) {
+const ValueDerivation *findStep(const std::vector<ValueDerivation> &Steps, const std::string &Text) {
   for (const ValueDerivation &D : Steps)
     if (D.text == Text)
       return &D;
@@ -130,16 +136,16 @@ std::string allSteps(const std::vector<ValueDerivation> &Steps) {
 }
 
 // Expects a derivation step with this text, placed on the line holding Needle.
-#define EXPECT_STEP(S, Steps, Text, Needle)                                                        \
-  do {                                                                                             \
-    const std::vector<ValueDerivation> Steps_ = (Steps);                                           \
-    const ValueDerivation *Step_ = findStep(Steps_, Text);                                         \
-    ASSERT_NE(Step_, nullptr) << "missing step '" << (Text) << "' in " << allSteps(Steps_);        \
-    EXPECT_EQ((S).lineOfLoc(Step_->loc), (S).lineOf(Needle)) << (Text);                            \
+#define EXPECT_STEP(S, Steps, Text, Needle)                                                                            \
+  do {                                                                                                                 \
+    const std::vector<ValueDerivation> Steps_ = (Steps);                                                               \
+    const ValueDerivation *Step_ = findStep(Steps_, Text);                                                             \
+    ASSERT_NE(Step_, nullptr) << "missing step '" << (Text) << "' in " << allSteps(Steps_);                            \
+    EXPECT_EQ((S).lineOfLoc(Step_->loc), (S).lineOf(Needle)) << (Text);                                                \
   } while (0)
 
-#define PARSE(S, Body)                                                                             \
-  Snippet S(Body);                                                                                 \
+#define PARSE(S, Body)                                                                                                 \
+  Snippet S(Body);                                                                                                     \
   ASSERT_TRUE(S.parsed()) << S.Code
 
 EvaluatedValue probeValue(Snippet &S, unsigned Index = 0) {
@@ -247,11 +253,9 @@ TEST(EvaluatedDim3Test, ProductOfRangesMultipliesIntervals) {
   EvaluatedDim3 D;
   D.xyz = {EvaluatedValue::range(2, 4), EvaluatedValue::exact(8), EvaluatedValue::range(1, 3)};
   expectRange(D.product(), 16, 96);
-  D.xyz = {EvaluatedValue::range(std::nullopt, 40), EvaluatedValue::exact(2),
-           EvaluatedValue::exact(1)};
+  D.xyz = {EvaluatedValue::range(std::nullopt, 40), EvaluatedValue::exact(2), EvaluatedValue::exact(1)};
   expectRange(D.product(), std::nullopt, 80);
-  D.xyz = {EvaluatedValue::range(1, std::nullopt), EvaluatedValue::exact(32),
-           EvaluatedValue::exact(1)};
+  D.xyz = {EvaluatedValue::range(1, std::nullopt), EvaluatedValue::exact(32), EvaluatedValue::exact(1)};
   expectRange(D.product(), 32, std::nullopt);
 }
 
@@ -260,11 +264,9 @@ TEST(EvaluatedDim3Test, ProductWithUnknownComponentIsUnknownWithSpelling) {
   D.xyz = {EvaluatedValue::unknown("bx"), EvaluatedValue::exact(4), EvaluatedValue::exact(1)};
   EvaluatedValue P = D.product();
   expectUnknown(P, "bx * 4");
-  D.xyz = {EvaluatedValue::unknown("(n + 255) / 256"), EvaluatedValue::exact(1),
-           EvaluatedValue::exact(1)};
+  D.xyz = {EvaluatedValue::unknown("(n + 255) / 256"), EvaluatedValue::exact(1), EvaluatedValue::exact(1)};
   expectUnknown(D.product(), "(n + 255) / 256");
-  D.xyz = {EvaluatedValue::unknown("(n + 255) / 256"), EvaluatedValue::range(2, 4),
-           EvaluatedValue::exact(1)};
+  D.xyz = {EvaluatedValue::unknown("(n + 255) / 256"), EvaluatedValue::range(2, 4), EvaluatedValue::exact(1)};
   expectUnknown(D.product(), "((n + 255) / 256) * (2 to 4)");
 }
 
@@ -424,8 +426,7 @@ TEST(ValueEvaluatorTest, TemplateInstantiationsGiveTheirOwnArguments) {
 TEST(ValueEvaluatorTest, DependentExpressionInTemplatePatternIsUnknown) {
   PARSE(S, "template <int N>\n"
            "void f() { probe(N * 2); }\n");
-  auto Found = match(
-      binaryOperator(isExpansionInMainFile(), hasOperatorName("*")).bind("mul"), S.ctx());
+  auto Found = match(binaryOperator(isExpansionInMainFile(), hasOperatorName("*")).bind("mul"), S.ctx());
   ASSERT_EQ(Found.size(), 1u);
   const auto *Mul = Found[0].getNodeAs<Expr>("mul");
   ASSERT_TRUE(Mul->isValueDependent());
@@ -471,9 +472,9 @@ TEST(ValueEvaluatorTest, IntervalArithmeticOnRanges) {
   EXPECT_EQ(B.describe(), "128 to 256");
   EXPECT_EQ(B.spelling, "b");
   EXPECT_STEP(S, B.derivation, "'b' is defined here as 128 to 256", "int b =");
-  const std::pair<int64_t, int64_t> Expected[] = {
-      {128, 256}, {160, 288}, {256, 512}, {2, 4},       {0, 99},      {-72, 56},
-      {256, 512}, {8, 16},    {0, 255},   {128, 511},   {-256, -128}, {16384, 65536}};
+  const std::pair<int64_t, int64_t> Expected[] = {{128, 256}, {160, 288}, {256, 512},   {2, 4},
+                                                  {0, 99},    {-72, 56},  {256, 512},   {8, 16},
+                                                  {0, 255},   {128, 511}, {-256, -128}, {16384, 65536}};
   for (unsigned I = 0; I < 12; ++I) {
     SCOPED_TRACE(I);
     expectRange(probeValue(S, I), Expected[I].first, Expected[I].second);
@@ -698,14 +699,14 @@ TEST(ValueEvaluatorTest, AssignedVariableReadsTheAssignmentThatReachesIt) {
            "  probe(t);\n"                    // 512 or 64: not known
            "  int u = 32;\n"
            "  u = u * 4;\n"
-           "  { probe(u); }\n"                // 128, from a block further up
+           "  { probe(u); }\n" // 128, from a block further up
            "  int v = 1;\n"
            "  v = 2;\n"
            "  switch (c) { case 0: v = 3; break; default: break; }\n"
-           "  probe(v);\n"                    // 2 or 3: not known
+           "  probe(v);\n" // 2 or 3: not known
            "  int w;\n"
            "  w = 256;\n"
-           "  probe(w);\n"                    // declared without a value, then assigned
+           "  probe(w);\n" // declared without a value, then assigned
            "}\n");
   EvaluatedValue Before = probeValue(S, 0);
   expectExact(Before, 1000);
@@ -762,10 +763,10 @@ TEST(ValueEvaluatorTest, ClampIsDecidedByItsConditionOnTheValueBeforeIt) {
 TEST(ValueEvaluatorTest, GuardsTestTheValueThatReachesThem) {
   PARSE(S, "static void guardAfter(int t) {\n"
            "  if (t < 64) t = 64;\n"
-           "  if (t <= 100) probe(t);\n"     // the guard tests the clamped value
+           "  if (t <= 100) probe(t);\n" // the guard tests the clamped value
            "}\n"
            "static void guardBefore(int t) {\n"
-           "  if (t <= 100) {\n"             // tests the argument
+           "  if (t <= 100) {\n" // tests the argument
            "    t = t + 4;\n"
            "    probe(t);\n"
            "  }\n"
@@ -908,8 +909,7 @@ TEST(ValueEvaluatorTest, BoundedParameterGivesARange) {
 TEST(ValueEvaluatorTest, SelfReferenceAndLongChainsTerminate) {
   std::string Chain = "void g() {\n  int v0 = 1;\n";
   for (int I = 1; I < 60; ++I)
-    Chain += "  int v" + std::to_string(I) + " = v" + std::to_string(I - 1) + " + v" +
-             std::to_string(I - 1) + ";\n";
+    Chain += "  int v" + std::to_string(I) + " = v" + std::to_string(I - 1) + " + v" + std::to_string(I - 1) + ";\n";
   Chain += "  probe(v59);\n  probe(v10);\n}\n";
   PARSE(S, "void h() { int a = a + 1; probe(a); }\n" + Chain);
   expectUnknown(probeValue(S, 0), "a");
@@ -970,8 +970,7 @@ TEST(ValueEvaluatorDim3Test, VariableFormsWithOneDefinition) {
            "  kernel<<<1, e>>>();\n"
            "  kernel<<<f, 32>>>();\n"
            "}\n");
-  const std::array<int64_t, 3> Expected[] = {{16, 16, 1}, {8, 4, 1}, {4, 4, 2}, {128, 1, 1},
-                                             {16, 16, 1}};
+  const std::array<int64_t, 3> Expected[] = {{16, 16, 1}, {8, 4, 1}, {4, 4, 2}, {128, 1, 1}, {16, 16, 1}};
   const char *Names[] = {"a", "b", "c", "d", "e"};
   for (unsigned I = 0; I < 5; ++I) {
     SCOPED_TRACE(Names[I]);
@@ -1039,8 +1038,7 @@ TEST(ValueEvaluatorDim3Test, AssignedMembersAreReadThroughTheirWritesOtherModifi
   EXPECT_EQ(B.xyz[0].exactValue(), 256);
   ASSERT_TRUE(B.xyz[1].isExact());
   EXPECT_EQ(B.xyz[1].exactValue(), 1);
-  EXPECT_NE(allSteps(B.derivation()).find("'b.x' is set here to 256"), std::string::npos)
-      << allSteps(B.derivation());
+  EXPECT_NE(allSteps(B.derivation()).find("'b.x' is set here to 256"), std::string::npos) << allSteps(B.derivation());
   // A compound assignment is not followed.
   EvaluatedDim3 C = launchDim3(S, 1, 2);
   expectUnknown(C.xyz[0], "c.x");
@@ -1067,8 +1065,7 @@ TEST(ValueEvaluatorDim3Test, GridCeilDivIdiom) {
   EvaluatedDim3 V = launchDim3(S, 0, 2);
   expectUnknown(V.xyz[0], "grid.x");
   expectExact(V.xyz[1], 1);
-  EXPECT_STEP(S, V.derivation(), "'grid' is defined here as dim3((n + 63) / 64, 1, 1)",
-              "dim3 grid(");
+  EXPECT_STEP(S, V.derivation(), "'grid' is defined here as dim3((n + 63) / 64, 1, 1)", "dim3 grid(");
 }
 
 TEST(ValueEvaluatorDim3Test, GridOfBoundedSizeIsARange) {
@@ -1140,10 +1137,9 @@ TEST(ValueEvaluatorDim3Test, LaunchInsideTemplatePattern) {
     const Expr *Block = N.getNodeAs<CUDAKernelCallExpr>("launch")->getConfig()->getArg(1);
     Values.push_back(Eval.evaluateDim3(*Block).product());
   }
-  std::sort(Values.begin(), Values.end(), [](const EvaluatedValue &A, const EvaluatedValue &B) {
-    return A.isExact() > B.isExact();
-  });
-  expectExact(Values[0], 256); // not dependent: the local's one definition
+  std::sort(Values.begin(), Values.end(),
+            [](const EvaluatedValue &A, const EvaluatedValue &B) { return A.isExact() > B.isExact(); });
+  expectExact(Values[0], 256);                                // not dependent: the local's one definition
   EXPECT_TRUE(Values[1].isUnknown()) << Values[1].describe(); // depends on T
 }
 

@@ -5,13 +5,13 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "ExitCodes.h"
-#include "toolchain/AtomicFile.h"
 #include "buildlint/MergedLint.h"
 #include "outputs/DiagnosticsFromJson.h"
 #include "outputs/OutputFormats.h"
 #include "outputs/PathRoots.h"
 #include "report/ReportHtml.h"
 #include "report/ReportModel.h"
+#include "toolchain/AtomicFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -55,15 +55,15 @@ Json jsonOutput(const MergedLint &M, const std::string &BuildDirectory) {
   Json Skipped = Json::array();
   for (const SkippedUnit &S : M.skipped)
     Skipped.push_back({{"file", S.file}, {"why", S.why}});
-  return {{"version", JsonSchemaVersion},
-          {"tool", {{"name", "occlint"}, {"version", OCCLINT_VERSION}}},
-          {"merged",
-           {{"buildDirectory", BuildDirectory}, {"units", M.units}, {"linted", M.linted}, {"skipped", Skipped}}},
-          {"fileCount", M.linted},
-          {"diagnostics", M.diagnosticsJson},
-          {"launches", M.launches},
-          {"kernels", M.kernels},
-          {"notifications", M.notifications}};
+  return {
+      {"version", JsonSchemaVersion},
+      {"tool", {{"name", "occlint"}, {"version", OCCLINT_VERSION}}},
+      {"merged", {{"buildDirectory", BuildDirectory}, {"units", M.units}, {"linted", M.linted}, {"skipped", Skipped}}},
+      {"fileCount", M.linted},
+      {"diagnostics", M.diagnosticsJson},
+      {"launches", M.launches},
+      {"kernels", M.kernels},
+      {"notifications", M.notifications}};
 }
 
 std::string absolutePath(const std::string &Path) {
@@ -136,8 +136,10 @@ int runMergeCommand(int Argc, const char **Argv) {
   std::string Page;
   if (!HtmlFile.empty()) {
     llvm::raw_string_ostream OS(Page);
-    writeReportHtml(buildReportModel(Result, "merge " + Request.buildDirectory + " (" + std::to_string(Merged.linted) + " of " +
-                                                     std::to_string(Merged.units) + " CUDA translation units linted in the build)"), OS);
+    writeReportHtml(buildReportModel(Result, "merge " + Request.buildDirectory + " (" + std::to_string(Merged.linted) +
+                                                 " of " + std::to_string(Merged.units) +
+                                                 " CUDA translation units linted in the build)"),
+                    OS);
     OS.flush();
     if (!writeFileOrStdout(HtmlFile, Page)) {
       std::cerr << "occlint merge: error: --html: cannot write " << HtmlFile << "\n";

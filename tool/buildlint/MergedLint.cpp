@@ -46,8 +46,7 @@ void appendOnce(Json &Array, std::set<std::string> &Seen, const Json &Item) {
 
 /// The lint a current sidecar holds for the unit ("output": the JSON output,
 /// "units": the facts records), or why there is none.
-std::optional<Json> lintOf(const clang::tooling::CompileCommand &Command, const std::string &File,
-                                 std::string &Why) {
+std::optional<Json> lintOf(const clang::tooling::CompileCommand &Command, const std::string &File, std::string &Why) {
   LoadedBuildCapture Loaded = loadBuildCaptureForCommand(Command.CommandLine, Command.Directory, File);
   if (!Loaded.found) {
     Why = "no sidecar (" + Loaded.reason + ")";
@@ -72,7 +71,8 @@ std::optional<Json> lintOf(const clang::tooling::CompileCommand &Command, const 
 } // namespace
 
 bool MergedLint::anyError() const {
-  return std::any_of(diagnostics.begin(), diagnostics.end(), [](const DiagnosticRecord &D) { return D.severity == "error"; });
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const DiagnosticRecord &D) { return D.severity == "error"; });
 }
 
 MergedLint mergeBuildLint(const MergeRequest &Request) {

@@ -27,11 +27,11 @@ struct SkippedUnit {
 };
 
 struct MergedLint {
-  std::string error;                      // a bad request or database: one line; nothing else is set
-  size_t units = 0;                       // CUDA translation units of the database
-  size_t linted = 0;                      // ... whose current sidecar has a lint
-  std::vector<SkippedUnit> skipped;       // the others, in database order
-  std::vector<std::string> sources;       // the linted units (absolute), for the path roots
+  std::string error;                         // a bad request or database: one line; nothing else is set
+  size_t units = 0;                          // CUDA translation units of the database
+  size_t linted = 0;                         // ... whose current sidecar has a lint
+  std::vector<SkippedUnit> skipped;          // the others, in database order
+  std::vector<std::string> sources;          // the linted units (absolute), for the path roots
   std::vector<DiagnosticRecord> diagnostics; // kept, sorted by file, line, column, check
   nlohmann::ordered_json diagnosticsJson = nlohmann::ordered_json::array(); // the same, as the build wrote them
   nlohmann::ordered_json launches = nlohmann::ordered_json::array();

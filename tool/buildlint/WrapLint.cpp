@@ -83,12 +83,13 @@ std::string lintRecord(const LintResult &Result, const LintSettings &Settings) {
   llvm::raw_string_ostream OS(Text);
   writeJsonOutput(Result, OS);
   OS.flush();
-  Json Record = {{"occlintVersion", OCCLINT_VERSION},
-                 {"gpus", Settings.gpus},
-                 {"checks", Settings.checks ? Json(*Settings.checks) : Json(nullptr)},
-                 {"output", Json::parse(Text, nullptr, false)},
-                 {"units", Json::parse(unitRecordsToJson(Result.units).dump(-1, ' ', false,
-                                                                             nlohmann::json::error_handler_t::replace))}};
+  Json Record = {
+      {"occlintVersion", OCCLINT_VERSION},
+      {"gpus", Settings.gpus},
+      {"checks", Settings.checks ? Json(*Settings.checks) : Json(nullptr)},
+      {"output", Json::parse(Text, nullptr, false)},
+      {"units",
+       Json::parse(unitRecordsToJson(Result.units).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))}};
   return Record.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 

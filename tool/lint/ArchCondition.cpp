@@ -44,8 +44,9 @@ private:
 
   // Precedence levels, loosest first.
   static int levelOf(llvm::StringRef Op) {
-    static const char *const Levels[][6] = {{"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="},
-                                            {"<", "<=", ">", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+    static const char *const Levels[][6] = {
+        {"||"},       {"&&"},     {"|"},          {"^"}, {"&"}, {"==", "!="}, {"<", "<=", ">", ">="},
+        {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
     for (int L = 0; L < 10; ++L)
       for (const char *Name : Levels[L])
         if (Name && Op == Name)
@@ -68,24 +69,42 @@ private:
   }
 
   static std::optional<int64_t> apply(llvm::StringRef Op, int64_t L, int64_t R) {
-    if (Op == "||") return int64_t(L || R);
-    if (Op == "&&") return int64_t(L && R);
-    if (Op == "|") return L | R;
-    if (Op == "^") return L ^ R;
-    if (Op == "&") return L & R;
-    if (Op == "==") return int64_t(L == R);
-    if (Op == "!=") return int64_t(L != R);
-    if (Op == "<") return int64_t(L < R);
-    if (Op == "<=") return int64_t(L <= R);
-    if (Op == ">") return int64_t(L > R);
-    if (Op == ">=") return int64_t(L >= R);
-    if (Op == "<<") return R < 0 || R > 62 ? std::nullopt : std::optional<int64_t>(L << R);
-    if (Op == ">>") return R < 0 || R > 62 ? std::nullopt : std::optional<int64_t>(L >> R);
-    if (Op == "+") return L + R;
-    if (Op == "-") return L - R;
-    if (Op == "*") return L * R;
-    if (R == 0) return std::nullopt;
-    if (Op == "/") return L / R;
+    if (Op == "||")
+      return int64_t(L || R);
+    if (Op == "&&")
+      return int64_t(L && R);
+    if (Op == "|")
+      return L | R;
+    if (Op == "^")
+      return L ^ R;
+    if (Op == "&")
+      return L & R;
+    if (Op == "==")
+      return int64_t(L == R);
+    if (Op == "!=")
+      return int64_t(L != R);
+    if (Op == "<")
+      return int64_t(L < R);
+    if (Op == "<=")
+      return int64_t(L <= R);
+    if (Op == ">")
+      return int64_t(L > R);
+    if (Op == ">=")
+      return int64_t(L >= R);
+    if (Op == "<<")
+      return R < 0 || R > 62 ? std::nullopt : std::optional<int64_t>(L << R);
+    if (Op == ">>")
+      return R < 0 || R > 62 ? std::nullopt : std::optional<int64_t>(L >> R);
+    if (Op == "+")
+      return L + R;
+    if (Op == "-")
+      return L - R;
+    if (Op == "*")
+      return L * R;
+    if (R == 0)
+      return std::nullopt;
+    if (Op == "/")
+      return L / R;
     return L % R;
   }
 

@@ -3,11 +3,11 @@
 
 #include "ast/AstWalker.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/Token.h"
 #include "llvm/ADT/DenseSet.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -20,9 +20,7 @@ namespace {
 
 // __CUDA_ARCH__, __CUDA_ARCH_FEAT_SM90_ALL, __CUDA_ARCH_SPECIFIC__, ...; not
 // __CUDA_ARCH_LIST__ (every arch of one command, the same in each parse).
-bool isArchMacroName(llvm::StringRef Name) {
-  return Name.starts_with("__CUDA_ARCH") && Name != "__CUDA_ARCH_LIST__";
-}
+bool isArchMacroName(llvm::StringRef Name) { return Name.starts_with("__CUDA_ARCH") && Name != "__CUDA_ARCH_LIST__"; }
 
 llvm::StringRef nameOf(const Token &Tok) {
   const IdentifierInfo *II = Tok.getIdentifierInfo();
@@ -86,7 +84,7 @@ void ArchTestRecorder::noteDifference(SourceLocation At, const std::string &What
     return;
   const PresumedLoc P = SM.getPresumedLoc(At);
   Found.firstUse = std::string(P.isValid() ? P.getFilename() : "?") + ":" +
-                      std::to_string(P.isValid() ? P.getLine() : 0) + " " + What;
+                   std::to_string(P.isValid() ? P.getLine() : 0) + " " + What;
 }
 
 bool ArchTestRecorder::takeUses(SourceRange Condition) {
@@ -159,9 +157,9 @@ void ArchTestRecorder::MacroExpands(const Token &MacroNameTok, const MacroDefini
                                     const MacroArgs *) {
   // Arguments are expanded too (NV_PROVIDES_SM_90 inside NV_IF_TARGET's
   // parentheses): the outermost one is the one the file wrote.
-  const bool InsideWritten = WrittenMacroRange.isValid() &&
-                             SM.isPointWithin(MacroNameTok.getLocation(), WrittenMacroRange.getBegin(),
-                                              WrittenMacroRange.getEnd());
+  const bool InsideWritten =
+      WrittenMacroRange.isValid() &&
+      SM.isPointWithin(MacroNameTok.getLocation(), WrittenMacroRange.getBegin(), WrittenMacroRange.getEnd());
   if (MacroNameTok.getLocation().isFileID() && !InsideWritten) {
     WrittenMacro = nameOf(MacroNameTok).str();
     WrittenMacroRange = Range;
@@ -211,8 +209,7 @@ void ArchTestRecorder::nextBranch(SourceLocation Loc, bool DependsOnArch) {
   Open.back().branchStart = Loc;
 }
 
-void ArchTestRecorder::Elif(SourceLocation Loc, SourceRange ConditionRange, ConditionValueKind Value,
-                            SourceLocation) {
+void ArchTestRecorder::Elif(SourceLocation Loc, SourceRange ConditionRange, ConditionValueKind Value, SourceLocation) {
   // Not evaluated (an earlier branch was taken, whatever this one says):
   // nothing was expanded in it, and the code's uses before it still count.
   nextBranch(Loc, conditionDependsOnArch(ConditionRange) && Value != CVK_NotEvaluated);
@@ -305,8 +302,8 @@ private:
       if (Begin <= Offset && Offset < End) {
         const PresumedLoc P = SM.getPresumedLoc(Use);
         const OptionalFileEntryRef Header = SM.getFileEntryRefForID(File);
-        found = std::string(P.isValid() ? P.getFilename() : "?") + ":" +
-                std::to_string(P.isValid() ? P.getLine() : 0) + " uses '" + D->getNameAsString() + "', which " +
+        found = std::string(P.isValid() ? P.getFilename() : "?") + ":" + std::to_string(P.isValid() ? P.getLine() : 0) +
+                " uses '" + D->getNameAsString() + "', which " +
                 (Header ? llvm::sys::path::filename(Header->getName()).str() : std::string("a header")) +
                 " declares for some of the archs only";
         return false;

@@ -57,8 +57,7 @@ public:
 
   void MacroExpands(const clang::Token &MacroNameTok, const clang::MacroDefinition &MD, clang::SourceRange Range,
                     const clang::MacroArgs *Args) override;
-  void Defined(const clang::Token &MacroNameTok, const clang::MacroDefinition &MD,
-               clang::SourceRange Range) override;
+  void Defined(const clang::Token &MacroNameTok, const clang::MacroDefinition &MD, clang::SourceRange Range) override;
   void MacroDefined(const clang::Token &MacroNameTok, const clang::MacroDirective *MD) override;
   void MacroUndefined(const clang::Token &MacroNameTok, const clang::MacroDefinition &MD,
                       const clang::MacroDirective *Undef) override;
@@ -66,12 +65,9 @@ public:
   void Elif(clang::SourceLocation Loc, clang::SourceRange ConditionRange, ConditionValueKind Value,
             clang::SourceLocation IfLoc) override;
   void Ifdef(clang::SourceLocation Loc, const clang::Token &MacroNameTok, const clang::MacroDefinition &MD) override;
-  void Ifndef(clang::SourceLocation Loc, const clang::Token &MacroNameTok,
-              const clang::MacroDefinition &MD) override;
-  void Elifdef(clang::SourceLocation Loc, const clang::Token &MacroNameTok,
-               const clang::MacroDefinition &MD) override;
-  void Elifndef(clang::SourceLocation Loc, const clang::Token &MacroNameTok,
-                const clang::MacroDefinition &MD) override;
+  void Ifndef(clang::SourceLocation Loc, const clang::Token &MacroNameTok, const clang::MacroDefinition &MD) override;
+  void Elifdef(clang::SourceLocation Loc, const clang::Token &MacroNameTok, const clang::MacroDefinition &MD) override;
+  void Elifndef(clang::SourceLocation Loc, const clang::Token &MacroNameTok, const clang::MacroDefinition &MD) override;
   void Else(clang::SourceLocation Loc, clang::SourceLocation IfLoc) override;
   void Endif(clang::SourceLocation Loc, clang::SourceLocation IfLoc) override;
   void EndOfMainFile() override;
@@ -108,7 +104,7 @@ private:
   std::vector<int64_t> ArchValues;
   ArchTestVerdict Found;
   llvm::StringSet<> ArchDependentMacros; // defined or undefined inside a conditional that depends on the arch
-  std::vector<Conditional> Open;          // innermost last
+  std::vector<Conditional> Open;         // innermost last
   struct Use {
     clang::SourceLocation at; // the expansion's place in a file
     std::string what;

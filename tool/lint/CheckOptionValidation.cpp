@@ -9,11 +9,10 @@ namespace {
 
 // Options every cuda-* check reads with getLocalOrGlobal (OcclintCheck.h).
 // Targets is checked against the GPU database by TargetsOption.
-const std::pair<const char *, OptionType> GlobalOptions[] = {
-    {"Targets", OptionType::Text},
-    {"PtxasLog", OptionType::Text},
-    {"ReadCache", OptionType::Bool},
-    {"IgnoreSingleBlock", OptionType::Bool}};
+const std::pair<const char *, OptionType> GlobalOptions[] = {{"Targets", OptionType::Text},
+                                                             {"PtxasLog", OptionType::Text},
+                                                             {"ReadCache", OptionType::Bool},
+                                                             {"IgnoreSingleBlock", OptionType::Bool}};
 
 OptionType typeOfDefault(llvm::StringRef Value) {
   if (Value == "true" || Value == "false")

@@ -21,8 +21,8 @@
 #include "llvm/Support/Path.h"
 
 #include <cassert>
-#include <optional>
 #include <memory>
+#include <optional>
 
 namespace occlint {
 
@@ -147,8 +147,8 @@ public:
       Runs.recorder = Recorder.get();
       Compiler.getPreprocessor().addPPCallbacks(std::move(Recorder));
     }
-    return std::make_unique<SystemBodiesSkipped>(Factory.createASTConsumer(Compiler, File),
-                                                 Compiler.getSourceManager(), Runs);
+    return std::make_unique<SystemBodiesSkipped>(Factory.createASTConsumer(Compiler, File), Compiler.getSourceManager(),
+                                                 Runs);
   }
 
 private:

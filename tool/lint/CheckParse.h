@@ -33,7 +33,7 @@ namespace occlint {
 /// The other archs a parse may stand for, and what it did.
 struct OtherArchs {
   std::string parseArch;            // in: the arch of the parse ("sm_80")
-  std::vector<std::string> archs;  // in: the other archs of the command, in its order
+  std::vector<std::string> archs;   // in: the other archs of the command, in its order
   std::vector<std::string> covered; // out: those the checks ran for on this parse (all, or none)
   /// out: why none: "k.cu:12 uses __CUDA_ARCH__", "the parse has errors".
   std::string whyNot;

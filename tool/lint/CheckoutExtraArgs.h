@@ -13,7 +13,6 @@
 namespace occlint {
 
 std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>
-dropUnsafeCheckoutExtraArgs(std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> Inner,
-                            std::string UserConfigFile);
+dropUnsafeCheckoutExtraArgs(std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> Inner, std::string UserConfigFile);
 
 } // namespace occlint

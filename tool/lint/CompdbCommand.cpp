@@ -8,12 +8,12 @@
 
 #include "ArgParser.h"
 #include "ExitCodes.h"
-#include "toolchain/ResourceCompiler.h"
-#include "toolchain/UnsafeFlags.h"
 #include "lint/CudaCompilationDatabase.h"
 #include "lint/LintPipeline.h"
 #include "lint/ProjectDatabase.h"
 #include "lint/TargetsOption.h"
+#include "toolchain/ResourceCompiler.h"
+#include "toolchain/UnsafeFlags.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -157,12 +157,13 @@ int runCompdbCommand(int Argc, const char **Argv) {
       Entries.push_back(entryJson(PerArch));
     }
   }
-  if (std::string WriteError = writeWhole(std::string(Target), Entries.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n"); !WriteError.empty())
+  if (std::string WriteError = writeWhole(
+          std::string(Target), Entries.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+      !WriteError.empty())
     return inputError("-o: " + WriteError);
   if (!Args.has("quiet"))
-    llvm::errs() << "occlint compdb: wrote " << Entries.size() << (Entries.size() == 1 ? " entry" : " entries")
-                 << " (" << CudaFiles << " CUDA " << (CudaFiles == 1 ? "command" : "commands") << ") to " << Target
-                 << "\n";
+    llvm::errs() << "occlint compdb: wrote " << Entries.size() << (Entries.size() == 1 ? " entry" : " entries") << " ("
+                 << CudaFiles << " CUDA " << (CudaFiles == 1 ? "command" : "commands") << ") to " << Target << "\n";
   return ExitOk;
 }
 

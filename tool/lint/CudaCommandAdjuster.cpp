@@ -39,8 +39,8 @@ std::string enableNvccCompatibility(CudaParseSettings &Settings, const char *Arg
   Settings.compatPrelude = nvccCompatPreludePath(Argv0);
   if (llvm::sys::fs::exists(Settings.compatPrelude))
     return "";
-  std::string Warning = "the nvcc compatibility prelude is missing (" + Settings.compatPrelude +
-                        "); parsing without it";
+  std::string Warning =
+      "the nvcc compatibility prelude is missing (" + Settings.compatPrelude + "); parsing without it";
   Settings.compatPrelude.clear();
   return Warning;
 }
@@ -62,9 +62,8 @@ static bool isArchOrSideFlag(llvm::StringRef Arg) {
          Arg == "--offload-host-only" || Arg == "--offload-device-only" || Arg == "--offload-host-device";
 }
 
-std::vector<std::string> cudaParseCommand(const std::vector<std::string> &Args,
-                                          const CudaParseSettings &Settings, const std::string &Arch,
-                                          const std::string &HostIncludeDir) {
+std::vector<std::string> cudaParseCommand(const std::vector<std::string> &Args, const CudaParseSettings &Settings,
+                                          const std::string &Arch, const std::string &HostIncludeDir) {
   if (Args.empty())
     return Args;
   std::vector<std::string> Out{Args.front()};

@@ -47,8 +47,7 @@ std::string enableNvccCompatibility(CudaParseSettings &Settings, const char *Arg
 /// `--cuda-gpu-arch=<Arch> --cuda-device-only`, the toolkit (or source-only)
 /// flags and the nvcc compatibility flags (the prelude, and `-idirafter
 /// HostIncludeDir` when not empty) are inserted after argv[0].
-std::vector<std::string> cudaParseCommand(const std::vector<std::string> &Args,
-                                          const CudaParseSettings &Settings, const std::string &Arch,
-                                          const std::string &HostIncludeDir = "");
+std::vector<std::string> cudaParseCommand(const std::vector<std::string> &Args, const CudaParseSettings &Settings,
+                                          const std::string &Arch, const std::string &HostIncludeDir = "");
 
 } // namespace occlint

@@ -37,8 +37,8 @@ ParseArchs chooseParseArchs(const NamedArchs &Named, const std::vector<std::stri
     Add(DefaultArch);
     Out.origin = "the default";
     if (SymbolicArch)
-      Out.notes.push_back("-arch=" + *SymbolicArch + " names no arch occlint can know; parsing for " +
-                          DefaultArch + " (name the GPUs with --gpu)");
+      Out.notes.push_back("-arch=" + *SymbolicArch + " names no arch occlint can know; parsing for " + DefaultArch +
+                          " (name the GPUs with --gpu)");
   }
   return Out;
 }
@@ -83,12 +83,12 @@ CudaCompilationDatabase::expand(const clang::tooling::CompileCommand &Command, b
     llvm::sys::path::append(Path, Command.Filename);
   }
   const NamedArchs Named = NamedArchsFor ? NamedArchsFor(Path) : NamedArchs{};
-  const ParseArchs Archs =
-      chooseParseArchs(Named, Translated.archs, Translated.symbolicArch, Settings.defaultArch);
+  const ParseArchs Archs = chooseParseArchs(Named, Translated.archs, Translated.symbolicArch, Settings.defaultArch);
 
   const std::string HostIncludeDir =
-      Settings.hostCompilerIncludes ? hostCompilerIncludeDir(writtenHostCompiler(Command.CommandLine), Command.Directory)
-                                    : std::string();
+      Settings.hostCompilerIncludes
+          ? hostCompilerIncludeDir(writtenHostCompiler(Command.CommandLine), Command.Directory)
+          : std::string();
   std::vector<clang::tooling::CompileCommand> Out;
   for (const std::string &Arch : Archs.archs) {
     clang::tooling::CompileCommand PerArch = Command;
@@ -102,8 +102,8 @@ CudaCompilationDatabase::expand(const clang::tooling::CompileCommand &Command, b
     OS << "occlint: " << File << ": parse archs " << llvm::join(Archs.archs, ", ") << " (from " << Archs.origin
        << ")\n";
     for (size_t I = 0; I < Out.size(); ++I)
-      OS << "occlint: " << File << " [" << Archs.archs[I] << "]: clang command: "
-         << joinForDisplay(Out[I].CommandLine) << "\n";
+      OS << "occlint: " << File << " [" << Archs.archs[I] << "]: clang command: " << joinForDisplay(Out[I].CommandLine)
+         << "\n";
     if (!Translated.droppedFlags.empty())
       OS << "occlint: " << File << ": dropped by the nvcc translation: " << llvm::join(Translated.droppedFlags, ", ")
          << "\n";
@@ -116,8 +116,7 @@ CudaCompilationDatabase::expand(const clang::tooling::CompileCommand &Command, b
   return Out;
 }
 
-std::vector<clang::tooling::CompileCommand>
-CudaCompilationDatabase::getCompileCommands(llvm::StringRef File) const {
+std::vector<clang::tooling::CompileCommand> CudaCompilationDatabase::getCompileCommands(llvm::StringRef File) const {
   std::vector<clang::tooling::CompileCommand> Out;
   // ClangTool asks once per file, right before parsing it: report then, once.
   bool Report;

@@ -55,14 +55,13 @@ public:
   }
 
 private:
-  std::vector<clang::tooling::CompileCommand> expand(const clang::tooling::CompileCommand &Command,
-                                                     bool Report) const;
+  std::vector<clang::tooling::CompileCommand> expand(const clang::tooling::CompileCommand &Command, bool Report) const;
 
   const clang::tooling::CompilationDatabase &Inner;
   CudaParseSettings Settings;
   NamedArchsForFile NamedArchsFor;
   llvm::raw_ostream *Verbose;
-  mutable std::mutex ReportedLock;     // occlint --jobs asks from several threads
+  mutable std::mutex ReportedLock;    // occlint --jobs asks from several threads
   mutable llvm::StringSet<> Reported; // files whose commands --verbose printed
 };
 

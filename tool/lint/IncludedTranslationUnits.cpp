@@ -30,8 +30,7 @@ static std::string inDirectory(llvm::StringRef Dir, llvm::StringRef Path) {
 }
 
 // The include search directories of the file's (first) compile command.
-static std::vector<std::string> includeDirs(const clang::tooling::CompilationDatabase &Database,
-                                            llvm::StringRef File) {
+static std::vector<std::string> includeDirs(const clang::tooling::CompilationDatabase &Database, llvm::StringRef File) {
   std::vector<clang::tooling::CompileCommand> Commands = Database.getCompileCommands(File);
   if (Commands.empty())
     return {};

@@ -131,8 +131,7 @@ ChildFailure describeFailure(const Child &C, int Status) {
   if (C.overMemory) {
     F.outOfMemory = true;
     F.what = "used more memory than --max-memory allows";
-  }
-  else if (WIFSIGNALED(Status))
+  } else if (WIFSIGNALED(Status))
     F.what = std::string("crashed (") + ::strsignal(WTERMSIG(Status)) + ")";
   else if (WIFEXITED(Status) && WEXITSTATUS(Status) != 0) {
     F.what = "failed (exit status " + std::to_string(WEXITSTATUS(Status)) + ")";
@@ -147,8 +146,7 @@ ChildFailure describeFailure(const Child &C, int Status) {
 
 void analyseInChildren(const std::vector<std::string> &Files, const IsolationLimits &Limits,
                        const std::function<WorkerResult(const std::string &File)> &Analyse,
-                       const std::function<void(IsolatedFile)> &Done, ProgressLine *Progress,
-                       llvm::raw_ostream &Errs) {
+                       const std::function<void(IsolatedFile)> &Done, ProgressLine *Progress, llvm::raw_ostream &Errs) {
   const uint64_t MaxBytes = Limits.maxMemoryMB << 20;
   std::list<Child> Running;
   size_t Next = 0;
@@ -187,7 +185,7 @@ void analyseInChildren(const std::vector<std::string> &Files, const IsolationLim
 
   auto Finish = [&](Child &C) {
     int Status = 0;
-    struct rusage Usage {};
+    struct rusage Usage{};
     while (::wait4(C.pid, &Status, 0, &Usage) < 0 && errno == EINTR) {
     }
     // The child's peak resident memory, as the kernel accounted it: a child

@@ -24,9 +24,9 @@
 namespace occlint {
 
 struct ChildFailure {
-  std::string what;     // "crashed (Segmentation fault)", "used more than 8192 MB of memory (--max-memory)"
-  std::string check;    // the check that was running, when the crash report names one
-  std::string crashLog; // the child's stack dump, for the crash file
+  std::string what;         // "crashed (Segmentation fault)", "used more than 8192 MB of memory (--max-memory)"
+  std::string check;        // the check that was running, when the crash report names one
+  std::string crashLog;     // the child's stack dump, for the crash file
   bool outOfMemory = false; // killed at --max-memory (not necessarily a bug: a huge file)
 };
 
@@ -41,8 +41,8 @@ struct IsolatedFile {
 };
 
 struct IsolationLimits {
-  unsigned jobs = 1;          // children at a time
-  uint64_t maxMemoryMB = 0;   // resident memory per child; 0 = no limit
+  unsigned jobs = 1;        // children at a time
+  uint64_t maxMemoryMB = 0; // resident memory per child; 0 = no limit
 };
 
 /// Runs `Analyse` on each file in a child process, up to `jobs` at a time,
@@ -52,7 +52,6 @@ struct IsolationLimits {
 /// `Analyse` runs in the child only; its exceptions become failures.
 void analyseInChildren(const std::vector<std::string> &Files, const IsolationLimits &Limits,
                        const std::function<WorkerResult(const std::string &File)> &Analyse,
-                       const std::function<void(IsolatedFile)> &Done, ProgressLine *Progress,
-                       llvm::raw_ostream &Errs);
+                       const std::function<void(IsolatedFile)> &Done, ProgressLine *Progress, llvm::raw_ostream &Errs);
 
 } // namespace occlint

@@ -1,20 +1,20 @@
 #include "Commands.h"
 
-#include "outputs/CheckCatalog.h"
 #include "ExitCodes.h"
-#include "lint/LintPipeline.h"
 #include "facts/ProgramTranslationUnits.h"
-#include "lint/ProjectDatabase.h"
-#include "outputs/OutputFormats.h"
+#include "lint/LintPipeline.h"
 #include "lint/ProgressLine.h"
+#include "lint/ProjectDatabase.h"
 #include "lint/TargetsOption.h"
+#include "outputs/CheckCatalog.h"
+#include "outputs/OutputFormats.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -43,18 +43,17 @@ cuda-occupancy-report (a remark on every launch) and
 cuda-divergence-data-branch (splits decided by data))"),
                                    cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
-                                             cl::desc("Checks whose warnings are errors (globs)."),
-                                             cl::init(""), cl::cat(OcclintCategory));
-static cl::opt<std::string> HeaderFilter("header-filter",
-                                         cl::desc(R"(Regex of headers to report diagnostics from
+                                             cl::desc("Checks whose warnings are errors (globs)."), cl::init(""),
+                                             cl::cat(OcclintCategory));
+static cl::opt<std::string> HeaderFilter("header-filter", cl::desc(R"(Regex of headers to report diagnostics from
 (default '.*', as clang-tidy 22: all non-system headers).)"),
                                          cl::init(".*"), cl::cat(OcclintCategory));
 static cl::opt<bool> SystemHeaders("system-headers", cl::desc("Report diagnostics in system headers too."),
                                    cl::init(false), cl::cat(OcclintCategory));
-static cl::opt<std::string> Config("config", cl::desc("Configuration in YAML, as clang-tidy's --config."),
-                                   cl::init(""), cl::cat(OcclintCategory));
-static cl::opt<std::string> ConfigFile("config-file", cl::desc("Read the configuration from this file."),
-                                       cl::init(""), cl::cat(OcclintCategory));
+static cl::opt<std::string> Config("config", cl::desc("Configuration in YAML, as clang-tidy's --config."), cl::init(""),
+                                   cl::cat(OcclintCategory));
+static cl::opt<std::string> ConfigFile("config-file", cl::desc("Read the configuration from this file."), cl::init(""),
+                                       cl::cat(OcclintCategory));
 static cl::opt<bool> DumpConfig("dump-config", cl::desc(R"(Print the effective configuration (checks, their
 options with current values) as YAML and exit.)"),
                                 cl::init(false), cl::cat(OcclintCategory));
@@ -65,12 +64,13 @@ clang-tidy: '[{"name":"file.cu","lines":[[1,3],[5,5]]},...]'.)"),
                                        cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes (not when the code has compiler errors)."),
                          cl::init(false), cl::cat(OcclintCategory));
-static cl::opt<bool> FixErrors("fix-errors", cl::desc("Apply the suggested fixes even when the code has compiler errors."),
+static cl::opt<bool> FixErrors("fix-errors",
+                               cl::desc("Apply the suggested fixes even when the code has compiler errors."),
                                cl::init(false), cl::cat(OcclintCategory));
-static cl::opt<bool> FixNotes("fix-notes", cl::desc("Also apply fixes attached to notes; as in clang-tidy, implies --fix."),
+static cl::opt<bool> FixNotes("fix-notes",
+                              cl::desc("Also apply fixes attached to notes; as in clang-tidy, implies --fix."),
                               cl::init(false), cl::cat(OcclintCategory));
-static cl::opt<std::string> ExportFixes("export-fixes",
-                                        cl::desc("Write fixes as YAML for clang-apply-replacements."),
+static cl::opt<std::string> ExportFixes("export-fixes", cl::desc("Write fixes as YAML for clang-apply-replacements."),
                                         cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<bool> Quiet("quiet", cl::desc("Print no statistics, notes or progress."), cl::init(false),
                            cl::cat(OcclintCategory));
@@ -96,7 +96,8 @@ static cl::opt<unsigned> Jobs("jobs", cl::desc(R"(Files analysed in parallel (de
 CPU cores).)"),
                               cl::init(0), cl::cat(OcclintCategory));
 static cl::alias JobsShort("j", cl::desc("Alias for --jobs"), cl::aliasopt(Jobs));
-static cl::opt<unsigned> CompileTimeout("compile-timeout", cl::desc(R"(Seconds one compiler process (nvcc, ptxas) may run
+static cl::opt<unsigned> CompileTimeout("compile-timeout",
+                                        cl::desc(R"(Seconds one compiler process (nvcc, ptxas) may run
 for a resource report before it is killed with its
 child processes; the file is then checked without
 one (default: 120).)"),
@@ -115,7 +116,8 @@ static cl::opt<std::string> RootOption("root", cl::desc(R"(The project's root: p
 the report are shown relative to it (default: the git
 top level of the files, else their common directory).)"),
                                        cl::init(""), cl::cat(OcclintCategory));
-static cl::opt<std::string> BaselineOption("baseline", cl::desc(R"(A saved --format=json output: JSON and SARIF mark each
+static cl::opt<std::string> BaselineOption("baseline",
+                                           cl::desc(R"(A saved --format=json output: JSON and SARIF mark each
 finding new or unchanged since then, and JSON lists the
 saved findings that are fixed.)"),
                                            cl::init(""), cl::cat(OcclintCategory));
@@ -140,7 +142,8 @@ default a file whose own files never depend on the
 arch (__CUDA_ARCH__) is parsed once and the checks run
 for each arch on that parse (docs/build-integration.md).)"),
                                    cl::init(false), cl::cat(OcclintCategory));
-static cl::list<std::string> AllowCompilers("allow-compiler", cl::desc(R"(Also allow occlint to run this program (a glob,
+static cl::list<std::string> AllowCompilers("allow-compiler",
+                                            cl::desc(R"(Also allow occlint to run this program (a glob,
 matched against the realpath; repeatable). By default
 it runs only the CUDA toolkit's programs and
 /usr/bin/{gcc,g++,cc,c++,clang,clang++}[-N]: a compile
@@ -182,10 +185,10 @@ static std::vector<std::string> argumentValues(int Argc, const char **Argv, llvm
 static std::unique_ptr<tooling::CompilationDatabase>
 withExtraArguments(std::unique_ptr<tooling::CompilationDatabase> Database, int Argc, const char **Argv) {
   auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(std::move(Database));
-  Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-      argumentValues(Argc, Argv, "extra-arg-before"), tooling::ArgumentInsertPosition::BEGIN));
-  Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-      argumentValues(Argc, Argv, "extra-arg"), tooling::ArgumentInsertPosition::END));
+  Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(argumentValues(Argc, Argv, "extra-arg-before"),
+                                                                       tooling::ArgumentInsertPosition::BEGIN));
+  Adjusted->appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(argumentValues(Argc, Argv, "extra-arg"),
+                                                                       tooling::ArgumentInsertPosition::END));
   return Adjusted;
 }
 
@@ -340,8 +343,7 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
   int Argc = int(Arguments.size());
   const char **Argv = Arguments.data();
   // CommonOptionsParser takes the words after "--" (and Argc with them).
-  const bool FlagsAfterDashes =
-      llvm::any_of(Arguments, [](const char *Arg) { return llvm::StringRef(Arg) == "--"; });
+  const bool FlagsAfterDashes = llvm::any_of(Arguments, [](const char *Arg) { return llvm::StringRef(Arg) == "--"; });
   cl::HideUnrelatedOptions(OcclintCategory);
   const std::string Overview = std::string("occlint: occupancy and launch checks for CUDA\n") + ColorHelp;
   // --version names occlint, then the Clang it parses with.
@@ -423,7 +425,8 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
     // As clang-tidy: --fix-notes implies --fix.
     const bool ApplyFixes = FixErrors || ((Fix || FixNotes) && !Result.compilerErrors());
     if (Fix && !FixErrors && Result.compilerErrors())
-      llvm::errs() << "occlint: note: fixes not applied: the code has compiler errors (use --fix-errors to apply them anyway)\n";
+      llvm::errs()
+          << "occlint: note: fixes not applied: the code has compiler errors (use --fix-errors to apply them anyway)\n";
     unsigned WarningsAsErrorsCount = 0;
     handleErrors(Result.errors, *Result.context, ApplyFixes ? (FixNotes ? FB_FixNotes : FB_Fix) : FB_NoFix,
                  WarningsAsErrorsCount, llvm::vfs::getRealFileSystem());
@@ -442,9 +445,8 @@ int runLintCommand(int OriginalArgc, const char **OriginalArgv) {
   }
 
   if (!ExportFixes.empty()) {
-    int Code = writeOutputFile(ExportFixes, [&](llvm::raw_ostream &OS) {
-      exportReplacements(Result.firstFile, Result.errors, OS);
-    });
+    int Code = writeOutputFile(ExportFixes,
+                               [&](llvm::raw_ostream &OS) { exportReplacements(Result.firstFile, Result.errors, OS); });
     if (Code != ExitOk)
       return Code;
   }

@@ -1,22 +1,22 @@
 #include "lint/LintPipeline.h"
 
+#include "ExitCodes.h"
+#include "UserTrust.h"
+#include "checks/CheckRegistry.h"
+#include "facts/RunContext.h"
+#include "gpu/GpuDatabase.h"
 #include "lint/CheckOptionValidation.h"
 #include "lint/CheckoutExtraArgs.h"
 #include "lint/CudaCompilationDatabase.h"
-#include "ExitCodes.h"
-#include "UserTrust.h"
-#include "gpu/GpuDatabase.h"
-#include "toolchain/ProgramAllowlist.h"
 #include "lint/IncludedTranslationUnits.h"
 #include "lint/LineFilter.h"
 #include "lint/LintRun.h"
-#include "toolchain/ResourceCompiler.h"
-#include "toolchain/ResultCache.h"
 #include "lint/ShownIncludedFiles.h"
 #include "lint/TargetsOption.h"
 #include "lint/ToolResourceReports.h"
-#include "checks/CheckRegistry.h"
-#include "facts/RunContext.h"
+#include "toolchain/ProgramAllowlist.h"
+#include "toolchain/ResourceCompiler.h"
+#include "toolchain/ResultCache.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/StringExtras.h"
@@ -40,7 +40,8 @@ std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const LintSettin
   ClangTidyGlobalOptions GlobalOptions;
   if (!Settings.lineFilter.empty())
     if (std::error_code EC = parseJsonLineFilter(Settings.lineFilter, GlobalOptions)) {
-      Error = "--line-filter: invalid JSON (" + EC.message() + "); expected e.g. "
+      Error = "--line-filter: invalid JSON (" + EC.message() +
+              "); expected e.g. "
               "'[{\"name\":\"file.cu\",\"lines\":[[1,3]]}]'";
       return nullptr;
     }
@@ -60,8 +61,7 @@ std::unique_ptr<ClangTidyOptionsProvider> createOptionsProvider(const LintSettin
   OverrideOptions.UseColor = Settings.color;
   // --gpu: the checks' global `Targets` option, over any configuration's.
   if (!Settings.gpus.empty())
-    OverrideOptions.CheckOptions[TargetsOptionName] =
-        ClangTidyOptions::ClangTidyValue(llvm::join(Settings.gpus, ","));
+    OverrideOptions.CheckOptions[TargetsOptionName] = ClangTidyOptions::ClangTidyValue(llvm::join(Settings.gpus, ","));
 
   auto FromText = [&](llvm::StringRef Text, llvm::StringRef Source) -> std::unique_ptr<ClangTidyOptionsProvider> {
     llvm::ErrorOr<ClangTidyOptions> Parsed = parseConfiguration(llvm::MemoryBufferRef(Text, Source));
@@ -195,10 +195,10 @@ LintResult runLint(const LintSettings &Settings, const tooling::CompilationDatab
   Result.sourceOnly = !Parse.cudaPath;
   // The compiler's and the system's include directories, and occlint's own
   // headers, are shown as <system>/... in every output.
-  Result.roots = choosePathRoots(Settings.root, Files, Parse.cudaPath.value_or(""),
-                                 {"/usr/include", "/usr/local/include", "/usr/lib/gcc",
-                                  OCCLINT_CLANG_RESOURCE_DIR "/include", Parse.builtinHeaders,
-                                  llvm::sys::path::parent_path(Parse.compatPrelude).str()});
+  Result.roots =
+      choosePathRoots(Settings.root, Files, Parse.cudaPath.value_or(""),
+                      {"/usr/include", "/usr/local/include", "/usr/lib/gcc", OCCLINT_CLANG_RESOURCE_DIR "/include",
+                       Parse.builtinHeaders, llvm::sys::path::parent_path(Parse.compatPrelude).str()});
   // A bad baseline stops the run before any analysis (exit 2, nothing written).
   std::vector<BaselineFinding> Baseline;
   if (!Settings.baseline.empty())

@@ -26,7 +26,7 @@ std::string defaultChecks();
 /// --config/--config-file, then the command-line overrides); null with
 /// `Error` set for an unreadable or invalid configuration.
 std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> createOptionsProvider(const LintSettings &Settings,
-                                                                            std::string &Error);
+                                                                             std::string &Error);
 
 /// Runs the checks on `Files` with the commands of `Database` (the user's:
 /// compile_commands.json or `-- flags`). `Argv0` locates the built-in CUDA

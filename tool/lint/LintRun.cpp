@@ -3,10 +3,10 @@
 #include "lint/SharedDeclarationOverlay.h"
 #include "lint/SingleCommandDatabase.h"
 
-#include "toolchain/ResultCache.h"
+#include "facts/RunContext.h"
 #include "lint/IsolatedAnalysis.h"
 #include "lint/UnitResultCache.h"
-#include "facts/RunContext.h"
+#include "toolchain/ResultCache.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
@@ -119,30 +119,27 @@ void mergeRepeat(clang::tidy::ClangTidyError &Kept, const clang::tidy::ClangTidy
     return A.FilePath == B.FilePath && A.FileOffset == B.FileOffset;
   };
   for (clang::tooling::DiagnosticMessage &Note : Kept.Notes) {
-    auto Other = std::find_if(Repeat.Notes.begin(), Repeat.Notes.end(),
-                              [&](const clang::tooling::DiagnosticMessage &N) {
-                                return SamePlace(N, Note) && N.Message == Note.Message;
-                              });
+    auto Other =
+        std::find_if(Repeat.Notes.begin(), Repeat.Notes.end(), [&](const clang::tooling::DiagnosticMessage &N) {
+          return SamePlace(N, Note) && N.Message == Note.Message;
+        });
     if (Other != Repeat.Notes.end()) {
       if (!sameFix(Other->Fix, Note.Fix))
         Note.Fix.clear();
       continue;
     }
-    auto Differing = std::find_if(Repeat.Notes.begin(), Repeat.Notes.end(),
-                                  [&](const clang::tooling::DiagnosticMessage &N) {
-                                    return SamePlace(N, Note) && N.Fix.empty();
-                                  });
+    auto Differing =
+        std::find_if(Repeat.Notes.begin(), Repeat.Notes.end(),
+                     [&](const clang::tooling::DiagnosticMessage &N) { return SamePlace(N, Note) && N.Fix.empty(); });
     if (Differing != Repeat.Notes.end() && !Note.Fix.empty())
       Note = *Differing;
     Note.Fix.clear();
   }
   for (const clang::tooling::DiagnosticMessage &Note : Repeat.Notes) {
-    const bool Known = std::any_of(Kept.Notes.begin(), Kept.Notes.end(), [&](const auto &N) {
-      return SamePlace(N, Note) && N.Message == Note.Message;
-    });
-    const bool Replaced = std::any_of(Kept.Notes.begin(), Kept.Notes.end(), [&](const auto &N) {
-      return SamePlace(N, Note) && !Note.Fix.empty();
-    });
+    const bool Known = std::any_of(Kept.Notes.begin(), Kept.Notes.end(),
+                                   [&](const auto &N) { return SamePlace(N, Note) && N.Message == Note.Message; });
+    const bool Replaced = std::any_of(Kept.Notes.begin(), Kept.Notes.end(),
+                                      [&](const auto &N) { return SamePlace(N, Note) && !Note.Fix.empty(); });
     if (!Known && !Replaced) {
       Kept.Notes.push_back(Note);
       Kept.Notes.back().Fix.clear();
@@ -216,9 +213,9 @@ std::string withoutProgressLines(const std::string &Said) {
   llvm::StringRef Rest(Said);
   while (!Rest.empty()) {
     auto [Line, Tail] = Rest.split('\n');
-    const bool Progress = Line.starts_with("occlint: ") &&
-                          (Line.contains(": parse archs ") || Line.contains("]: clang command: ") ||
-                           Line.contains("]: resources: "));
+    const bool Progress =
+        Line.starts_with("occlint: ") &&
+        (Line.contains(": parse archs ") || Line.contains("]: clang command: ") || Line.contains("]: resources: "));
     if (!Progress)
       Out += Line.str() + (Tail.data() ? "\n" : ""); // a split at a newline gives a non-null tail
     Rest = Tail;
@@ -240,8 +237,9 @@ std::string saveCrashLog(const IsolatedFile &F) {
   if (llvm::sys::fs::createUniqueFile(Model, Fd, Path))
     return "";
   llvm::raw_fd_ostream OS(Fd, /*shouldClose=*/true);
-  OS << "file: " << F.file << "\nwhat: " << F.failure.what << "\ncheck: "
-     << (F.failure.check.empty() ? "(not known)" : F.failure.check) << "\n\n" << F.failure.crashLog;
+  OS << "file: " << F.file << "\nwhat: " << F.failure.what
+     << "\ncheck: " << (F.failure.check.empty() ? "(not known)" : F.failure.check) << "\n\n"
+     << F.failure.crashLog;
   return std::string(Path);
 }
 
@@ -274,11 +272,11 @@ LintOutcome runLintJob(const LintJob &Job) {
   // clang-tidy's engine.
   // Given FilesRead and Inputs (the result cache), every file the parses
   // read and every nvcc verdict asked go there.
-  auto AnalyseFile = [&Job, &Sink](const std::string &File, llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
+  auto AnalyseFile = [&Job, &Sink](const std::string &File,
+                                   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS,
                                    std::vector<std::string> *FilesRead = nullptr, AnalysisInputs *Inputs = nullptr) {
     FileFindings Found;
-    auto Run = [&](const clang::tooling::CompilationDatabase &Commands, const std::string &Arch,
-                   OtherArchs *Others) {
+    auto Run = [&](const clang::tooling::CompilationDatabase &Commands, const std::string &Arch, OtherArchs *Others) {
       ExtentsOfOneParse Extents;
       std::vector<std::vector<clang::tidy::ClangTidyError>> Runs;
       // A parse in which Clang rejected a __shared__ object for its
@@ -295,8 +293,7 @@ LintOutcome runLintJob(const LintJob &Job) {
           Runs = runChecksOnFile(Context, Commands, File, FS, Job.quiet, Others, FirstParse ? &Rejected : nullptr,
                                  FirstParse ? &HeldStats : nullptr, FilesRead);
         }
-        if (!FirstParse || Rejected.empty() ||
-            !(FS = overlayRejectedSharedDeclarations(Rejected, BaseFS))) {
+        if (!FirstParse || Rejected.empty() || !(FS = overlayRejectedSharedDeclarations(Rejected, BaseFS))) {
           llvm::errs() << HeldStats;
           break;
         }
@@ -428,8 +425,8 @@ LintOutcome runLintJob(const LintJob &Job) {
         FilesRead.push_back(std::string(Absolute));
         llvm::sort(FilesRead);
         FilesRead.erase(std::unique(FilesRead.begin(), FilesRead.end()), FilesRead.end());
-        R.cache = {{"hit", false}, {"key", *Key}, {"corrupt", Corrupt}, {"filesRead", FilesRead},
-                   {"uses", Inputs.take()}};
+        R.cache = {
+            {"hit", false}, {"key", *Key}, {"corrupt", Corrupt}, {"filesRead", FilesRead}, {"uses", Inputs.take()}};
       }
       return R;
     };
@@ -442,7 +439,8 @@ LintOutcome runLintJob(const LintJob &Job) {
         return;
       const LintJob::ResultCacheUse &Use = *Job.resultCache;
       if (Cache.value("corrupt", false) && Use.notice)
-        Use.notice("occlint: note: " + File + ": a result-cache entry that is not whole was ignored; the file was "
+        Use.notice("occlint: note: " + File +
+                   ": a result-cache entry that is not whole was ignored; the file was "
                    "analysed again");
       if (Cache.value("hit", false)) {
         if (Use.verbose)
@@ -540,8 +538,9 @@ LintOutcome runLintJob(const LintJob &Job) {
     return std::tie(L.mainFile, L.arch) < std::tie(R.mainFile, R.arch);
   });
   Outcome.parseGaps = std::move(Gaps);
-  std::stable_sort(Outcome.parseGaps.begin(), Outcome.parseGaps.end(),
-                   [](const ParseGap &L, const ParseGap &R) { return std::tie(L.file, L.arch) < std::tie(R.file, R.arch); });
+  std::stable_sort(Outcome.parseGaps.begin(), Outcome.parseGaps.end(), [](const ParseGap &L, const ParseGap &R) {
+    return std::tie(L.file, L.arch) < std::tie(R.file, R.arch);
+  });
   return Outcome;
 }
 

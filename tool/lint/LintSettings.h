@@ -23,10 +23,10 @@ struct LintSettings {
   bool quiet = false;
 
   // occlint's own.
-  std::vector<std::string> gpus;         // --gpu: the Targets option, and the archs parsed
-  std::string cudaPath;                  // --cuda-path ("" = $CUDA_PATH, /usr/local/cuda)
-  std::string root;                      // --root: the project root paths are shown from ("" = chosen, PathRoots.h)
-  std::string baseline;                  // --baseline: a saved JSON output to compare with ("" = none)
+  std::vector<std::string> gpus; // --gpu: the Targets option, and the archs parsed
+  std::string cudaPath;          // --cuda-path ("" = $CUDA_PATH, /usr/local/cuda)
+  std::string root;              // --root: the project root paths are shown from ("" = chosen, PathRoots.h)
+  std::string baseline;          // --baseline: a saved JSON output to compare with ("" = none)
   std::vector<std::string> ptxasLogs;
   bool noCompile = false;
   /// --strict-parse: Clang's errors in code nvcc compiled are reported as
@@ -58,7 +58,7 @@ struct LintSettings {
   /// that a crash or a memory blow-up costs that file only. Off only inside
   /// that process itself.
   bool isolateFiles = true;
-  bool progress = false;                 // the progress line (caller decides: terminal and not --quiet)
+  bool progress = false; // the progress line (caller decides: terminal and not --quiet)
   /// Each file's findings and facts kept in occlint's cache and reused while
   /// nothing they depend on changed (lint/UnitResultCache.h). Off with
   /// --no-result-cache, and in the language server (it analyses the open

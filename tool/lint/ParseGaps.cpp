@@ -61,8 +61,7 @@ bool inside(const Intervals &Union, unsigned Offset) {
 
 } // namespace
 
-ParseGap degradeParse(std::vector<ClangTidyError> &Errors,
-                      const std::optional<std::vector<FunctionExtent>> &Extents) {
+ParseGap degradeParse(std::vector<ClangTidyError> &Errors, const std::optional<std::vector<FunctionExtent>> &Extents) {
   ParseGap Gap;
   auto First = std::find_if(Errors.begin(), Errors.end(), isCompilerError);
   if (First != Errors.end())

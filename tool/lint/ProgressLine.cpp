@@ -76,8 +76,8 @@ void ProgressLine::drawLocked() {
   if (Stopping || Elapsed < Delay)
     return;
   const long Seconds = long(std::chrono::duration_cast<std::chrono::seconds>(Elapsed).count());
-  OS << "\r\x1b[Kocclint: [" << Done << "/" << Total << " files done] "
-     << llvm::sys::path::filename(Current) << " (" << Seconds << " s)";
+  OS << "\r\x1b[Kocclint: [" << Done << "/" << Total << " files done] " << llvm::sys::path::filename(Current) << " ("
+     << Seconds << " s)";
   OS.flush();
   Drawn = true;
 }

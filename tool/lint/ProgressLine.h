@@ -17,8 +17,7 @@ class ProgressLine {
 public:
   /// Disabled: every call is a no-op. `Delay`: how long a run goes on before
   /// the line appears.
-  ProgressLine(llvm::raw_ostream &OS, bool Enabled,
-               std::chrono::milliseconds Delay = std::chrono::milliseconds(1000));
+  ProgressLine(llvm::raw_ostream &OS, bool Enabled, std::chrono::milliseconds Delay = std::chrono::milliseconds(1000));
   ~ProgressLine();
 
   void start(size_t TotalFiles);

@@ -42,15 +42,15 @@ public:
 // clang-tidy -p does), with response files of a sensible size only.
 std::unique_ptr<clang::tooling::CompilationDatabase> loadJsonDatabase(llvm::StringRef Json, std::string &Error) {
   std::string Reason;
-  auto Base =
-      clang::tooling::JSONCompilationDatabase::loadFromFile(Json, Reason, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  auto Base = clang::tooling::JSONCompilationDatabase::loadFromFile(Json, Reason,
+                                                                    clang::tooling::JSONCommandLineSyntax::AutoDetect);
   if (!Base) {
     Error = Json.str() + ": not a valid compile database: " + llvm::StringRef(Reason).trim().str();
     return nullptr;
   }
-  return clang::tooling::inferTargetAndDriverMode(clang::tooling::inferMissingCompileCommands(
-      clang::tooling::expandResponseFiles(std::move(Base), llvm::makeIntrusiveRefCnt<ResponseFileSizeLimit>(
-                                                                llvm::vfs::getRealFileSystem()))));
+  return clang::tooling::inferTargetAndDriverMode(
+      clang::tooling::inferMissingCompileCommands(clang::tooling::expandResponseFiles(
+          std::move(Base), llvm::makeIntrusiveRefCnt<ResponseFileSizeLimit>(llvm::vfs::getRealFileSystem()))));
 }
 
 } // namespace

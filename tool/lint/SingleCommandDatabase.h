@@ -15,9 +15,7 @@ namespace occlint {
 class SingleCommandDatabase final : public clang::tooling::CompilationDatabase {
 public:
   explicit SingleCommandDatabase(clang::tooling::CompileCommand Command) : Command(std::move(Command)) {}
-  std::vector<clang::tooling::CompileCommand> getCompileCommands(llvm::StringRef) const override {
-    return {Command};
-  }
+  std::vector<clang::tooling::CompileCommand> getCompileCommands(llvm::StringRef) const override { return {Command}; }
   std::vector<std::string> getAllFiles() const override { return {Command.Filename}; }
   std::vector<clang::tooling::CompileCommand> getAllCompileCommands() const override { return {Command}; }
 

@@ -1,8 +1,8 @@
 #include "lint/TargetsOption.h"
 
-#include "lint/CheckOptionValidation.h"
-#include "gpu/GpuDatabase.h"
 #include "facts/TargetSelection.h"
+#include "gpu/GpuDatabase.h"
+#include "lint/CheckOptionValidation.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

@@ -19,8 +19,7 @@ static const char EstimatedNote[] = "resources estimated from the source";
 // The value under Key in Map, computed by Compute once: by the first thread
 // that asks; a second thread asking meanwhile waits for it (occlint --jobs).
 template <class Key, class Value, class ComputeFn>
-const Value &onceFor(std::mutex &Lock, std::map<Key, std::shared_future<Value>> &Map, const Key &K,
-                     ComputeFn Compute) {
+const Value &onceFor(std::mutex &Lock, std::map<Key, std::shared_future<Value>> &Map, const Key &K, ComputeFn Compute) {
   std::shared_future<Value> Found;
   std::optional<std::promise<Value>> Mine; // set when this thread computes it
   {
@@ -180,15 +179,14 @@ ToolResourceReports::fromBuild(const std::string &MainFile, const std::string &A
 }
 
 std::optional<ToolResourceReports::Entry> ToolResourceReports::leftToTheDeviceLink(const std::string &Arch,
-                                                                                 const BuildCommand &Build) {
+                                                                                   const BuildCommand &Build) {
   // `code=lto_90` or `-dlto`: the compile leaves LTO-IR, and ptxas runs at
   // the device link, on the whole program; a compile of this file alone
   // would give other figures. Unknown, saying why (issue 17).
   if (!llvm::is_contained(Build.translated.linkTimeArchs, Arch))
     return std::nullopt;
-  return Entry{std::nullopt,
-               "registers decided at the device link (the build leaves " + Arch +
-                   " as LTO-IR: code=lto_XX or -dlto): " + EstimatedNote};
+  return Entry{std::nullopt, "registers decided at the device link (the build leaves " + Arch +
+                                 " as LTO-IR: code=lto_XX or -dlto): " + EstimatedNote};
 }
 
 std::shared_ptr<const LoadedBuildCapture>
@@ -215,12 +213,12 @@ ToolResourceReports::Entry ToolResourceReports::compile(const std::string &MainF
     noteOnce("refused " + Program,
              "occlint: note: did not run " + Program + ", named by the compile command of " + MainFile +
                  ": it is not an allowed program (a checkout's compile database is data, not a program to run;"
-                 " docs/security.md); to trust it, pass " + ProgramAllowlist::allowLineFor(Program) +
+                 " docs/security.md); to trust it, pass " +
+                 ProgramAllowlist::allowLineFor(Program) +
                  (Outcome.hostCompilerSubstituted ? "; /usr/bin/g++ used as nvcc's host compiler instead" : ""));
   for (const std::string &Flag : Outcome.droppedUnsafeFlags)
-    noteOnce("dropped " + Flag,
-             "occlint: note: dropped '" + Flag + "' from the device compile of " + MainFile +
-                 ": it would make the compiler run or load other code (docs/security.md)");
+    noteOnce("dropped " + Flag, "occlint: note: dropped '" + Flag + "' from the device compile of " + MainFile +
+                                    ": it would make the compiler run or load other code (docs/security.md)");
   if (!Outcome.ok) {
     // Once per (file, arch): the caller memoizes the entry.
     llvm::StringRef FirstLine = llvm::StringRef(Outcome.error).split('\n').first.trim();

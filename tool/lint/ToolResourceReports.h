@@ -5,9 +5,9 @@
 // checks estimate from the source. docs/resource-reports.md, "In a lint run".
 #pragma once
 
-#include "toolchain/CompileCommandTranslator.h"
-#include "gpu/PtxasReport.h"
 #include "facts/ResourceReports.h"
+#include "gpu/PtxasReport.h"
+#include "toolchain/CompileCommandTranslator.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,10 +28,10 @@ namespace occlint {
 struct LoadedBuildCapture; // toolchain/BuildCapture.h
 
 struct ToolResourceSettings {
-  std::optional<std::string> cudaPath; // the toolkit found; none: estimates only
-  bool noCompile = false;              // --no-compile: never run the compiler
-  std::string cacheDir;                // empty: ResultCache's default
-  bool cacheOnly = false;              // start no process: the cache's latest report, else estimates
+  std::optional<std::string> cudaPath;      // the toolkit found; none: estimates only
+  bool noCompile = false;                   // --no-compile: never run the compiler
+  std::string cacheDir;                     // empty: ResultCache's default
+  bool cacheOnly = false;                   // start no process: the cache's latest report, else estimates
   std::chrono::seconds compileTimeout{120}; // per compiler process (--compile-timeout)
 };
 
@@ -108,7 +108,7 @@ private:
   /// The build's sidecar of a file, read and checked (its dependencies
   /// hashed) once for all its archs; thread-safe like entryFor.
   std::shared_ptr<const LoadedBuildCapture> buildCaptureOf(const std::string &MainFile,
-                                                                 const clang::tooling::CompileCommand &Command);
+                                                           const clang::tooling::CompileCommand &Command);
   std::mutex CaptureLock;
   std::map<std::string, std::shared_future<std::shared_ptr<const LoadedBuildCapture>>> Captures; // by file
 };

@@ -84,8 +84,7 @@ const std::string &occlintIdentity() {
 
 std::string unitResultKey(const std::string &File, const std::vector<clang::tooling::CompileCommand> &Commands,
                           const std::string &Configuration, const std::string &RunSettings) {
-  std::string Key = "occlint-unit-result 1\n" + occlintIdentity() + "settings " + RunSettings + "\nfile " + File +
-                    "\n";
+  std::string Key = "occlint-unit-result 1\n" + occlintIdentity() + "settings " + RunSettings + "\nfile " + File + "\n";
   for (const clang::tooling::CompileCommand &C : Commands)
     Key += "command " + json({C.Directory, C.Filename, C.CommandLine}).dump() + "\n";
   return Key + "configuration\n" + Configuration;
@@ -142,9 +141,9 @@ clang::tidy::occlint::ResourceReportLookup RecordingReportSource::reportFor(llvm
   return Lookup;
 }
 
-std::optional<CachedResult>
-UnitResultCache::lookup(const std::string &Key, const std::function<std::string(const json &Use)> &CurrentAnswer,
-                        bool &Corrupt) const {
+std::optional<CachedResult> UnitResultCache::lookup(const std::string &Key,
+                                                    const std::function<std::string(const json &Use)> &CurrentAnswer,
+                                                    bool &Corrupt) const {
   Corrupt = false;
   std::optional<std::string> Payload = ResultCache(Directory).lookup(Key, &Corrupt);
   if (!Payload)

@@ -32,54 +32,62 @@ template <typename T> void get(const json &J, const char *Key, T &V) { V = J.at(
 #define OCCLINT_FIELD(name) Io(#name, X.name);
 
 template <typename X_, typename Io_> void kernelResourcesFields(X_ &X, Io_ Io) {
-  OCCLINT_FIELD(registersPerThread) OCCLINT_FIELD(staticSharedMem) OCCLINT_FIELD(barriers)
-  OCCLINT_FIELD(launchBoundsMaxThreads) OCCLINT_FIELD(launchBoundsMinBlocks) OCCLINT_FIELD(maxRegisters)
+  OCCLINT_FIELD(registersPerThread)
+  OCCLINT_FIELD(staticSharedMem) OCCLINT_FIELD(barriers) OCCLINT_FIELD(launchBoundsMaxThreads)
+      OCCLINT_FIELD(launchBoundsMinBlocks) OCCLINT_FIELD(maxRegisters)
 }
 template <typename X_, typename Io_> void shapeFields(X_ &X, Io_ Io) {
-  OCCLINT_FIELD(blockX) OCCLINT_FIELD(blockY) OCCLINT_FIELD(blockZ) OCCLINT_FIELD(dynamicSharedMem)
-  OCCLINT_FIELD(optinDynamicSharedMem) OCCLINT_FIELD(gridBlocks)
-  OCCLINT_FIELD(dynamicSharedMemIsUpperBound)
+  OCCLINT_FIELD(blockX)
+  OCCLINT_FIELD(blockY) OCCLINT_FIELD(blockZ) OCCLINT_FIELD(dynamicSharedMem) OCCLINT_FIELD(optinDynamicSharedMem)
+      OCCLINT_FIELD(gridBlocks) OCCLINT_FIELD(dynamicSharedMemIsUpperBound)
 }
 template <typename X_, typename Io_> void nextStepFields(X_ &X, Io_ Io) {
-  OCCLINT_FIELD(resource) OCCLINT_FIELD(reduceBy) OCCLINT_FIELD(blocksPerSM) OCCLINT_FIELD(occupancy)
-  OCCLINT_FIELD(text) OCCLINT_FIELD(newValue)
+  OCCLINT_FIELD(resource)
+  OCCLINT_FIELD(reduceBy) OCCLINT_FIELD(blocksPerSM) OCCLINT_FIELD(occupancy) OCCLINT_FIELD(text)
+      OCCLINT_FIELD(newValue)
 }
 template <typename X_, typename Io_> void occupancyFields(X_ &X, Io_ Io) {
-  OCCLINT_FIELD(failureReason) OCCLINT_FIELD(blocksPerSM) OCCLINT_FIELD(warpsPerBlock)
-  OCCLINT_FIELD(activeWarpsPerSM) OCCLINT_FIELD(maxWarpsPerSM) OCCLINT_FIELD(occupancy) OCCLINT_FIELD(limitWarps)
-  OCCLINT_FIELD(limitRegisters) OCCLINT_FIELD(limitSharedMem) OCCLINT_FIELD(limitBlocks) OCCLINT_FIELD(limitBarriers)
-  OCCLINT_FIELD(limitingFactors) OCCLINT_FIELD(bindingLimiters) OCCLINT_FIELD(allocatedRegistersPerBlock)
-  OCCLINT_FIELD(allocatedSharedMemPerBlock) OCCLINT_FIELD(sharedMemConfigPerSM) OCCLINT_FIELD(sharedMemLimitPerBlock)
-  OCCLINT_FIELD(fullWaves) OCCLINT_FIELD(tailBlocks) OCCLINT_FIELD(waves)
+  OCCLINT_FIELD(failureReason)
+  OCCLINT_FIELD(blocksPerSM) OCCLINT_FIELD(warpsPerBlock) OCCLINT_FIELD(activeWarpsPerSM) OCCLINT_FIELD(maxWarpsPerSM)
+      OCCLINT_FIELD(occupancy) OCCLINT_FIELD(limitWarps) OCCLINT_FIELD(limitRegisters) OCCLINT_FIELD(limitSharedMem)
+          OCCLINT_FIELD(limitBlocks) OCCLINT_FIELD(limitBarriers) OCCLINT_FIELD(limitingFactors)
+              OCCLINT_FIELD(bindingLimiters) OCCLINT_FIELD(allocatedRegistersPerBlock)
+                  OCCLINT_FIELD(allocatedSharedMemPerBlock) OCCLINT_FIELD(sharedMemConfigPerSM)
+                      OCCLINT_FIELD(sharedMemLimitPerBlock) OCCLINT_FIELD(fullWaves) OCCLINT_FIELD(tailBlocks)
+                          OCCLINT_FIELD(waves)
 }
 template <typename X_, typename Io_> void pointFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(file) OCCLINT_FIELD(line) OCCLINT_FIELD(column)
 }
 template <typename X_, typename Io_> void kernelFields(X_ &X, Io_ Io) {
-  OCCLINT_FIELD(name) OCCLINT_FIELD(mangledName) OCCLINT_FIELD(registersKnown) OCCLINT_FIELD(resourceSource)
-  OCCLINT_FIELD(spillStores) OCCLINT_FIELD(spillLoads) OCCLINT_FIELD(branchLoss)
-  OCCLINT_FIELD(predictedActiveThreadsPerWarp)
+  OCCLINT_FIELD(name)
+  OCCLINT_FIELD(mangledName) OCCLINT_FIELD(registersKnown) OCCLINT_FIELD(resourceSource) OCCLINT_FIELD(spillStores)
+      OCCLINT_FIELD(spillLoads) OCCLINT_FIELD(branchLoss) OCCLINT_FIELD(predictedActiveThreadsPerWarp)
 }
 template <typename X_, typename Io_> void launchFields(X_ &X, Io_ Io) {
-  OCCLINT_FIELD(launchKind) OCCLINT_FIELD(caller) OCCLINT_FIELD(kernel) OCCLINT_FIELD(mangledName)
-  OCCLINT_FIELD(grid) OCCLINT_FIELD(gridBlocksAtMost) OCCLINT_FIELD(block) OCCLINT_FIELD(dynamicSharedMem) OCCLINT_FIELD(cooperative)
-  OCCLINT_FIELD(registersKnown) OCCLINT_FIELD(variant) OCCLINT_FIELD(variants) OCCLINT_FIELD(valuesComplete) OCCLINT_FIELD(blockComplete)
-  OCCLINT_FIELD(incompleteBecause) OCCLINT_FIELD(blockSweep) OCCLINT_FIELD(gridSweep) OCCLINT_FIELD(gridUnknown) OCCLINT_FIELD(blockUnknown)
-  OCCLINT_FIELD(dynamicSharedMemUnknown)
+  OCCLINT_FIELD(launchKind)
+  OCCLINT_FIELD(caller) OCCLINT_FIELD(kernel) OCCLINT_FIELD(mangledName) OCCLINT_FIELD(grid)
+      OCCLINT_FIELD(gridBlocksAtMost) OCCLINT_FIELD(block) OCCLINT_FIELD(dynamicSharedMem) OCCLINT_FIELD(cooperative)
+          OCCLINT_FIELD(registersKnown) OCCLINT_FIELD(variant) OCCLINT_FIELD(variants) OCCLINT_FIELD(valuesComplete)
+              OCCLINT_FIELD(blockComplete) OCCLINT_FIELD(incompleteBecause) OCCLINT_FIELD(blockSweep)
+                  OCCLINT_FIELD(gridSweep) OCCLINT_FIELD(gridUnknown) OCCLINT_FIELD(blockUnknown)
+                      OCCLINT_FIELD(dynamicSharedMemUnknown)
 }
 template <typename X_, typename Io_> void suppressedFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(check) OCCLINT_FIELD(suppressedBy) OCCLINT_FIELD(reason)
 }
 template <typename X_, typename Io_> void pipelineFields(X_ &X, Io_ Io) {
-  OCCLINT_FIELD(forms) OCCLINT_FIELD(stages) OCCLINT_FIELD(bytesPerStage) OCCLINT_FIELD(otherSharedBytes)
-  OCCLINT_FIELD(stagesFrom) OCCLINT_FIELD(stagesUnknown) OCCLINT_FIELD(notModelled) OCCLINT_FIELD(producer)
-  OCCLINT_FIELD(hazardsNotModelled) OCCLINT_FIELD(fpOpsPerThread) OCCLINT_FIELD(tensorFlopsPerWarp)
-  OCCLINT_FIELD(workUnknown) OCCLINT_FIELD(nothingOverlaps)
+  OCCLINT_FIELD(forms)
+  OCCLINT_FIELD(stages) OCCLINT_FIELD(bytesPerStage) OCCLINT_FIELD(otherSharedBytes) OCCLINT_FIELD(stagesFrom)
+      OCCLINT_FIELD(stagesUnknown) OCCLINT_FIELD(notModelled) OCCLINT_FIELD(producer) OCCLINT_FIELD(hazardsNotModelled)
+          OCCLINT_FIELD(fpOpsPerThread) OCCLINT_FIELD(tensorFlopsPerWarp) OCCLINT_FIELD(workUnknown)
+              OCCLINT_FIELD(nothingOverlaps)
 }
 template <typename X_, typename Io_> void depthFields(X_ &X, Io_ Io) {
-  OCCLINT_FIELD(stages) OCCLINT_FIELD(sharedBytes) OCCLINT_FIELD(fits) OCCLINT_FIELD(blocksPerSM)
-  OCCLINT_FIELD(occupancy) OCCLINT_FIELD(bindingLimiters) OCCLINT_FIELD(loadNs) OCCLINT_FIELD(computeNs)
-  OCCLINT_FIELD(latencyNs) OCCLINT_FIELD(coversLoad)
+  OCCLINT_FIELD(stages)
+  OCCLINT_FIELD(sharedBytes) OCCLINT_FIELD(fits) OCCLINT_FIELD(blocksPerSM) OCCLINT_FIELD(occupancy)
+      OCCLINT_FIELD(bindingLimiters) OCCLINT_FIELD(loadNs) OCCLINT_FIELD(computeNs) OCCLINT_FIELD(latencyNs)
+          OCCLINT_FIELD(coversLoad)
 }
 template <typename X_, typename Io_> void unitFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(mainFile) OCCLINT_FIELD(arch) OCCLINT_FIELD(resourceSource)
@@ -96,9 +104,13 @@ template <typename T, typename Fields> void read(const json &J, T &X, Fields F) 
 }
 
 // Each struct, both ways.
-#define OCCLINT_FIELDS_OF(Type, Fields)                                                                              \
-  json toJson(const Type &X) { return write(X, [](auto &Y, auto Io) { Fields(Y, Io); }); }                          \
-  void fromJson(const json &J, Type &X) { read(J, X, [](auto &Y, auto Io) { Fields(Y, Io); }); }
+#define OCCLINT_FIELDS_OF(Type, Fields)                                                                                \
+  json toJson(const Type &X) {                                                                                         \
+    return write(X, [](auto &Y, auto Io) { Fields(Y, Io); });                                                          \
+  }                                                                                                                    \
+  void fromJson(const json &J, Type &X) {                                                                              \
+    read(J, X, [](auto &Y, auto Io) { Fields(Y, Io); });                                                               \
+  }
 OCCLINT_FIELDS_OF(KernelResources, kernelResourcesFields)
 OCCLINT_FIELDS_OF(LaunchShape, shapeFields)
 OCCLINT_FIELDS_OF(NextStep, nextStepFields)
@@ -108,7 +120,9 @@ OCCLINT_FIELDS_OF(PipelineRecord, pipelineFields)
 OCCLINT_FIELDS_OF(PipelineDepthPoint, depthFields)
 #undef OCCLINT_FIELDS_OF
 
-json toJson(const TargetGpu &G) { return {{"arch", G.arch.name}, {"productName", G.productName}, {"smCount", G.smCount}}; }
+json toJson(const TargetGpu &G) {
+  return {{"arch", G.arch.name}, {"productName", G.productName}, {"smCount", G.smCount}};
+}
 void fromJson(const json &J, TargetGpu &G) {
   const ArchLimits *Arch = GpuDatabase::builtin().findArch(J.at("arch").get<std::string>());
   if (!Arch)

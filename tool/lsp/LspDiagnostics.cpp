@@ -55,9 +55,9 @@ json toDiagnostic(const DiagnosticRecord &R, const ConversionContext &C) {
       Message += "\n" + N.message;
       continue;
     }
-    Related.push_back({{"location",
-                        {{"uri", C.uriFor(N.file)}, {"range", toJson(rangeAround(N.file, N.position, N.ranges))}}},
-                       {"message", N.message}});
+    Related.push_back(
+        {{"location", {{"uri", C.uriFor(N.file)}, {"range", toJson(rangeAround(N.file, N.position, N.ranges))}}},
+         {"message", N.message}});
   }
   D["message"] = Message;
   if (!Related.empty())
@@ -107,8 +107,7 @@ json workspaceEdit(const std::vector<FixRecord> &Fixes, const ConversionContext 
     json &Edits = Changes[C.uriFor(F.span.file)];
     if (Edits.is_null())
       Edits = json::array();
-    Edits.push_back({{"range", toJson(Range{toPosition(F.span.begin), toPosition(F.span.end)})},
-                     {"newText", F.text}});
+    Edits.push_back({{"range", toJson(Range{toPosition(F.span.begin), toPosition(F.span.end)})}, {"newText", F.text}});
   }
   json Object = json::object();
   for (auto &[Uri, Edits] : Changes)
@@ -118,8 +117,7 @@ json workspaceEdit(const std::vector<FixRecord> &Fixes, const ConversionContext 
 
 } // namespace
 
-json codeActionsFor(const std::vector<DiagnosticRecord> &Records, const Range &Requested,
-                    const ConversionContext &C) {
+json codeActionsFor(const std::vector<DiagnosticRecord> &Records, const Range &Requested, const ConversionContext &C) {
   json Actions = json::array();
   for (const DiagnosticRecord &R : Records) {
     if (!diagnosticRange(R).touches(Requested))

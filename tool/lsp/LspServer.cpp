@@ -2,11 +2,11 @@
 
 #include "UserTrust.h"
 
-#include "outputs/CheckCatalog.h"
 #include "FileUris.h"
 #include "lint/LintPipeline.h"
 #include "lsp/LspCompileCommands.h"
 #include "lsp/LspUri.h"
+#include "outputs/CheckCatalog.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -202,7 +202,8 @@ void Server::applyInitializationOptions(const json &Given, const std::string &Ro
     } else if (Key == "gpu") {
       if (Value.is_string()) {
         Settings.gpus = {Value.get<std::string>()};
-      } else if (Value.is_array() && std::all_of(Value.begin(), Value.end(), [](const json &G) { return G.is_string(); })) {
+      } else if (Value.is_array() &&
+                 std::all_of(Value.begin(), Value.end(), [](const json &G) { return G.is_string(); })) {
         Settings.gpus = Value.get<std::vector<std::string>>();
       } else {
         Ignored(Key, "a list of GPU names");
@@ -303,12 +304,13 @@ void Server::checkAndPublish(const std::string &Path, const std::string &Uri) {
   Settings.startProcesses = trusted(Path);
   // Said only where trust would change something: noCompile runs nothing anyway.
   if (!Settings.startProcesses && !Settings.noCompile)
-    showMessageOnce(Info, "this workspace is not trusted, so occlint runs no compiler for it: resource reports come "
-                          "from occlint's cache or are estimated from the source. To trust it, add its directory to "
-                          "trusted-workspaces in " + (userConfigPath().empty() ? std::string("~/.config/occlint/config.yaml")
-                                                                                : userConfigPath()) +
-                          ", or pass --trust-workspace to `occlint lsp` in your editor's user settings "
-                          "(docs/security.md).");
+    showMessageOnce(Info,
+                    "this workspace is not trusted, so occlint runs no compiler for it: resource reports come "
+                    "from occlint's cache or are estimated from the source. To trust it, add its directory to "
+                    "trusted-workspaces in " +
+                        (userConfigPath().empty() ? std::string("~/.config/occlint/config.yaml") : userConfigPath()) +
+                        ", or pass --trust-workspace to `occlint lsp` in your editor's user settings "
+                        "(docs/security.md).");
   Settings.quiet = true; // no progress line or summary: stderr is a log here
   Settings.progress = false;
   Settings.verbose = false;

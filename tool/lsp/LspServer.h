@@ -5,9 +5,9 @@
 // handled before the next is read.
 #pragma once
 
-#include "outputs/DiagnosticRecords.h"
 #include "lint/LintSettings.h"
 #include "lsp/LspDiagnostics.h"
+#include "outputs/DiagnosticRecords.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -83,7 +83,7 @@ private:
   std::function<void(const nlohmann::json &)> Send;
   ConversionContext Conversion;
 
-  bool Initialized = false;      // `initialize` answered
+  bool Initialized = false; // `initialize` answered
   bool ShutdownRequested = false;
   bool ExitRequested = false;
 

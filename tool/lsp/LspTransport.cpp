@@ -43,7 +43,7 @@ MessageReader::Status MessageReader::read(std::string &Body, std::string &Error)
   Body.clear();
   Error.clear();
   std::optional<size_t> Length;
-  std::string Problem;   // the first thing wrong with these headers
+  std::string Problem;    // the first thing wrong with these headers
   bool InHeaders = false; // read a header line of this message already
   for (;;) {
     std::string Line;
@@ -90,16 +90,15 @@ MessageReader::Status MessageReader::read(std::string &Body, std::string &Error)
   }
   if (*Length > MaxBodySize) {
     In.ignore(std::streamsize(*Length));
-    Error = "a message of " + std::to_string(*Length) + " bytes, over the limit of " +
-            std::to_string(MaxBodySize) + ": skipped";
+    Error = "a message of " + std::to_string(*Length) + " bytes, over the limit of " + std::to_string(MaxBodySize) +
+            ": skipped";
     return In.eof() ? Status::EndOfInput : Status::BadFrame;
   }
   Body.resize(*Length);
   In.read(Body.data(), std::streamsize(*Length));
   const size_t Got = size_t(In.gcount());
   if (Got < *Length) {
-    Error = "input ended after " + std::to_string(Got) + " of the " + std::to_string(*Length) +
-            " bytes of a message";
+    Error = "input ended after " + std::to_string(Got) + " of the " + std::to_string(*Length) + " bytes of a message";
     Body.clear();
     return Status::EndOfInput;
   }

@@ -24,8 +24,7 @@ public:
 
   /// Bodies longer than `MaxBodySize` are skipped as bad frames instead of
   /// being held in memory.
-  explicit MessageReader(std::istream &In, size_t MaxBodySize = size_t(64) << 20)
-      : In(In), MaxBodySize(MaxBodySize) {}
+  explicit MessageReader(std::istream &In, size_t MaxBodySize = size_t(64) << 20) : In(In), MaxBodySize(MaxBodySize) {}
 
   Status read(std::string &Body, std::string &Error);
 

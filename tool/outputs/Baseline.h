@@ -24,8 +24,8 @@ struct BaselineFinding {
 };
 
 struct BaselineComparison {
-  std::string file;           // the baseline file, as given
-  std::vector<bool> isNew;    // per current diagnostic: not in the baseline
+  std::string file;                   // the baseline file, as given
+  std::vector<bool> isNew;            // per current diagnostic: not in the baseline
   std::vector<BaselineFinding> fixed; // in the baseline, no longer found
   size_t newCount() const;
 };

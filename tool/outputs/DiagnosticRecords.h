@@ -25,7 +25,7 @@ struct SourcePosition {
 };
 
 struct SourceSpan {
-  std::string file; // absolute
+  std::string file;          // absolute
   SourcePosition begin, end; // end is one past the last character
 };
 
@@ -44,11 +44,11 @@ struct NoteRecord {
 };
 
 struct DiagnosticRecord {
-  std::string check;       // "cuda-launch-tiny-grid", "clang-diagnostic-error"
-  std::string severity;    // "error", "warning" or "remark" (after --warnings-as-errors)
+  std::string check;    // "cuda-launch-tiny-grid", "clang-diagnostic-error"
+  std::string severity; // "error", "warning" or "remark" (after --warnings-as-errors)
   bool warningAsError = false;
   std::string message;
-  std::string file;        // absolute; "" for a diagnostic with no location
+  std::string file; // absolute; "" for a diagnostic with no location
   SourcePosition position;
   std::vector<SourceSpan> ranges;
   std::vector<NoteRecord> notes;

@@ -116,7 +116,8 @@ std::optional<DiagnosticRecord> diagnosticFromJson(const Json &J) {
   D.check = J["check"].get<std::string>();
   D.severity = J["severity"].get<std::string>();
   D.message = J["message"].get<std::string>();
-  D.warningAsError = J.contains("warningAsError") && J["warningAsError"].is_boolean() && J["warningAsError"].get<bool>();
+  D.warningAsError =
+      J.contains("warningAsError") && J["warningAsError"].is_boolean() && J["warningAsError"].get<bool>();
   D.file = stringField(J, "file");
   D.position = texts().at(D.file, unsignedField(J, "line"), unsignedField(J, "column"));
   D.ranges = spansFromJson(J, "ranges", D.file);

@@ -1,8 +1,8 @@
 // --format=json: occlint's own schema, documented field by field in
 // docs/output-formats.md. Bump JsonSchemaVersion (OutputFormats.h) when a
 // field changes meaning or disappears (adding fields keeps the version).
-#include "outputs/OutputFormats.h"
 #include "gpu/PipelineStaircaseJson.h"
+#include "outputs/OutputFormats.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -111,9 +111,9 @@ Json blockLimit(int Limit) { return Limit == INT_MAX ? Json(nullptr) : Json(Limi
 
 Json limiterList(unsigned Bits) {
   Json Names = Json::array();
-  for (::occlint::Limiter L : {::occlint::Limiter::Warps, ::occlint::Limiter::Registers,
-                               ::occlint::Limiter::SharedMemory, ::occlint::Limiter::Blocks,
-                               ::occlint::Limiter::Barriers})
+  for (::occlint::Limiter L :
+       {::occlint::Limiter::Warps, ::occlint::Limiter::Registers, ::occlint::Limiter::SharedMemory,
+        ::occlint::Limiter::Blocks, ::occlint::Limiter::Barriers})
     if (Bits & unsigned(L))
       Names.push_back(::occlint::limiterName(L));
   return Names;
@@ -165,12 +165,13 @@ Json nextStepsJson(const std::optional<::occlint::OccupancyResult> &O) {
 Json shapeJson(const std::optional<::occlint::LaunchShape> &S) {
   if (!S)
     return nullptr;
-  return {{"block", {S->blockX, S->blockY, S->blockZ}},
-          {"threadsPerBlock", S->threadsPerBlock()},
-          {"dynamicSharedMemoryBytes", S->dynamicSharedMemIsUpperBound ? Json(nullptr) : Json(S->dynamicSharedMem)},
-          {"dynamicSharedMemoryAtMostBytes", S->dynamicSharedMemIsUpperBound ? Json(S->dynamicSharedMem) : Json(nullptr)},
-          {"optinDynamicSharedMemoryBytes", nullIfUnset(S->optinDynamicSharedMem)},
-          {"gridBlocks", nullIfUnset(S->gridBlocks)}};
+  return {
+      {"block", {S->blockX, S->blockY, S->blockZ}},
+      {"threadsPerBlock", S->threadsPerBlock()},
+      {"dynamicSharedMemoryBytes", S->dynamicSharedMemIsUpperBound ? Json(nullptr) : Json(S->dynamicSharedMem)},
+      {"dynamicSharedMemoryAtMostBytes", S->dynamicSharedMemIsUpperBound ? Json(S->dynamicSharedMem) : Json(nullptr)},
+      {"optinDynamicSharedMemoryBytes", nullIfUnset(S->optinDynamicSharedMem)},
+      {"gridBlocks", nullIfUnset(S->gridBlocks)}};
 }
 
 const KernelRecord *kernelNamed(const TranslationUnitRecord &Unit, const std::string &MangledName) {
@@ -318,8 +319,8 @@ Json baselineJson(const std::optional<BaselineComparison> &Baseline) {
     return nullptr;
   Json Fixed = Json::array();
   for (const BaselineFinding &F : Baseline->fixed)
-    Fixed.push_back({{"check", F.check}, {"severity", F.severity}, {"message", F.message}, {"path", F.path},
-                     {"line", F.line}});
+    Fixed.push_back(
+        {{"check", F.check}, {"severity", F.severity}, {"message", F.message}, {"path", F.path}, {"line", F.line}});
   return {{"file", Baseline->file}, {"new", Baseline->newCount()}, {"fixed", std::move(Fixed)}};
 }
 
@@ -337,7 +338,9 @@ Json parseGapJson(const ParseGapNotice &N) {
           {"arch", nullIfEmpty(N.arch)},
           {"message", N.message()},
           {"firstError",
-           {{"file", nullIfEmpty(E.file)}, {"line", E.position.line}, {"column", E.position.column},
+           {{"file", nullIfEmpty(E.file)},
+            {"line", E.position.line},
+            {"column", E.position.column},
             {"message", E.message}}},
           {"functionsNotAnalysed", nullIfUnset(N.functionsNotAnalysed)},
           {"findingsDropped", N.findingsDropped}};
@@ -367,16 +370,11 @@ void writeJsonOutput(const LintResult &Result, llvm::raw_ostream &OS) {
   for (const ParseGapNotice &N : Result.parseGaps)
     Notifications.push_back(parseGapJson(N));
 
-  Json Out = {{"version", JsonSchemaVersion},
-              {"tool", {{"name", "occlint"}, {"version", OCCLINT_VERSION}}},
-              {"fileCount", Result.fileCount},
-              {"sourceOnly", Result.sourceOnly},
-              {"roots", rootsJson(Result.roots)},
-              {"baseline", baselineJson(Result.baseline)},
-              {"diagnostics", std::move(Diagnostics)},
-              {"launches", std::move(Launches)},
-              {"kernels", std::move(Kernels)},
-              {"notifications", std::move(Notifications)}};
+  Json Out = {{"version", JsonSchemaVersion},          {"tool", {{"name", "occlint"}, {"version", OCCLINT_VERSION}}},
+              {"fileCount", Result.fileCount},         {"sourceOnly", Result.sourceOnly},
+              {"roots", rootsJson(Result.roots)},      {"baseline", baselineJson(Result.baseline)},
+              {"diagnostics", std::move(Diagnostics)}, {"launches", std::move(Launches)},
+              {"kernels", std::move(Kernels)},         {"notifications", std::move(Notifications)}};
   // Messages quote source text, which need not be UTF-8: bad bytes become U+FFFD.
   OS << Out.dump(2, ' ', /*ensure_ascii=*/false, Json::error_handler_t::replace) << "\n";
 }

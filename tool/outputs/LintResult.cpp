@@ -30,8 +30,8 @@ bool LintResult::compilerErrors() const {
 
 bool LintResult::checkErrors() const {
   return llvm::any_of(errors, [](const ClangTidyError &E) {
-    return E.IsWarningAsError ||
-           (E.DiagLevel == ClangTidyError::Error && !llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"));
+    return E.IsWarningAsError || (E.DiagLevel == ClangTidyError::Error &&
+                                  !llvm::StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"));
   });
 }
 

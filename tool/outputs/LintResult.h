@@ -4,10 +4,10 @@
 // the report and the language server read it.
 #pragma once
 
-#include "outputs/DiagnosticRecords.h"
-#include "outputs/Baseline.h"
-#include "outputs/PathRoots.h"
 #include "facts/FactsRecords.h"
+#include "outputs/Baseline.h"
+#include "outputs/DiagnosticRecords.h"
+#include "outputs/PathRoots.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 
@@ -25,7 +25,7 @@ namespace occlint {
 struct ParseGapNotice {
   std::string file; // the translation unit
   std::string arch;
-  DiagnosticRecord firstError; // Clang's first error, with line and column
+  DiagnosticRecord firstError;                  // Clang's first error, with line and column
   std::optional<unsigned> functionsNotAnalysed; // unknown when no cuda-* check ran
   unsigned findingsDropped = 0;
   /// "a.cu: Clang cannot parse code that nvcc accepts (sm_90): <error>
@@ -39,11 +39,11 @@ struct LintResult {
   int setupExitCode = 0;
   std::string error;
 
-  std::vector<clang::tidy::ClangTidyError> errors;       // sorted, repeats dropped
-  std::vector<DiagnosticRecord> diagnostics;             // the same, with lines and columns
+  std::vector<clang::tidy::ClangTidyError> errors; // sorted, repeats dropped
+  std::vector<DiagnosticRecord> diagnostics;       // the same, with lines and columns
   std::vector<clang::tidy::occlint::TranslationUnitRecord> units;
   size_t fileCount = 0;
-  bool sourceOnly = false;                               // no CUDA toolkit found
+  bool sourceOnly = false; // no CUDA toolkit found
   /// How paths are shown in the report, JSON and SARIF (outputs/PathRoots.h).
   PathRoots roots;
   /// --baseline: which findings are new and which saved ones are fixed.

@@ -15,10 +15,10 @@
 namespace occlint {
 
 struct PathRoots {
-  std::string project;     // absolute, without a trailing '/'; "" when none
-  std::string projectFrom; // why: "--root", "git" (the top level of the sources' repository), "sources"
-  std::string cuda;        // the CUDA toolkit's directory; "" when none
-  std::string cudaResolved; // the same with its links resolved, when different
+  std::string project;             // absolute, without a trailing '/'; "" when none
+  std::string projectFrom;         // why: "--root", "git" (the top level of the sources' repository), "sources"
+  std::string cuda;                // the CUDA toolkit's directory; "" when none
+  std::string cudaResolved;        // the same with its links resolved, when different
   std::vector<std::string> system; // absolute include directories shown as <system>/...
 
   /// How File (absolute) is shown: relative to the project root, else

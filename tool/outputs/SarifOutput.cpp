@@ -5,8 +5,8 @@
 // wants), others by absolute file:// URIs.
 #include "outputs/OutputFormats.h"
 
-#include "outputs/CheckCatalog.h"
 #include "FileUris.h"
+#include "outputs/CheckCatalog.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -111,7 +111,7 @@ private:
 
   static Json externalRule(const std::string &Id, const std::string &Severity) {
     const std::string Text = Id.starts_with("clang-diagnostic-") ? "Clang's compiler diagnostic " + Id + "."
-                                                                  : "clang-tidy's check " + Id + ".";
+                                                                 : "clang-tidy's check " + Id + ".";
     const std::string Help = Text + " occlint reports it as Clang or clang-tidy does; see " + externalHelpUri(Id) + ".";
     return {{"id", Id},
             {"name", pascalCase(Id)},
@@ -295,9 +295,8 @@ Json parseGapDescriptor() {
 
 // A parse whose Clang errors occlint hid, at Clang's first error.
 Json parseGapNotification(const ParseGapNotice &N, Artifacts &Files) {
-  Json Notification = {{"descriptor", {{"id", ParseGapId}, {"index", 0}}},
-                       {"level", "warning"},
-                       {"message", {{"text", N.message()}}}};
+  Json Notification = {
+      {"descriptor", {{"id", ParseGapId}, {"index", 0}}}, {"level", "warning"}, {"message", {{"text", N.message()}}}};
   const DiagnosticRecord &E = N.firstError;
   if (!E.file.empty())
     Notification["locations"] =
@@ -337,8 +336,8 @@ void writeSarifOutput(const LintResult &Result, llvm::raw_ostream &OS) {
   Json Run = {{"tool", {{"driver", std::move(Driver)}}}};
   // An invocation only to carry the notifications: the run itself succeeded.
   if (!Notifications.empty())
-    Run["invocations"] = Json::array(
-        {{{"executionSuccessful", true}, {"toolExecutionNotifications", std::move(Notifications)}}});
+    Run["invocations"] =
+        Json::array({{{"executionSuccessful", true}, {"toolExecutionNotifications", std::move(Notifications)}}});
   if (Json BaseIds = Files.baseIds(); !BaseIds.is_null())
     Run["originalUriBaseIds"] = std::move(BaseIds);
   Run["artifacts"] = Files.list();

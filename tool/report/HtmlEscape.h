@@ -12,12 +12,23 @@ inline std::string escapeHtml(std::string_view Text) {
   Out.reserve(Text.size());
   for (char C : Text) {
     switch (C) {
-    case '&': Out += "&amp;"; break;
-    case '<': Out += "&lt;"; break;
-    case '>': Out += "&gt;"; break;
-    case '"': Out += "&quot;"; break;
-    case '\'': Out += "&#39;"; break;
-    default: Out += C;
+    case '&':
+      Out += "&amp;";
+      break;
+    case '<':
+      Out += "&lt;";
+      break;
+    case '>':
+      Out += "&gt;";
+      break;
+    case '"':
+      Out += "&quot;";
+      break;
+    case '\'':
+      Out += "&#39;";
+      break;
+    default:
+      Out += C;
     }
   }
   return Out;

@@ -6,8 +6,8 @@
 #include "ArgParser.h"
 #include "ExitCodes.h"
 #include "lint/LintPipeline.h"
-#include "lint/ProjectDatabase.h"
 #include "lint/ProgressLine.h"
+#include "lint/ProjectDatabase.h"
 #include "report/ReportHtml.h"
 #include "report/ReportMarkdown.h"
 #include "report/ReportModel.h"
@@ -232,8 +232,9 @@ int runReportCommand(int OriginalArgc, const char **OriginalArgv) {
   std::vector<const char *> Argv;
   for (const std::string &A : Normalized)
     Argv.push_back(A.c_str());
-  ArgParser Args("report", {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown",
-                           "allow-compiler", "compile-timeout", "max-memory", "root", "baseline", "weights"},
+  ArgParser Args("report",
+                 {"p", "gpu", "cuda-path", "ptxas-log", "checks", "config-file", "jobs", "html", "markdown",
+                  "allow-compiler", "compile-timeout", "max-memory", "root", "baseline", "weights"},
                  {"no-compile", "no-result-cache", "strict-parse", "quiet", "help", "all-staircases"});
   Args.parse(int(Argv.size()), Argv.data());
   if (Args.has("help")) {

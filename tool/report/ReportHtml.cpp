@@ -263,8 +263,8 @@ private:
         OS << (I ? ", " : "") << "<code>" << e(Moot[I].check) << "</code>";
       OS << "</summary><ul>";
       for (const ReportMootFinding &M : Moot)
-        OS << "<li><code>" << e(M.check) << "</code> suppressed by <code>" << e(M.suppressedBy) << "</code>: "
-           << e(M.reason) << "</li>";
+        OS << "<li><code>" << e(M.check) << "</code> suppressed by <code>" << e(M.suppressedBy)
+           << "</code>: " << e(M.reason) << "</li>";
       OS << "</ul></details>";
     }
     OS << "</td></tr>\n";
@@ -343,9 +343,9 @@ private:
       // One tbody per kernel: the filters hide a kernel with its launches.
       OS << "<tbody class=\"kernel-group\" data-file-group=\"" << e(File) << "\">\n<tr class=\"kernel\""
          << filterAttributes(K.location, "", K.findings, K.kernel + " " + K.arch) << ">"
-         << locationCell(K.location, File)
-         << "<td><span class=\"kernel-name mono\">" << e(K.kernel.empty() ? "(unknown kernel)" : K.kernel)
-         << "</span></td><td class=\"mono\">" << e(K.arch) << "</td>"
+         << locationCell(K.location, File) << "<td><span class=\"kernel-name mono\">"
+         << e(K.kernel.empty() ? "(unknown kernel)" : K.kernel) << "</span></td><td class=\"mono\">" << e(K.arch)
+         << "</td>"
          << "<td class=\"num wrap\" title=\"" << e(K.resourceSource) << "\">";
       if (K.registersEstimated)
         OS << "<span class=\"estimated\">" << e(K.registers) << "</span>";
@@ -389,8 +389,8 @@ private:
     OS << "<section id=\"other-findings\">\n<h2>Other findings</h2>\n<table>\n<thead><tr><th>Location</th>"
        << "<th>Severity</th><th>Check</th><th>Message</th></tr></thead>\n<tbody>\n";
     for (const ReportFinding &F : Model.otherFindings)
-      OS << "<tr><td class=\"mono\">" << e(F.location) << "</td><td>" << e(F.severity) << "</td><td>"
-         << newBadge(F) << "<code>" << e(F.check) << "</code></td><td>" << e(F.message) << "</td></tr>\n";
+      OS << "<tr><td class=\"mono\">" << e(F.location) << "</td><td>" << e(F.severity) << "</td><td>" << newBadge(F)
+         << "<code>" << e(F.check) << "</code></td><td>" << e(F.message) << "</td></tr>\n";
     OS << "</tbody>\n</table>\n</section>\n";
   }
 
@@ -409,10 +409,10 @@ private:
           const ReportRankedFinding &R = Model.ranked[I];
           OS << "<tr class=\"" << e(R.finding.severity) << "\"><td class=\"num\">" << I + 1 << "</td><td>"
              << e(reportLossText(Model, R)) << "</td><td>" << e(describeLaunchWeight(R.weight)) << "</td><td>"
-             << newBadge(R.finding) << "<code>" << e(R.finding.check)
-             << "</code> <span title=\"" << e(R.finding.message) << "\">" << e(shortened(R.finding.message, 140))
-             << "</span></td><td><code>" << e(R.kernel) << "</code> at <span class=\"mono\">"
-             << path(R.finding.location) << "</span>, " << e(R.gpu) << "</td></tr>\n";
+             << newBadge(R.finding) << "<code>" << e(R.finding.check) << "</code> <span title=\""
+             << e(R.finding.message) << "\">" << e(shortened(R.finding.message, 140)) << "</span></td><td><code>"
+             << e(R.kernel) << "</code> at <span class=\"mono\">" << path(R.finding.location) << "</span>, " << e(R.gpu)
+             << "</td></tr>\n";
         }
         OS << "</tbody>\n</table>\n";
       };
@@ -487,7 +487,8 @@ private:
     if (Model.staircases.empty()) {
       OS << "<p class=\"note\">No launch " << (Model.allStaircases ? "" : "with a finding ")
          << "has a computed occupancy (its block size and dynamic shared memory must be constants and its kernel "
-            "known)." << (Model.allStaircases ? "" : " --all-staircases: every launch's.") << "</p>\n</section>\n";
+            "known)."
+         << (Model.allStaircases ? "" : " --all-staircases: every launch's.") << "</p>\n</section>\n";
       return;
     }
     if (!Model.allStaircases)

@@ -125,8 +125,7 @@ private:
            << " |  | " << code(L.block) << " | " << code(L.grid) << " | "
            << (L.cannotLaunch ? "**" + m(L.occupancy) + "**" : m(L.occupancy)) << " | "
            << m(L.limitsDetail.empty() ? L.limits : L.limits + ": " + L.limitsDetail) << " | " << m(L.waves) << " | "
-           << findings(L.findings) << (L.findings.empty() || L.moot.empty() ? "" : " ") << moot(L.moot)
-           << " |\n";
+           << findings(L.findings) << (L.findings.empty() || L.moot.empty() ? "" : " ") << moot(L.moot) << " |\n";
       }
     }
     OS << "\n";
@@ -139,8 +138,8 @@ private:
       return;
     OS << "## Other findings\n\n| Location | Severity | Check | Message |\n|---|---|---|---|\n";
     for (const ReportFinding &F : Model.otherFindings)
-      OS << "| " << code(F.location) << " | " << m(F.severity) << " | " << (F.isNew ? "**new** " : "")
-         << code(F.check) << " | " << m(F.message) << " |\n";
+      OS << "| " << code(F.location) << " | " << m(F.severity) << " | " << (F.isNew ? "**new** " : "") << code(F.check)
+         << " | " << m(F.message) << " |\n";
     OS << "\n";
   }
 
@@ -156,9 +155,8 @@ private:
       for (size_t I = 0; I < Model.ranked.size(); ++I) {
         const ReportRankedFinding &R = Model.ranked[I];
         OS << "| " << I + 1 << " | " << m(reportLossText(Model, R)) << " | " << m(describeLaunchWeight(R.weight))
-           << " | " << (R.finding.isNew ? "**new** " : "")
-           << code(R.finding.check) << " " << m(R.finding.message) << " | " << code(R.kernel) << " at "
-           << code(R.finding.location) << ", " << m(R.gpu) << " |\n";
+           << " | " << (R.finding.isNew ? "**new** " : "") << code(R.finding.check) << " " << m(R.finding.message)
+           << " | " << code(R.kernel) << " at " << code(R.finding.location) << ", " << m(R.gpu) << " |\n";
       }
       OS << "\n";
     }

@@ -35,11 +35,13 @@ std::string reportRankingNote(const ReportModel &Model) {
   if (!Model.weightsFile.empty())
     return Loss + "Ordered by that loss times the kernel's share of the runtime in " + Model.weightsFile +
            " (kernels the file does not name after those it does)." + Tail;
-  return Loss + "Ordered by that loss times the launch's size, what the launch weighs in the program: the blocks it "
-                "launches over the blocks the GPU holds at once at its occupancy, in waves (what each thread does "
-                "is not known and is taken equal across launches; a grid known only by its bound counts at its "
-                "bound, one not known at all as one full wave). --weights orders by measured kernel times "
-                "instead." + Tail;
+  return Loss +
+         "Ordered by that loss times the launch's size, what the launch weighs in the program: the blocks it "
+         "launches over the blocks the GPU holds at once at its occupancy, in waves (what each thread does "
+         "is not known and is taken equal across launches; a grid known only by its bound counts at its "
+         "bound, one not known at all as one full wave). --weights orders by measured kernel times "
+         "instead." +
+         Tail;
 }
 
 std::string reportPercent(double Fraction) {
@@ -369,14 +371,14 @@ private:
   int staircaseFor(const LaunchRecord &L, const KernelEntry &Kernel, const ReportLaunchRow &Row) {
     const KernelResources &K = *L.resources;
     const LaunchShape &S = *L.shape;
-    const std::string Key =
-        Kernel.name + "\n" + L.mangledName + "\n" + Kernel.arch + "\n" + Row.gpu + "\n" +
-        std::to_string(K.registersPerThread) + "/" + std::to_string(K.staticSharedMem) + "/" +
-        std::to_string(K.barriers) + "/" + std::to_string(K.launchBoundsMaxThreads.value_or(0)) + "/" +
-        std::to_string(K.maxRegisters.value_or(0)) + "/" + std::to_string(S.blockX) + "x" + std::to_string(S.blockY) +
-        "x" + std::to_string(S.blockZ) + "/" + std::to_string(S.dynamicSharedMem) + "/" +
-        std::to_string(S.optinDynamicSharedMem.value_or(-1)) + "/" + std::to_string(S.dynamicSharedMemIsUpperBound) + "/" +
-        std::to_string(L.registersKnown);
+    const std::string Key = Kernel.name + "\n" + L.mangledName + "\n" + Kernel.arch + "\n" + Row.gpu + "\n" +
+                            std::to_string(K.registersPerThread) + "/" + std::to_string(K.staticSharedMem) + "/" +
+                            std::to_string(K.barriers) + "/" + std::to_string(K.launchBoundsMaxThreads.value_or(0)) +
+                            "/" + std::to_string(K.maxRegisters.value_or(0)) + "/" + std::to_string(S.blockX) + "x" +
+                            std::to_string(S.blockY) + "x" + std::to_string(S.blockZ) + "/" +
+                            std::to_string(S.dynamicSharedMem) + "/" +
+                            std::to_string(S.optinDynamicSharedMem.value_or(-1)) + "/" +
+                            std::to_string(S.dynamicSharedMemIsUpperBound) + "/" + std::to_string(L.registersKnown);
     auto [It, New] = StaircaseByKey.emplace(Key, int(Model.staircases.size()));
     if (New) {
       ReportStaircaseGroup G;

@@ -45,48 +45,48 @@ struct ReportMootFinding {
 
 /// A launch on one target GPU.
 struct ReportLaunchRow {
-  std::string location;      // "src/a.cu:12"
-  std::string kernel;        // "reduce<256>"
-  std::string launchKind;    // "<<<>>>", "cudaLaunchKernel", ...
-  std::string caller;        // the function it is written in
-  std::string gpu;           // "H100 SXM (sm_90, 132 SMs)"
-  std::string gpuName, gpuDetail; // "H100 SXM", "sm_90, 132 SMs"
-  std::string sharedMemory;  // "1024 + 4096 B" (static + dynamic)
-  std::string block, grid;   // "16x16 (256)", "1024", "unknown"
-  std::string occupancy;     // "50.0%", "≤ 50.0%" (registers unknown), "cannot launch", "unknown"
+  std::string location;                 // "src/a.cu:12"
+  std::string kernel;                   // "reduce<256>"
+  std::string launchKind;               // "<<<>>>", "cudaLaunchKernel", ...
+  std::string caller;                   // the function it is written in
+  std::string gpu;                      // "H100 SXM (sm_90, 132 SMs)"
+  std::string gpuName, gpuDetail;       // "H100 SXM", "sm_90, 132 SMs"
+  std::string sharedMemory;             // "1024 + 4096 B" (static + dynamic)
+  std::string block, grid;              // "16x16 (256)", "1024", "unknown"
+  std::string occupancy;                // "50.0%", "≤ 50.0%" (registers unknown), "cannot launch", "unknown"
   std::optional<double> occupancyValue; // [0,1] when computed and the launch can start
   bool occupancyUpperBound = false;     // registers unknown
   bool cannotLaunch = false;
-  std::string limits;        // "registers, shared memory", or why it cannot launch / is unknown
-  std::string limitsDetail;  // the engine's reason when it cannot launch, "" otherwise
-  std::string waves;         // "2.30 (2 full + tail of 40 blocks)", "" without a grid
+  std::string limits;                  // "registers, shared memory", or why it cannot launch / is unknown
+  std::string limitsDetail;            // the engine's reason when it cannot launch, "" otherwise
+  std::string waves;                   // "2.30 (2 full + tail of 40 blocks)", "" without a grid
   std::vector<ReportFinding> findings; // the top-level diagnostics at the launch's line
   std::vector<ReportMootFinding> moot; // shown folded under the findings
-  int staircase = -1;        // index into ReportModel::staircases, -1 when none
+  int staircase = -1;                  // index into ReportModel::staircases, -1 when none
 };
 
 /// A kernel on one arch, with its launches (on every target GPU of that arch).
 struct ReportKernelRow {
-  std::string location;      // the definition, "src/a.cu:3"; "" when not in the linted files
-  std::string kernel;        // "" for launches whose kernel is not known
-  std::string arch;          // "sm_90"
-  std::string registers;     // "40", "unknown (estimate)"
+  std::string location;  // the definition, "src/a.cu:3"; "" when not in the linted files
+  std::string kernel;    // "" for launches whose kernel is not known
+  std::string arch;      // "sm_90"
+  std::string registers; // "40", "unknown (estimate)"
   bool registersEstimated = false;
-  std::string resourceSource; // "ptxas, sm_90" or "estimate: ..."
-  std::string sharedMemory;   // "1024 B static"
-  std::string spills;         // "none", "16 B stores, 16 B loads", "unknown"
+  std::string resourceSource;          // "ptxas, sm_90" or "estimate: ..."
+  std::string sharedMemory;            // "1024 B static"
+  std::string spills;                  // "none", "16 B stores, 16 B loads", "unknown"
   std::vector<ReportFinding> findings; // the top-level diagnostics at the kernel's line
   std::vector<ReportLaunchRow> launches;
 };
 
 /// One launch configuration of one kernel on one GPU, and its staircases.
 struct ReportStaircaseGroup {
-  std::string anchor;        // "staircase-3", an HTML id
+  std::string anchor; // "staircase-3", an HTML id
   std::string kernel, gpu;
   std::string configuration; // "block 256, 0 B dynamic shared memory, 40 registers"
   std::vector<std::string> launchLocations;
-  std::string occupancy;     // as in the table
-  std::string failure;       // why it cannot launch, "" when it can
+  std::string occupancy; // as in the table
+  std::string failure;   // why it cannot launch, "" when it can
   bool registersKnown = true;
   LaunchStaircases charts;
 };
@@ -99,9 +99,9 @@ struct ReportModel {
   std::vector<std::string> resourceSources; // "src/a.cu, sm_90: ptxas report ..." per parse
   std::map<std::string, size_t> findingsBySeverity;
   std::vector<ReportKernelRow> kernels;
-  std::vector<ReportFinding> otherFindings; // diagnostics at no kernel's or launch's line
-  std::vector<ReportRankedFinding> ranked;  // the launches' findings (not remarks), costliest first
-  std::string weightsFile;                  // --weights, "" without
+  std::vector<ReportFinding> otherFindings;      // diagnostics at no kernel's or launch's line
+  std::vector<ReportRankedFinding> ranked;       // the launches' findings (not remarks), costliest first
+  std::string weightsFile;                       // --weights, "" without
   std::map<std::string, size_t> findingsByCheck; // every finding but the remarks
   /// --baseline: the saved file, how many findings are new, and the saved
   /// findings no longer found. baselineFile "" when there is no baseline.

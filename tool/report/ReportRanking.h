@@ -22,9 +22,9 @@ struct FindingLoss {
     NotEstimated,  // no estimate for this check
   };
   Kind kind = Kind::NotEstimated;
-  double loss = 0;                  // [0, 1], Estimated
-  std::optional<double> occupancy;  // the launch's, OccupancyOnly
-  std::string what;                 // "lanes masked off", "SMs idle", "tail wave", "cannot start", "occupancy"
+  double loss = 0;                 // [0, 1], Estimated
+  std::optional<double> occupancy; // the launch's, OccupancyOnly
+  std::string what;                // "lanes masked off", "SMs idle", "tail wave", "cannot start", "occupancy"
 };
 
 /// The loss a finding of `Check` stands for on launch `L` (on L's GPU).

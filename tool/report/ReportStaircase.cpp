@@ -172,8 +172,8 @@ static Staircase sharedMemoryStaircase(const TargetGpu &Gpu, const KernelResourc
   return S;
 }
 
-LaunchStaircases computeStaircases(const TargetGpu &Gpu, const KernelResources &Kernel, const LaunchShape &LaunchedShape,
-                                   bool RegistersKnown) {
+LaunchStaircases computeStaircases(const TargetGpu &Gpu, const KernelResources &Kernel,
+                                   const LaunchShape &LaunchedShape, bool RegistersKnown) {
   // Occupancy per SM: the grid does not enter (a grid that cannot start
   // would make every step fail).
   LaunchShape Shape = LaunchedShape;

@@ -84,8 +84,8 @@ std::string staircaseSvg(const Staircase &S) {
   std::string Out;
   auto Add = [&Out](const std::string &Text) { Out += Text; };
 
-  Add("<svg class=\"staircase\" data-axis=\"" + escapeHtml(Title) + "\" width=\"" +
-      num(Width) + "\" height=\"" + num(Height) + "\" viewBox=\"0 0 " + num(Width) + " " + num(Height) +
+  Add("<svg class=\"staircase\" data-axis=\"" + escapeHtml(Title) + "\" width=\"" + num(Width) + "\" height=\"" +
+      num(Height) + "\" viewBox=\"0 0 " + num(Width) + " " + num(Height) +
       "\" role=\"img\" aria-label=\"occupancy over " + escapeHtml(Title) +
       "\" font-family=\"sans-serif\" "
       "font-size=\"11\">\n");

@@ -2,8 +2,8 @@
 // on a kernel's expressions: global memory accesses and their guards, calls
 // (what they communicate, and the callees' bodies), built-in variables,
 // variables a grid-stride loop would carry from one element to the next.
-#include "checks/fixes/BlockResizeKernelScan.h"
 #include "ast/SharedMemoryVariables.h"
+#include "checks/fixes/BlockResizeKernelScan.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -14,7 +14,8 @@ namespace clang::tidy::occlint::resize {
 // "" for nothing known.
 std::string communicationKind(const FunctionDecl &FD) {
   for (const DeclContext *DC = FD.getDeclContext(); DC; DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && NS->getIdentifier() && NS->getName() == "cooperative_groups")
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getIdentifier() && NS->getName() == "cooperative_groups")
       return "cooperative groups";
   const std::string Name = FD.getNameAsString();
   const llvm::StringRef N(Name);

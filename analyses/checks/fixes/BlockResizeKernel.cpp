@@ -1,9 +1,9 @@
 // Conditions (a) and (b) of the block-resize safety rule (BlockResizeSafety.h)
 // on a kernel's body: its variables, its guards and its statements. The
 // expressions are in BlockResizeExpressions.cpp.
-#include "checks/fixes/BlockResizeKernelScan.h"
 #include "ast/AstWalker.h"
 #include "ast/SharedMemoryVariables.h"
+#include "checks/fixes/BlockResizeKernelScan.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"

@@ -47,7 +47,7 @@ public:
 
 private:
   struct Scope {
-    ParamSet guards;                   // n such that idx < n holds here
+    ParamSet guards;                    // n such that idx < n holds here
     const VarDecl *strideVar = nullptr; // inside a grid-stride loop: its variable
     const Stmt *strideBody = nullptr;   // and its body
     bool innerLoop = false;             // inside a loop or switch nested in the grid-stride loop

@@ -44,16 +44,15 @@ bool isLiteral(const Expr *E, uint64_t Value) {
 
 const DeclRefExpr *integerVariable(const Expr *E) {
   const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return Ref && isa<VarDecl>(Ref->getDecl()) && Ref->getType()->isIntegerType() &&
-                 !Ref->getType()->isBooleanType()
+  return Ref && isa<VarDecl>(Ref->getDecl()) && Ref->getType()->isIntegerType() && !Ref->getType()->isBooleanType()
              ? Ref
              : nullptr;
 }
 
 struct GridForm {
-  const Expr *whole = nullptr;          // the division
+  const Expr *whole = nullptr;           // the division
   const DeclRefExpr *dividend = nullptr; // m
-  bool divide = false;                  // m / L (not a ceil-div)
+  bool divide = false;                   // m / L (not a ceil-div)
 };
 
 // (m + L-1) / L, (m + L - 1) / L or m / L, L the block's literal value and m

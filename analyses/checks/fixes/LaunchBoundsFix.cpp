@@ -43,9 +43,9 @@ public:
 
 private:
   bool visitCall(const CallExpr &Call) {
-    if (const FunctionDecl *Callee = Call.getDirectCallee(); Callee && Callee->getIdentifier() &&
-                                                              (Callee->getName().starts_with("cudaFunc") ||
-                                                               Callee->getName().starts_with("cudaOccupancy")))
+    if (const FunctionDecl *Callee = Call.getDirectCallee();
+        Callee && Callee->getIdentifier() &&
+        (Callee->getName().starts_with("cudaFunc") || Callee->getName().starts_with("cudaOccupancy")))
       Allowed.push_back(SM.getExpansionRange(Call.getSourceRange()).getAsRange());
     return true;
   }
@@ -83,7 +83,8 @@ std::string launchBoundsFixBlocker(const KernelInfo &Kernel, int64_t Threads, co
   if (FD.isExternallyVisible())
     return Name + " has external linkage: another file may launch it with more than " + T +
            " threads, a launch the attribute would make fail; a static kernel (or one in an anonymous namespace) "
-           "launched here with at most " + T + " threads gets the fix-it";
+           "launched here with at most " +
+           T + " threads gets the fix-it";
   std::vector<SourceRange> Launches;
   for (const LaunchSite &Site : Facts.launches) {
     if (!sameFunction(Site.kernel, &FD))

@@ -18,18 +18,18 @@
 
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <netinet/in.h>
 #include <regex>
 #include <string>
-#include <thread>
-#include <vector>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace occlint::testing;
 namespace fs = std::filesystem;
@@ -63,8 +63,8 @@ int freePort() {
   return Port;
 }
 
-#define REQUIRE_PROGRAM(Path, Name)                                                                                  \
-  if ((Path).empty())                                                                                                \
+#define REQUIRE_PROGRAM(Path, Name)                                                                                    \
+  if ((Path).empty())                                                                                                  \
   GTEST_FAIL() << "no " << (Name) << " here: this test needs it (scripts/test-tools.sh installs it)"
 
 // Two units that include one header with a launch of 48 threads per block;
@@ -97,10 +97,10 @@ protected:
     Dir.write("host.cpp", HostUnit);
     nlohmann::json Database = nlohmann::json::array();
     for (const char *Unit : {"a", "b"})
-      Database.push_back({{"directory", Dir.path().string()},
-                          {"arguments", {Nvcc, "-arch=sm_90", "-c", std::string(Unit) + ".cu", "-o",
-                                         std::string(Unit) + ".o"}},
-                          {"file", std::string(Unit) + ".cu"}});
+      Database.push_back(
+          {{"directory", Dir.path().string()},
+           {"arguments", {Nvcc, "-arch=sm_90", "-c", std::string(Unit) + ".cu", "-o", std::string(Unit) + ".o"}},
+           {"file", std::string(Unit) + ".cu"}});
     Database.push_back({{"directory", Dir.path().string()},
                         {"arguments", {Gxx, "-c", "host.cpp", "-o", "host.o"}},
                         {"file", "host.cpp"}});
@@ -122,8 +122,8 @@ protected:
     for (const char *Stale : {"a.o", "b.o", "a-plain.o", "host.o", "a.o.occlint.json", "b.o.occlint.json",
                               "a-plain.o.occlint.json", "host.o.occlint.json"})
       fs::remove(Dir.path() / Stale);
-    const std::string Env = Environment + " OCCLINT_CACHE_DIR=" +
-                            shellQuote((Dir.path() / ("occlint-cache-" + Name)).string()) + " ";
+    const std::string Env =
+        Environment + " OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / ("occlint-cache-" + Name)).string()) + " ";
     const std::string In = "cd " + shellQuote(Dir.path().string()) + " && " + Env;
     const std::string Wrapped = Launcher.empty() ? "" : Launcher + " ";
     for (const std::string Unit : {"a", "b"}) {
@@ -131,8 +131,8 @@ protected:
                                    shellQuote(Nvcc) + " -arch=sm_90 -c " + Unit + ".cu -o " + Unit + ".o");
       Out.log += R.output;
       Out.compiled = Out.compiled && R.exitCode == 0;
-      Out.sidecars[Unit] = comparable(
-          nlohmann::json::parse(readFile(Dir.path() / (Unit + ".o.occlint.json")), nullptr, false));
+      Out.sidecars[Unit] =
+          comparable(nlohmann::json::parse(readFile(Dir.path() / (Unit + ".o.occlint.json")), nullptr, false));
     }
     // The launcher alone (resource reports, no lint) on the same unit.
     CommandResult Plain = runCommand(In + shellQuote(OCCLINT_WRAP_BINARY) + " " + Wrapped + shellQuote(Nvcc) +
@@ -141,8 +141,8 @@ protected:
     Out.compiled = Out.compiled && Plain.exitCode == 0;
     Out.sidecars["a-plain"] =
         comparable(nlohmann::json::parse(readFile(Dir.path() / "a-plain.o.occlint.json"), nullptr, false));
-    CommandResult Host = runCommand(In + shellQuote(OCCLINT_WRAP_BINARY) + " " + Wrapped + shellQuote(Gxx) +
-                                    " -c host.cpp -o host.o");
+    CommandResult Host =
+        runCommand(In + shellQuote(OCCLINT_WRAP_BINARY) + " " + Wrapped + shellQuote(Gxx) + " -c host.cpp -o host.o");
     Out.log += Host.output;
     Out.compiled = Out.compiled && Host.exitCode == 0 && fs::exists(Dir.path() / "host.o");
     const fs::path Html = Dir.path() / ("merged-" + Name + ".html");
@@ -181,8 +181,7 @@ TEST_F(CompilerCaches, BehindSccacheAMissAndAHitGiveTheLocalBuildsSidecarsFindin
   const int SccachePort = freePort();
   ASSERT_GT(SccachePort, 0) << "no free TCP port for sccache's server";
   const std::string Env = "SCCACHE_DIR=" + shellQuote((Dir.path() / "sccache").string()) +
-                          " SCCACHE_SERVER_PORT=" + std::to_string(SccachePort) +
-                          " SCCACHE_IDLE_TIMEOUT=300";
+                          " SCCACHE_SERVER_PORT=" + std::to_string(SccachePort) + " SCCACHE_IDLE_TIMEOUT=300";
   struct StopServer {
     std::string Command;
     ~StopServer() { runCommand(Command); }

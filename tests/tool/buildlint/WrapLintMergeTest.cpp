@@ -29,8 +29,8 @@ namespace {
 
 std::string nvcc() { return (fs::path(OCCLINT_CUDA_PATH) / "bin" / "nvcc").string(); }
 
-#define REQUIRE_NVCC()                                                                                               \
-  if (!fs::exists(nvcc()))                                                                                           \
+#define REQUIRE_NVCC()                                                                                                 \
+  if (!fs::exists(nvcc()))                                                                                             \
   GTEST_FAIL() << "no nvcc at " << nvcc() << ": this test needs the CUDA toolkit"
 
 // Two units that include one header with a launch of 48 threads per block;
@@ -49,17 +49,17 @@ struct LintedBuild {
     dir.write("b.cu", UnitB);
     nlohmann::json Database = nlohmann::json::array();
     for (const char *Unit : {"a", "b"})
-      Database.push_back({{"directory", dir.path().string()},
-                          {"arguments", {nvcc(), "-arch=sm_90", "-c", std::string(Unit) + ".cu", "-o",
-                                         std::string(Unit) + ".o"}},
-                          {"file", std::string(Unit) + ".cu"}});
+      Database.push_back(
+          {{"directory", dir.path().string()},
+           {"arguments", {nvcc(), "-arch=sm_90", "-c", std::string(Unit) + ".cu", "-o", std::string(Unit) + ".o"}},
+           {"file", std::string(Unit) + ".cu"}});
     dir.write("compile_commands.json", Database.dump(1));
   }
   /// The build step of `Unit` through `occlint wrap --lint`, in the build's directory.
   CommandResult compile(const std::string &Unit, const std::string &Extra = "") const {
     return runCommand("cd " + shellQuote(dir.path().string()) + " && " + environment + shellQuote(OCCLINT_BINARY) +
-                      " wrap --lint --gpu H100 " + Extra + shellQuote(nvcc()) + " -arch=sm_90 -c " + Unit +
-                      ".cu -o " + Unit + ".o");
+                      " wrap --lint --gpu H100 " + Extra + shellQuote(nvcc()) + " -arch=sm_90 -c " + Unit + ".cu -o " +
+                      Unit + ".o");
   }
   CommandResult merge(const std::string &Options, bool MergeStderr = false) const {
     return runCommand(environment + shellQuote(OCCLINT_BINARY) + " merge " + shellQuote(dir.path().string()) + " " +
@@ -197,12 +197,11 @@ TEST(OcclintMerge, TheBundledProjectBuiltWithTheLintMergesToWhatOcclintFinds) {
   ASSERT_EQ(Built.exitCode, 0) << Built.output; // the planted findings do not fail the build
   EXPECT_NE(Built.output.find("[cuda-"), std::string::npos) << Built.output;
 
-  const nlohmann::json Merged =
-      nlohmann::json::parse(runCommand(Environment + shellQuote(OCCLINT_BINARY) + " merge " +
-                                           shellQuote(Build.string()) + " --format json",
-                                       /*MergeStderr=*/false)
-                                .output,
-                            nullptr, false);
+  const nlohmann::json Merged = nlohmann::json::parse(
+      runCommand(Environment + shellQuote(OCCLINT_BINARY) + " merge " + shellQuote(Build.string()) + " --format json",
+                 /*MergeStderr=*/false)
+          .output,
+      nullptr, false);
   const nlohmann::json Linted =
       nlohmann::json::parse(runCommand(Environment + shellQuote(OCCLINT_BINARY) + " --gpu H100 --format json -p " +
                                            shellQuote(Build.string()),
@@ -217,9 +216,9 @@ TEST(OcclintMerge, TheBundledProjectBuiltWithTheLintMergesToWhatOcclintFinds) {
 
   // The page from the build's facts is the page of a lint run.
   const fs::path MergedPage = Dir.path() / "merged.html", ReportPage = Dir.path() / "report.html";
-  const CommandResult Merge = runCommand(Environment + shellQuote(OCCLINT_BINARY) + " merge " +
-                                         shellQuote(Build.string()) + " --quiet --html " +
-                                         shellQuote(MergedPage.string()) + " > /dev/null");
+  const CommandResult Merge =
+      runCommand(Environment + shellQuote(OCCLINT_BINARY) + " merge " + shellQuote(Build.string()) +
+                 " --quiet --html " + shellQuote(MergedPage.string()) + " > /dev/null");
   EXPECT_EQ(Merge.exitCode, 1) << Merge.output; // the bundled project plants an error-level finding
   const CommandResult Report = runCommand(Environment + shellQuote(OCCLINT_BINARY) + " report --quiet --gpu H100 -p " +
                                           shellQuote(Build.string()) + " --html " + shellQuote(ReportPage.string()));

@@ -88,8 +88,8 @@ TEST(BadInput, AMalformedCompileDatabaseNamesTheFileAndTheProblem) {
   const std::string Build = shellQuote((Dir.path() / "build").string());
   // -p alone, -p with a file, and the database found above a file.
   const std::string Report = "report --markdown " + shellQuote((Dir.path() / "report.md").string()) + " ";
-  for (const std::string Command : {"-p " + Build, "-p " + Build + " " + File, File, Report + "-p " + Build,
-                                    Report + File}) {
+  for (const std::string Command :
+       {"-p " + Build, "-p " + Build + " " + File, File, Report + "-p " + Build, Report + File}) {
     SCOPED_TRACE(Command);
     CommandResult R = runCommand(occlint(Dir) + Command);
     EXPECT_EQ(R.exitCode, 2) << R.output;
@@ -119,11 +119,10 @@ TEST(BadInput, ATruncatedPtxasLogLeavesTheKernelEstimated) {
 TEST(BadInput, AFailingCompilerLeavesTheFileEstimatedWithAWarning) {
   ScratchDir Dir;
   // A toolkit whose nvcc fails every compile.
-  const std::string Cuda =
-      writeFakeToolkit(Dir, "echo 'nvcc fatal   : something went wrong' >&2; exit 1\n");
+  const std::string Cuda = writeFakeToolkit(Dir, "echo 'nvcc fatal   : something went wrong' >&2; exit 1\n");
   const std::string File = Dir.write("k.cu", Kernel);
-  CommandResult R = runCommand(occlint(Dir) + "--gpu H100 --cuda-path " + shellQuote(Cuda) +
-                               " " + shellQuote(File) + " --");
+  CommandResult R =
+      runCommand(occlint(Dir) + "--gpu H100 --cuda-path " + shellQuote(Cuda) + " " + shellQuote(File) + " --");
   EXPECT_EQ(R.exitCode, 0) << R.output;
   EXPECT_NE(R.output.find("k.cu: no resource report for sm_90: nvcc failed"), std::string::npos) << R.output;
   EXPECT_NE(R.output.find("something went wrong"), std::string::npos) << R.output;
@@ -141,19 +140,22 @@ TEST(BadInput, ARejectedFileIsCompiledOncePerRunAndRememberedWhileUnchanged) {
   const std::string File = Dir.write("k.cu", "#include \"api.cuh\"\n" + Kernel);
   // Counts its runs, lists k.cu and api.cuh where -MF says, and rejects the code.
   const std::string Cuda = writeFakeToolkit(
-      Dir, "echo run >> " + shellQuote(Runs) + "\n"
-           "prev=''; for a in \"$@\"; do [ \"$prev\" = -MF ] && printf 'k.o: %s %s\\n' " + shellQuote(File) + " " +
-           shellQuote(Header) + " > \"$a\"; prev=\"$a\"; done\n"
-           "echo 'k.cu(3): error: identifier \"cudaThreadSynchronize\" is undefined' >&2; exit 1\n");
+      Dir, "echo run >> " + shellQuote(Runs) +
+               "\n"
+               "prev=''; for a in \"$@\"; do [ \"$prev\" = -MF ] && printf 'k.o: %s %s\\n' " +
+               shellQuote(File) + " " + shellQuote(Header) +
+               " > \"$a\"; prev=\"$a\"; done\n"
+               "echo 'k.cu(3): error: identifier \"cudaThreadSynchronize\" is undefined' >&2; exit 1\n");
   const std::string Nvcc = Cuda + "/bin/nvcc";
-  Dir.write("compile_commands.json",
-            "[{\"directory\": \"" + Dir.path().string() + "\", \"file\": \"./k.cu\", \"arguments\": [\"" + Nvcc +
-                "\", \"-arch=sm_90\", \"-c\", \"./k.cu\", \"-o\", \"k1.o\"]},\n"
-                " {\"directory\": \"" + Dir.path().string() + "\", \"file\": \"k.cu\", \"arguments\": [\"" + Nvcc +
-                "\", \"-arch=sm_90\", \"-c\", \"k.cu\", \"-o\", \"k2.o\"]}]\n");
+  Dir.write("compile_commands.json", "[{\"directory\": \"" + Dir.path().string() +
+                                         "\", \"file\": \"./k.cu\", \"arguments\": [\"" + Nvcc +
+                                         "\", \"-arch=sm_90\", \"-c\", \"./k.cu\", \"-o\", \"k1.o\"]},\n"
+                                         " {\"directory\": \"" +
+                                         Dir.path().string() + "\", \"file\": \"k.cu\", \"arguments\": [\"" + Nvcc +
+                                         "\", \"-arch=sm_90\", \"-c\", \"k.cu\", \"-o\", \"k2.o\"]}]\n");
   auto lint = [&] {
-    return runCommand(occlint(Dir) + "--checks=-*,cuda-launch-block-not-warp-multiple --cuda-path " +
-                      shellQuote(Cuda) + " -p " + shellQuote(Dir.path().string()));
+    return runCommand(occlint(Dir) + "--checks=-*,cuda-launch-block-not-warp-multiple --cuda-path " + shellQuote(Cuda) +
+                      " -p " + shellQuote(Dir.path().string()));
   };
   auto runsSoFar = [&] {
     const std::string Text = readFile(Runs);

@@ -51,9 +51,10 @@ TEST(BuildCaptureLint, WrappedBuildPrintsThePlainLogAndOcclintThenStartsNoCompil
   // A toolkit whose nvcc marks every compile it is asked for.
   const std::string Mark = (Dir.path() / "nvcc-ran").string();
   const std::string Toolkit = writeFakeToolkit(Dir, "touch " + shellQuote(Mark) + "\nexit 1\n");
-  const CommandResult Lint = runCommand(Environment + shellQuote(OCCLINT_BINARY) + " --gpu H100 --format json --cuda-path " +
-                                            shellQuote(Toolkit) + " -p " + shellQuote((Dir.path() / "b").string()),
-                                        /*MergeStderr=*/false);
+  const CommandResult Lint =
+      runCommand(Environment + shellQuote(OCCLINT_BINARY) + " --gpu H100 --format json --cuda-path " +
+                     shellQuote(Toolkit) + " -p " + shellQuote((Dir.path() / "b").string()),
+                 /*MergeStderr=*/false);
   EXPECT_FALSE(fs::exists(Mark)) << "occlint ran the compiler";
   const nlohmann::json Out = nlohmann::json::parse(Lint.output, nullptr, /*allow_exceptions=*/false);
   ASSERT_TRUE(Out.is_object()) << Lint.output;
@@ -82,13 +83,13 @@ TEST(BuildCaptureLint, OcclintWrapSubcommandIsTheLauncher) {
   ScratchDir Dir;
   const std::string Source = Dir.write("k.cu", "__global__ void scale(float *p, float f) { p[threadIdx.x] *= f; }\n");
   const std::string Object = (Dir.path() / "k.o").string();
-  const std::string Compile = shellQuote(nvcc()) + " -arch=sm_90 -c " + shellQuote(Source) + " -o " + shellQuote(Object);
+  const std::string Compile =
+      shellQuote(nvcc()) + " -arch=sm_90 -c " + shellQuote(Source) + " -o " + shellQuote(Object);
   const CommandResult Plain = runCommand(Compile);
   ASSERT_EQ(Plain.exitCode, 0) << Plain.output;
   fs::remove(Object);
-  const CommandResult Wrapped =
-      runCommand("OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " + shellQuote(OCCLINT_BINARY) +
-                 " wrap " + Compile);
+  const CommandResult Wrapped = runCommand("OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " +
+                                           shellQuote(OCCLINT_BINARY) + " wrap " + Compile);
   EXPECT_EQ(Wrapped.exitCode, 0);
   EXPECT_EQ(Wrapped.output, Plain.output);
   EXPECT_TRUE(fs::exists(Object));

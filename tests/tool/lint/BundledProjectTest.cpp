@@ -118,16 +118,15 @@ void expectProjectDiagnostics(const std::string &Mode, const CommandResult &R,
     std::set<std::string> Reported;
     for (const Diagnostic &D : Expected) {
       // `expect-warning 2 {{...}}` is two equal expectations: that many copies are wanted.
-      const auto Wanted = std::count_if(Expected.begin(), Expected.end(), [&](const Diagnostic &O) {
-        return O.str() == D.str();
-      });
+      const auto Wanted =
+          std::count_if(Expected.begin(), Expected.end(), [&](const Diagnostic &O) { return O.str() == D.str(); });
       const auto Times = std::count_if(Actual.begin(), Actual.end(), [&](const Diagnostic &A) {
         return A.line == D.line && A.level == D.level && A.message.find(D.message) != std::string::npos &&
                (D.check.empty() || A.check == D.check);
       });
       if (Times > Wanted && Reported.insert(D.str()).second)
-        Problems.push_back("printed " + std::to_string(Times) + " times, expected " + std::to_string(Wanted) +
-                           ": " + D.str());
+        Problems.push_back("printed " + std::to_string(Times) + " times, expected " + std::to_string(Wanted) + ": " +
+                           D.str());
     }
     EXPECT_TRUE(Problems.empty()) << Mode << ", " << File.lexically_relative(projectDir()).string() << ":\n"
                                   << describe(Problems);
@@ -148,8 +147,7 @@ void expectProjectDiagnostics(const std::string &Mode, const CommandResult &R,
     if (M[4] == "error" || std::string(M[7]).rfind("cuda-", 0) == 0)
       Elsewhere.push_back(Line);
   }
-  EXPECT_TRUE(Elsewhere.empty()) << Mode << ": diagnostics outside the project's files:\n"
-                                 << describe(Elsewhere);
+  EXPECT_TRUE(Elsewhere.empty()) << Mode << ": diagnostics outside the project's files:\n" << describe(Elsewhere);
 
   // 3. Warnings only: 0; an error-level finding (a launch that cannot run): 1.
   EXPECT_EQ(R.exitCode, E.anyError ? 1 : 0) << Mode;
@@ -190,9 +188,9 @@ TEST_F(BundledProject, SourceOnlyModeGivesTheSameDiagnostics) {
   const std::string Note = "running in source-only mode";
   ASSERT_NE(R.output.find(Note), std::string::npos) << R.output;
   EXPECT_EQ(R.output.find(Note), R.output.rfind(Note)) << "said more than once:\n" << R.output;
-  expectProjectDiagnostics("occlint -p (source-only)", R,
-                           {"cuda-occupancy-register-cliff", "cuda-occupancy-spills", "cuda-launch-tail-wave",
-                            NotesMarker});
+  expectProjectDiagnostics(
+      "occlint -p (source-only)", R,
+      {"cuda-occupancy-register-cliff", "cuda-occupancy-spills", "cuda-launch-tail-wave", NotesMarker});
 }
 
 // The inputs themselves: the template names placeholders, not this machine's

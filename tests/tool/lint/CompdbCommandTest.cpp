@@ -57,7 +57,9 @@ TEST(Compdb, TheBundledProjectReadsInClangTidyAsInOcclint) {
     EXPECT_TRUE(fs::path(Args.front()).is_absolute()) << Args.front();
     EXPECT_NE(fs::path(Args.front()).filename().string().find("clang++"), std::string::npos) << Args.front();
     EXPECT_EQ(std::count(Args.begin(), Args.end(), "--cuda-gpu-arch=sm_90"), 1) << E.dump();
-    EXPECT_EQ(std::count_if(Args.begin(), Args.end(), [](const std::string &A) { return A.rfind("-resource-dir", 0) == 0; }), 1)
+    EXPECT_EQ(
+        std::count_if(Args.begin(), Args.end(), [](const std::string &A) { return A.rfind("-resource-dir", 0) == 0; }),
+        1)
         << E.dump();
     for (const std::string &A : Args)
       EXPECT_TRUE(A.rfind("--generate-code", 0) != 0 && A != "-forward-unknown-to-host-compiler") << A;
@@ -72,9 +74,11 @@ TEST(Compdb, TheBundledProjectReadsInClangTidyAsInOcclint) {
   std::string Files;
   for (const char *File : {"main.cu", "src/reduce.cu", "src/saxpy.cu", "src/stencil.cu"})
     Files += " " + shellQuote((bundledProjectDir() / File).string());
-  const CommandResult Tidy = runCommand(shellQuote(OCCLINT_CLANG_TIDY) + " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
-                                        " --checks='-*,cuda-*,-cuda-occupancy-report' --config='{CheckOptions: "
-                                        "{Targets: H100}}' -p " + shellQuote(Out.string()) + Files);
+  const CommandResult Tidy =
+      runCommand(shellQuote(OCCLINT_CLANG_TIDY) + " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
+                 " --checks='-*,cuda-*,-cuda-occupancy-report' --config='{CheckOptions: "
+                 "{Targets: H100}}' -p " +
+                 shellQuote(Out.string()) + Files);
   const std::set<std::string> Expected = findings(Occlint.output), Actual = findings(Tidy.output);
   EXPECT_FALSE(Expected.empty()) << Occlint.output;
   EXPECT_EQ(Actual, Expected) << "clang-tidy:\n" << Tidy.output << "\nocclint:\n" << Occlint.output;

@@ -88,9 +88,9 @@ TEST(CrashIsolation, AHangingCompilerIsKilledAtTheTimeoutWithItsChildren) {
   const std::string Marker = "987654";
   const std::string Cuda = writeFakeToolkit(Dir, "sleep " + Marker + " &\nwait\n");
   const std::string A = Dir.write("a.cu", Good);
-  CommandResult R = runCommand("OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " +
-                               shellQuote(OCCLINT_BINARY) + " --gpu H100 --cuda-path " + shellQuote(Cuda) +
-                               " --compile-timeout 2 " + shellQuote(A) + " --");
+  CommandResult R =
+      runCommand("OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " + shellQuote(OCCLINT_BINARY) +
+                 " --gpu H100 --cuda-path " + shellQuote(Cuda) + " --compile-timeout 2 " + shellQuote(A) + " --");
   EXPECT_NE(R.output.find("nvcc did not finish within 2 s"), std::string::npos) << R.output;
   EXPECT_NE(R.output.find("--compile-timeout"), std::string::npos) << R.output;
   // Checked on, with estimated resources: the finding is there.

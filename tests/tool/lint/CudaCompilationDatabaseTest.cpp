@@ -25,8 +25,8 @@ namespace {
 
 std::unique_ptr<clang::tooling::CompilationDatabase> database(const std::string &Json) {
   std::string Error;
-  auto Db = clang::tooling::JSONCompilationDatabase::loadFromBuffer(Json, Error,
-                                                                    clang::tooling::JSONCommandLineSyntax::Gnu);
+  auto Db =
+      clang::tooling::JSONCompilationDatabase::loadFromBuffer(Json, Error, clang::tooling::JSONCommandLineSyntax::Gnu);
   EXPECT_TRUE(Db) << Error;
   return Db;
 }
@@ -78,8 +78,9 @@ TEST(ParseArchs, NamedArchsThenTheCommandsThenTheDefault) {
 }
 
 TEST(CudaParseCommand, ExactlyOneArchAndDeviceOnly) {
-  std::vector<std::string> Args = {"clang++", "--cuda-gpu-arch=sm_70", "--offload-arch=sm_75", "--cuda-host-only",
-                                   "-DX", "--no-cuda-gpu-arch=sm_52", "a.cu"};
+  std::vector<std::string> Args = {
+      "clang++", "--cuda-gpu-arch=sm_70", "--offload-arch=sm_75", "--cuda-host-only", "-DX", "--no-cuda-gpu-arch=sm_52",
+      "a.cu"};
   std::vector<std::string> Out = cudaParseCommand(Args, settings(), "sm_86");
   EXPECT_EQ(archsOf({clang::tooling::CompileCommand(".", "a.cu", Out, "")}), std::vector<std::string>{"sm_86"});
   EXPECT_EQ(Out.front(), "clang++");
@@ -90,10 +91,13 @@ TEST(CudaParseCommand, ExactlyOneArchAndDeviceOnly) {
 }
 
 TEST(CudaCompilationDatabase, OneCommandPerArchOfAnNvccCommand) {
-  auto Inner = database("[" + entry("/src", "/usr/local/cuda/bin/nvcc -DFOO=1 "
-                                    "--generate-code=arch=compute_80,code=[compute_80,sm_80] "
-                                    "--generate-code=arch=compute_90,code=[compute_90,sm_90] -lineinfo -c a.cu -o a.o",
-                                    "a.cu") + "]");
+  auto Inner = database("[" +
+                        entry("/src",
+                              "/usr/local/cuda/bin/nvcc -DFOO=1 "
+                              "--generate-code=arch=compute_80,code=[compute_80,sm_80] "
+                              "--generate-code=arch=compute_90,code=[compute_90,sm_90] -lineinfo -c a.cu -o a.o",
+                              "a.cu") +
+                        "]");
   std::string Verbose;
   llvm::raw_string_ostream VerboseStream(Verbose);
   CudaCompilationDatabase Db(*Inner, settings(), nullptr, &VerboseStream);
@@ -108,8 +112,7 @@ TEST(CudaCompilationDatabase, OneCommandPerArchOfAnNvccCommand) {
       << Verbose;
   EXPECT_NE(Verbose.find("occlint: a.cu [sm_80]: clang command: clang++ "), std::string::npos) << Verbose;
   EXPECT_NE(Verbose.find("occlint: a.cu [sm_90]: clang command: clang++ "), std::string::npos) << Verbose;
-  EXPECT_NE(Verbose.find("occlint: a.cu: dropped by the nvcc translation: -lineinfo\n"), std::string::npos)
-      << Verbose;
+  EXPECT_NE(Verbose.find("occlint: a.cu: dropped by the nvcc translation: -lineinfo\n"), std::string::npos) << Verbose;
   // Reported once per file, however often the commands are asked for.
   const std::string Once = Verbose;
   Db.getCompileCommands("/src/a.cu");
@@ -141,7 +144,6 @@ TEST(CudaCompilationDatabase, SymbolicArchFallsBackToTheDefaultWithANote) {
   EXPECT_NE(Verbose.find("occlint: c.cu: note: -arch=all names no arch"), std::string::npos) << Verbose;
 }
 
-
 TEST(TargetsOption, FromTheOverrideOrAClangTidyFile) {
   ScratchDir D;
   D.write(".clang-tidy", "CheckOptions:\n  Targets: 'A100, H100;sm_80:20'\n");
@@ -157,7 +159,10 @@ TEST(TargetsOption, FromTheOverrideOrAClangTidyFile) {
   EXPECT_EQ(Archs.origin, "Targets in " + (D.path() / ".clang-tidy").string());
   Targets.archsFor(Bad, Error);
   EXPECT_EQ(Error.rfind("CheckOptions Targets in " + (D.path() / "bad" / ".clang-tidy").string() +
-                            ": unknown GPU 'NoSuchGpu'", 0), 0u) << Error;
+                            ": unknown GPU 'NoSuchGpu'",
+                        0),
+            0u)
+      << Error;
 
   clang::tidy::ClangTidyOptions Override;
   Override.CheckOptions[TargetsOptionName] = clang::tidy::ClangTidyOptions::ClangTidyValue("RTX 4090");
@@ -170,8 +175,7 @@ TEST(TargetsOption, FromTheOverrideOrAClangTidyFile) {
 }
 
 TEST(TargetsOption, SplitsLikeTheChecks) {
-  EXPECT_EQ(splitTargets(" H100 , RTX 4090;sm_90:132,, "),
-            (std::vector<std::string>{"H100", "RTX 4090", "sm_90:132"}));
+  EXPECT_EQ(splitTargets(" H100 , RTX 4090;sm_90:132,, "), (std::vector<std::string>{"H100", "RTX 4090", "sm_90:132"}));
   std::string Error;
   EXPECT_EQ(archsOfGpus({"H100", "sm_90", "A100"}, Error), (std::vector<std::string>{"sm_90", "sm_80"}));
   EXPECT_EQ(Error, "");
@@ -191,8 +195,8 @@ TEST(CudaTranslationUnits, AFileIsListedOnceWhateverItsSpelling) {
             "\", \"command\": \"nvcc -c " + Spelling + "\"}";
   Json += "]";
   std::string Error;
-  auto Database = clang::tooling::JSONCompilationDatabase::loadFromBuffer(Json, Error,
-                                                                           clang::tooling::JSONCommandLineSyntax::Gnu);
+  auto Database =
+      clang::tooling::JSONCompilationDatabase::loadFromBuffer(Json, Error, clang::tooling::JSONCommandLineSyntax::Gnu);
   ASSERT_TRUE(Database) << Error;
   std::vector<std::string> Included;
   EXPECT_EQ(occlint::cudaTranslationUnits(*Database, Included, nullptr),
@@ -209,10 +213,9 @@ TEST(IncludedTranslationUnits, ACuFileAnotherIncludesIsSkipped) {
   const std::string F = D.write("f.cu", "#include \"e.cu\"\n"); // each other: the first stays
   const std::string G = D.write("g.cu", "// #include \"a.cu\" is a comment, but the scan is textual\n");
   const std::string Dir = D.path().string();
-  auto Db = database("[" + entry(Dir, "nvcc -I inc -c a.cu", "a.cu") + "," + entry(Dir, "nvcc -c b.cu", "b.cu") +
-                     "," + entry(Dir, "nvcc -c inc/sub/c.cu", "inc/sub/c.cu") + "," +
-                     entry(Dir, "nvcc -c e.cu", "e.cu") + "," + entry(Dir, "nvcc -c f.cu", "f.cu") + "," +
-                     entry(Dir, "nvcc -c g.cu", "g.cu") + "]");
+  auto Db = database("[" + entry(Dir, "nvcc -I inc -c a.cu", "a.cu") + "," + entry(Dir, "nvcc -c b.cu", "b.cu") + "," +
+                     entry(Dir, "nvcc -c inc/sub/c.cu", "inc/sub/c.cu") + "," + entry(Dir, "nvcc -c e.cu", "e.cu") +
+                     "," + entry(Dir, "nvcc -c f.cu", "f.cu") + "," + entry(Dir, "nvcc -c g.cu", "g.cu") + "]");
   std::vector<SkippedTranslationUnit> Skipped;
   std::vector<std::string> Kept = withoutIncludedTranslationUnits({A, B, C, E, F, G}, *Db, Skipped);
   EXPECT_EQ(Kept, (std::vector<std::string>{A, E, G}));

@@ -59,7 +59,8 @@ std::string isolatedEnv(const fs::path &Scratch) {
          " PRE_COMMIT_HOME=" + shellQuote((Scratch / "pre-commit-home").string()) +
          " GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=occlint GIT_AUTHOR_EMAIL=occlint@example.invalid"
          " GIT_COMMITTER_NAME=occlint GIT_COMMITTER_EMAIL=occlint@example.invalid"
-         " PATH=" + shellQuote(fs::path(OCCLINT_BINARY).parent_path().string() + ":" + Path) + " ";
+         " PATH=" +
+         shellQuote(fs::path(OCCLINT_BINARY).parent_path().string() + ":" + Path) + " ";
 }
 
 class EcosystemPreCommit : public ::testing::Test {
@@ -174,8 +175,12 @@ TEST_F(EcosystemPreCommit, ConfigArgsReplaceTheDefaults) {
   stage("bad.cu", BadLaunch);
   const std::string Rev = git(Hooks, "rev-parse HEAD").output.substr(0, 40);
   const std::string Config = "repos:\n"
-                             "  - repo: " + Hooks.string() + "\n"
-                             "    rev: " + Rev + "\n"
+                             "  - repo: " +
+                             Hooks.string() +
+                             "\n"
+                             "    rev: " +
+                             Rev +
+                             "\n"
                              "    hooks:\n"
                              "      - id: occlint\n"
                              "        args: [--quiet, --warnings-as-errors=*, '--checks=-*,cuda-launch-tail-wave']\n";
@@ -197,21 +202,21 @@ TEST_F(EcosystemPreCommit, ConfigArgsReplaceTheDefaults) {
 // NOLINT
 
 const fs::path NolintInput = fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "ecosystem" / "nolint.cu";
-const fs::path SpillsLog = fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "checks" / "ptxas" / "occupancy-spills.sm_90.log";
+const fs::path SpillsLog =
+    fs::path(OCCLINT_SOURCE_DIR) / "test-inputs" / "checks" / "ptxas" / "occupancy-spills.sm_90.log";
 const char NolintChecks[] = "-*,cuda-launch-*,cuda-occupancy-spills";
 
 CommandResult runOcclint(const fs::path &File, const std::string &Extra = "") {
   return runCommand(shellQuote(OCCLINT_BINARY) + " --quiet --gpu=H100 --checks=" + shellQuote(NolintChecks) +
-                    " --ptxas-log=" + shellQuote(SpillsLog.string()) + Extra + " " + shellQuote(File.string()) +
-                    " --");
+                    " --ptxas-log=" + shellQuote(SpillsLog.string()) + Extra + " " + shellQuote(File.string()) + " --");
 }
 
 CommandResult runClangTidy(const fs::path &File) {
   const std::string Config = "{CheckOptions: {Targets: 'H100', PtxasLog: '" + SpillsLog.string() + "'}}";
-  return runCommand(shellQuote(OCCLINT_CLANG_TIDY) + " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
-                    " --checks=" + shellQuote(NolintChecks) + " --config=" + shellQuote(Config) + " " +
-                    shellQuote(File.string()) + " -- --cuda-path=" OCCLINT_CUDA_PATH
-                    " -Wno-unknown-cuda-version --cuda-device-only --cuda-gpu-arch=sm_90");
+  return runCommand(
+      shellQuote(OCCLINT_CLANG_TIDY) + " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
+      " --checks=" + shellQuote(NolintChecks) + " --config=" + shellQuote(Config) + " " + shellQuote(File.string()) +
+      " -- --cuda-path=" OCCLINT_CUDA_PATH " -Wno-unknown-cuda-version --cuda-device-only --cuda-gpu-arch=sm_90");
 }
 
 std::string problemsOf(const std::string &Source, const fs::path &File, const CommandResult &R) {
@@ -320,15 +325,15 @@ void expectCompiles(const fs::path &File) {
   const std::string Headers =
       haveToolkit() ? std::string(" --cuda-path=" OCCLINT_CUDA_PATH)
                     : " -nocudainc -nocudalib -I" + shellQuote(std::string(OCCLINT_SOURCE_DIR) + "/tool/builtin-cuda");
-  CommandResult R = runCommand(shellQuote(Clang) + " -fsyntax-only --cuda-device-only --cuda-gpu-arch=sm_90" +
-                               Headers + " -Wno-unknown-cuda-version -x cuda " + shellQuote(File.string()));
+  CommandResult R = runCommand(shellQuote(Clang) + " -fsyntax-only --cuda-device-only --cuda-gpu-arch=sm_90" + Headers +
+                               " -Wno-unknown-cuda-version -x cuda " + shellQuote(File.string()));
   EXPECT_EQ(R.exitCode, 0) << R.output;
 }
 
 TEST(EcosystemFixes, ExportedFixesApplyWithClangApplyReplacements) {
-  const std::string Apply = firstExecutable({LlvmBin / "clang-apply-replacements",
-                                             "/usr/bin/clang-apply-replacements-22",
-                                             "/usr/lib/llvm-22/bin/clang-apply-replacements"});
+  const std::string Apply =
+      firstExecutable({LlvmBin / "clang-apply-replacements", "/usr/bin/clang-apply-replacements-22",
+                       "/usr/lib/llvm-22/bin/clang-apply-replacements"});
   ASSERT_FALSE(Apply.empty()) << "clang-apply-replacements (Debian: clang-tools-22) not found";
   ScratchDir Dir;
   ASSERT_FALSE(Dir.path().empty());

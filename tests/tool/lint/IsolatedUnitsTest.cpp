@@ -25,9 +25,8 @@ std::vector<std::string> writeUnits(const ScratchDir &Dir, int Count) {
   std::vector<std::string> Files;
   for (int I = 0; I < Count; ++I) {
     const std::string Name = "unit" + std::to_string(I) + ".cu";
-    Dir.write(Name, "__global__ void k" + std::to_string(I) + "(float *p) { p[threadIdx.x] = 1; }\n" +
-                        "void launch" + std::to_string(I) + "(float *p) { k" + std::to_string(I) +
-                        "<<<64, 128>>>(p); }\n");
+    Dir.write(Name, "__global__ void k" + std::to_string(I) + "(float *p) { p[threadIdx.x] = 1; }\n" + "void launch" +
+                        std::to_string(I) + "(float *p) { k" + std::to_string(I) + "<<<64, 128>>>(p); }\n");
     Files.push_back((Dir.path() / Name).string());
   }
   return Files;

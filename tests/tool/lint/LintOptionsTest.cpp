@@ -94,7 +94,8 @@ TEST(LintOptions, LineFilterKeepsOnlyTheNamedLines) {
 TEST(LintOptions, DumpConfigShowsCheckOptionsAndReadsBack) {
   CommandResult Dump = runOcclint("--dump-config --gpu H100");
   ASSERT_EQ(Dump.exitCode, 0) << Dump.output;
-  EXPECT_NE(Dump.output.find("Checks:          '-*,cuda-*,-cuda-occupancy-report,-cuda-divergence-data-branch'"), std::string::npos)
+  EXPECT_NE(Dump.output.find("Checks:          '-*,cuda-*,-cuda-occupancy-report,-cuda-divergence-data-branch'"),
+            std::string::npos)
       << Dump.output;
   EXPECT_NE(Dump.output.find("cuda-occupancy-register-cliff.Margin: '8'"), std::string::npos) << Dump.output;
   EXPECT_NE(Dump.output.find("cuda-launch-tail-wave.ThresholdPercent: '10'"), std::string::npos) << Dump.output;
@@ -177,8 +178,9 @@ TEST(LintOptions, ExtraArgsApplyToAProjectDatabase) {
   writeFile(Dir.path() / "k.cu", "__global__ void k(float *p) { p[threadIdx.x] = 0; }\n"
                                  "void run(float *p) { k<<<1024, BLOCK>>>(p); }\n");
   writeFile(Dir.path() / "compile_commands.json",
-            "[{\"directory\": \"" + Dir.path().string() + "\", \"file\": \"k.cu\", "
-            "\"arguments\": [\"clang++\", \"-x\", \"cuda\", \"-c\", \"k.cu\"]}]");
+            "[{\"directory\": \"" + Dir.path().string() +
+                "\", \"file\": \"k.cu\", "
+                "\"arguments\": [\"clang++\", \"-x\", \"cuda\", \"-c\", \"k.cu\"]}]");
   const std::string Args = "--checks=-*,cuda-launch-block-not-warp-multiple -p " + shellQuote(Dir.path().string());
   CommandResult Hundred = runOcclint(Args + " --extra-arg=-DBLOCK=100");
   EXPECT_NE(Hundred.output.find("block of 100 threads"), std::string::npos) << Hundred.output;
@@ -260,8 +262,8 @@ TEST(LintOptions, QuietPrintsNothingOnStderrForTwoArchs) {
 // either severity: a miss at a boundary, `if (i >= n) return;`, is a warning.)
 TEST(LintOptions, ReportExitedThreadsCountsThreadsThatLeftTheKernel) {
   auto Errors = [](const std::string &Checks, const std::string &Config, const char *Input) {
-    CommandResult R = runOcclint("--quiet --gpu=H100 --no-compile --checks=" + Checks + " " + Config + " " +
-                                 inputs({Input}) + "--");
+    CommandResult R =
+        runOcclint("--quiet --gpu=H100 --no-compile --checks=" + Checks + " " + Config + " " + inputs({Input}) + "--");
     size_t N = 0;
     for (const std::string &Line : diagnosticLines(R.output))
       N += Line.find(": error: ") != std::string::npos || Line.find(": warning: ") != std::string::npos;
@@ -296,17 +298,17 @@ TEST(LintOptions, SignificanceOptionsSilenceWhatTheirDefaultsCallMoot) {
 
   const std::string Tiny = "--gpu=H200 --checks=-*,cuda-launch-tiny-grid";
   EXPECT_EQ(Count(Tiny, "launch-tiny-grid.cu", "grid of 128 blocks"), 0u);
-  EXPECT_EQ(Count(Tiny + " --config='{CheckOptions: {cuda-launch-tiny-grid.MinIdlePercent: 0}}'",
-                  "launch-tiny-grid.cu", "grid of 128 blocks"),
+  EXPECT_EQ(Count(Tiny + " --config='{CheckOptions: {cuda-launch-tiny-grid.MinIdlePercent: 0}}'", "launch-tiny-grid.cu",
+                  "grid of 128 blocks"),
             1u);
 
   // IgnoreSingleBlock is global: one setting brings every check's one-block findings back.
   const std::string Block = "--gpu=sm_90 --checks=-*,cuda-launch-block-not-warp-multiple";
   EXPECT_EQ(Count(Block, "launch-block-not-warp-multiple.cu", "block of 1 thread "), 1u); // <<<10, 1>>> only
-  EXPECT_EQ(Count(Block + " --config='{CheckOptions: {IgnoreSingleBlock: false}}'",
-                  "launch-block-not-warp-multiple.cu", "block of 1 thread "),
+  EXPECT_EQ(Count(Block + " --config='{CheckOptions: {IgnoreSingleBlock: false}}'", "launch-block-not-warp-multiple.cu",
+                  "block of 1 thread "),
             2u); // and <<<1, 1>>>
-  EXPECT_EQ(Count(Tiny + " --config='{CheckOptions: {IgnoreSingleBlock: false}}'", "launch-tiny-grid.cu",
-                  "grid of 1 block "),
-            1u);
+  EXPECT_EQ(
+      Count(Tiny + " --config='{CheckOptions: {IgnoreSingleBlock: false}}'", "launch-tiny-grid.cu", "grid of 1 block "),
+      1u);
 }

@@ -67,8 +67,8 @@ TEST(ArchPasses, TheSameDiagnosticInTwoArchPassesPrintsOnce) {
 }
 
 TEST(ArchPasses, ManyGpusOfOneArchAreOneParse) {
-  CommandResult R = occlint("--verbose --gpu H100 --gpu sm_90:132 --gpu h200 " + shellQuote(LaunchInput.string()) +
-                            " --");
+  CommandResult R =
+      occlint("--verbose --gpu H100 --gpu sm_90:132 --gpu h200 " + shellQuote(LaunchInput.string()) + " --");
   EXPECT_EQ(R.exitCode, 0) << R.output;
   EXPECT_EQ(count(R.output, "clang command: "), 1u) << R.output;
   EXPECT_NE(R.output.find("[sm_90]: clang command: "), std::string::npos) << R.output;
@@ -83,8 +83,8 @@ TEST_F(LintPasses, CommandLineArchsAreTheParsesWithoutGpu) {
   for (const char *Arch : {"sm_75", "sm_86"}) {
     const std::string Line = "[" + std::string(Arch) + "]: clang command: ";
     ASSERT_NE(R.output.find(Line), std::string::npos) << R.output;
-    const std::string Command = R.output.substr(R.output.find(Line), R.output.find('\n', R.output.find(Line)) -
-                                                                         R.output.find(Line));
+    const std::string Command =
+        R.output.substr(R.output.find(Line), R.output.find('\n', R.output.find(Line)) - R.output.find(Line));
     EXPECT_EQ(count(Command, "--cuda-gpu-arch="), 1u) << Command;
     EXPECT_EQ(count(Command, "--cuda-gpu-arch=" + std::string(Arch)), 1u) << Command;
     EXPECT_EQ(count(Command, "--offload-arch"), 0u) << Command;
@@ -110,8 +110,8 @@ TEST_F(LintPasses, TargetsFromAClangTidyFilePickTheArchs) {
 }
 
 TEST_F(LintPasses, TargetsFromConfigOption) {
-  CommandResult R = occlint("--verbose --config='{CheckOptions: {Targets: \"sm_75\"}}' " + shellQuote(File.string()) +
-                            " --");
+  CommandResult R =
+      occlint("--verbose --config='{CheckOptions: {Targets: \"sm_75\"}}' " + shellQuote(File.string()) + " --");
   EXPECT_EQ(R.exitCode, 0) << R.output;
   EXPECT_NE(R.output.find("parse archs sm_75 (from Targets in --config)"), std::string::npos) << R.output;
 }
@@ -135,8 +135,7 @@ TEST_F(LintPasses, AnUnknownGpuInTheConfigurationIsAUsageError) {
 TEST_F(LintPasses, PtxasLogProblemsAreInputErrors) {
   CommandResult Missing = occlint("--ptxas-log /nonexistent/build.log " + shellQuote(File.string()) + " --");
   EXPECT_EQ(Missing.exitCode, 2) << Missing.output;
-  EXPECT_NE(Missing.output.find("occlint: error: --ptxas-log: /nonexistent/build.log: no such file"),
-            std::string::npos)
+  EXPECT_NE(Missing.output.find("occlint: error: --ptxas-log: /nonexistent/build.log: no such file"), std::string::npos)
       << Missing.output;
   const std::string Readme = (SourceDir / "README.md").string();
   CommandResult Empty = occlint("--ptxas-log " + shellQuote(Readme) + " " + shellQuote(File.string()) + " --");
@@ -163,7 +162,8 @@ TEST_F(LintPasses, VerboseSaysWhereEachArchsResourcesCameFrom) {
   EXPECT_LT(R.exitCode, 2) << R.output;
   for (const char *Arch : {"sm_80", "sm_90"})
     EXPECT_EQ(count(R.output, "k.cu [" + std::string(Arch) + "]: resources: ptxas log " + Log + "\n"), 1u)
-        << Arch << "\n" << R.output;
+        << Arch << "\n"
+        << R.output;
   R = runCommand(Lint + "--no-compile " + shellQuote(File.string()) + " --");
   EXPECT_LT(R.exitCode, 2) << R.output;
   EXPECT_EQ(count(R.output, "k.cu [sm_90]: resources: --no-compile: resources estimated from the source\n"), 1u)

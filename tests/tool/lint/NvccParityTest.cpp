@@ -60,9 +60,11 @@ TEST(NvccParity, ClangAloneRejectsEveryInput) {
     GTEST_SKIP() << "no CUDA toolkit at " OCCLINT_CUDA_PATH;
   for (const fs::path &Dir : {Inputs, Inputs / "degraded"})
     for (const fs::path &File : inputs(Dir)) {
-      CommandResult R = runCommand(std::string(OCCLINT_CLANGXX) + " -fsyntax-only --cuda-device-only "
-                                   "--cuda-gpu-arch=sm_90 --cuda-path=" OCCLINT_CUDA_PATH " -Wno-unknown-cuda-version " +
-                                   flagsOf(File) + " " + shellQuote(File.string()));
+      CommandResult R =
+          runCommand(std::string(OCCLINT_CLANGXX) +
+                     " -fsyntax-only --cuda-device-only "
+                     "--cuda-gpu-arch=sm_90 --cuda-path=" OCCLINT_CUDA_PATH " -Wno-unknown-cuda-version " +
+                     flagsOf(File) + " " + shellQuote(File.string()));
       EXPECT_NE(R.exitCode, 0) << File << " parses with Clang alone: it shows no gap\n" << R.output;
     }
 }
@@ -82,8 +84,9 @@ TEST(NvccParity, OcclintParsesWhatThePreludeCovers) {
   if (!haveToolkit())
     GTEST_SKIP() << "no CUDA toolkit at " OCCLINT_CUDA_PATH;
   for (const fs::path &File : inputs(Inputs)) {
-    CommandResult R = runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH
-                                 " " + shellQuote(File.string()) + " -- " + flagsOf(File));
+    CommandResult R =
+        runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH " " +
+                   shellQuote(File.string()) + " -- " + flagsOf(File));
     EXPECT_EQ(R.exitCode, 0) << File << "\n" << R.output;
     EXPECT_EQ(R.output.find("error:"), std::string::npos) << File << "\n" << R.output;
   }
@@ -97,15 +100,18 @@ TEST(NvccParity, SharedObjectsWithAConstructorAreAnalysed) {
   if (!haveToolkit())
     GTEST_SKIP() << "no CUDA toolkit at " OCCLINT_CUDA_PATH;
   const fs::path File = Inputs / "shared-barrier-pipeline.cu";
-  const std::string Command = std::string(OCCLINT_BINARY) + " --no-compile --quiet --gpu=H100 --cuda-path=" OCCLINT_CUDA_PATH
-                              " " + shellQuote(File.string()) + " -- " + flagsOf(File);
+  const std::string Command = std::string(OCCLINT_BINARY) +
+                              " --no-compile --quiet --gpu=H100 --cuda-path=" OCCLINT_CUDA_PATH " " +
+                              shellQuote(File.string()) + " -- " + flagsOf(File);
   CommandResult Text = runCommand(Command);
   EXPECT_EQ(Text.exitCode, 0) << Text.output;
   EXPECT_EQ(Text.output.find("cannot parse"), std::string::npos) << Text.output;
   EXPECT_EQ(Text.output.find("error"), std::string::npos) << Text.output; // nor "N errors generated"
 
-  CommandResult Json = runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --gpu=H100 --format=json --cuda-path=" OCCLINT_CUDA_PATH
-                                  " --checks=-*,cuda-occupancy-report " + shellQuote(File.string()) + " -- " + flagsOf(File));
+  CommandResult Json = runCommand(std::string(OCCLINT_BINARY) +
+                                  " --no-compile --quiet --gpu=H100 --format=json --cuda-path=" OCCLINT_CUDA_PATH
+                                  " --checks=-*,cuda-occupancy-report " +
+                                  shellQuote(File.string()) + " -- " + flagsOf(File));
   const nlohmann::json Run = nlohmann::json::parse(Json.output, nullptr, false);
   ASSERT_FALSE(Run.is_discarded()) << Json.output;
   std::map<std::string, nlohmann::json> Kernels;
@@ -136,8 +142,9 @@ TEST(NvccParity, WhatNvccRejectsStaysAnError) {
   writeFile(File, "float pick(int a, float b) { return min(a, b); }\n__global__ void k() {}\n");
   CommandResult Nvcc = runCommand(std::string(OCCLINT_CUDA_PATH) + "/bin/nvcc --cubin -arch=sm_90 -o /dev/null " +
                                   shellQuote(File.string()));
-  CommandResult Occlint = runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH
-                                     " " + shellQuote(File.string()) + " --");
+  CommandResult Occlint =
+      runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH " " +
+                 shellQuote(File.string()) + " --");
   fs::remove_all(Dir);
   EXPECT_NE(Nvcc.exitCode, 0) << Nvcc.output;
   EXPECT_EQ(Occlint.exitCode, 2) << Occlint.output;
@@ -161,24 +168,27 @@ TEST(NvccParity, OwnFilesOfAnNvccBuildSeeNvccMacroAndLibraryHeadersDoNot) {
   CommandResult Nvcc = runCommand(std::string(OCCLINT_CUDA_PATH) + "/bin/nvcc --cubin -arch=sm_90 -std=c++17 " +
                                   shellQuote(Include) + " -o /dev/null " + shellQuote(Main.string()));
   EXPECT_EQ(Nvcc.exitCode, 0) << Nvcc.output;
-  CommandResult ClangAlone = runCommand(std::string(OCCLINT_CLANGXX) + " -fsyntax-only --cuda-device-only "
-                                        "--cuda-gpu-arch=sm_90 --cuda-path=" OCCLINT_CUDA_PATH
-                                        " -Wno-unknown-cuda-version -std=c++17 " +
-                                        shellQuote(Include) + " " + shellQuote(Main.string()));
+  CommandResult ClangAlone =
+      runCommand(std::string(OCCLINT_CLANGXX) +
+                 " -fsyntax-only --cuda-device-only "
+                 "--cuda-gpu-arch=sm_90 --cuda-path=" OCCLINT_CUDA_PATH " -Wno-unknown-cuda-version -std=c++17 " +
+                 shellQuote(Include) + " " + shellQuote(Main.string()));
   EXPECT_NE(ClangAlone.exitCode, 0) << "Clang alone parses the HIP branch\n" << ClangAlone.output;
   EXPECT_NE(ClangAlone.output.find("hip/hip_runtime.h"), std::string::npos) << ClangAlone.output;
 
   // The nvcc build: the own header takes its CUDA branch, the library header
   // sees no __NVCC__.
-  CommandResult FromNvccBuild = runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH
-                                           " -p " + shellQuote(Dir.string()) + " " + shellQuote(Main.string()));
+  CommandResult FromNvccBuild =
+      runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH " -p " +
+                 shellQuote(Dir.string()) + " " + shellQuote(Main.string()));
   EXPECT_EQ(FromNvccBuild.exitCode, 0) << FromNvccBuild.output;
   EXPECT_EQ(FromNvccBuild.output.find("error"), std::string::npos) << FromNvccBuild.output;
 
   // The same flags as a Clang command (files plus flags): the build is not
   // nvcc's, so nothing defines __NVCC__ and the HIP branch is read.
-  CommandResult ClangCommand = runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH
-                                          " " + shellQuote(Main.string()) + " -- -std=c++17 " + shellQuote(Include));
+  CommandResult ClangCommand =
+      runCommand(std::string(OCCLINT_BINARY) + " --no-compile --quiet --cuda-path=" OCCLINT_CUDA_PATH " " +
+                 shellQuote(Main.string()) + " -- -std=c++17 " + shellQuote(Include));
   EXPECT_EQ(ClangCommand.exitCode, 2) << ClangCommand.output;
   EXPECT_NE(ClangCommand.output.find("hip/hip_runtime.h"), std::string::npos) << ClangCommand.output;
 

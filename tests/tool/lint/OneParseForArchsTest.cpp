@@ -29,9 +29,9 @@ protected:
     writeFile(File, Source);
     const fs::path Out = Dir / ("out" + std::to_string(Runs++) + ".json");
     Run R;
-    R.result = runCommand(shellQuote(OCCLINT_BINARY) + " --verbose --no-compile --checks=-*,cuda-* " + Gpus + " " +
-                          Extra + " --format=json --output=" + shellQuote(Out.string()) + " " +
-                          shellQuote(File.string()) + " --");
+    R.result =
+        runCommand(shellQuote(OCCLINT_BINARY) + " --verbose --no-compile --checks=-*,cuda-* " + Gpus + " " + Extra +
+                   " --format=json --output=" + shellQuote(Out.string()) + " " + shellQuote(File.string()) + " --");
     R.json = nlohmann::json::parse(readFile(Out), nullptr, /*allow_exceptions=*/false);
     return R;
   }
@@ -53,11 +53,12 @@ protected:
   int Runs = 0;
 };
 
-const std::string Plain = "#include <cuda_runtime.h>\n"
-                          "__global__ void k(float *p) {\n"
-                          "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 0;\n"
-                          "}\n"
-                          "void run(float *p) { k<<<8, 96>>>(p); }\n";
+const std::string Plain =
+    "#include <cuda_runtime.h>\n"
+    "__global__ void k(float *p) {\n"
+    "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 0;\n"
+    "}\n"
+    "void run(float *p) { k<<<8, 96>>>(p); }\n";
 
 TEST_F(OneParseForArchs, AFileThatNeverTestsTheArchIsParsedOnceForAll) {
   Run R = lint(Plain, "--gpu A100 --gpu H100");
@@ -153,8 +154,7 @@ TEST_F(OneParseForArchs, ADeclarationOnlySomeArchsHaveParsesEach) {
       "__global__ void k(unsigned *p) { p[threadIdx.x] = __reduce_add_sync(0xffffffffu, p[threadIdx.x]); }\n"
       "void run(unsigned *p) { k<<<8, 96>>>(p); }\n";
   Run R = lint(Source, "--gpu A100 --gpu T4");
-  EXPECT_NE(parseLine(R.result).find("k.cu:2 uses '__reduce_add_sync', which "), std::string::npos)
-      << R.result.output;
+  EXPECT_NE(parseLine(R.result).find("k.cu:2 uses '__reduce_add_sync', which "), std::string::npos) << R.result.output;
   EXPECT_NE(R.json.dump().find("use of undeclared identifier '__reduce_add_sync'"), std::string::npos)
       << R.json.dump(1);
   expectSameAsEachArch(Source, "--gpu A100 --gpu T4", R);

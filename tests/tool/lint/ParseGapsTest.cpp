@@ -35,14 +35,14 @@ TEST(DegradeParse, DropsTheErrorsAndTheFindingsInTheInnermostBrokenFunctions) {
   const std::vector<FunctionExtent> Extents = {
       {"/src/a.cu", 10, 50}, {"/src/a.cu", 20, 30}, {"/src/a.cu", 60, 100}, {"/src/a.cu", 110, 150}};
   std::vector<ClangTidyError> Errors = {
-      diagnostic("cuda-launch-tiny-grid", 22, ClangTidyError::Warning),   // in the broken lambda: dropped
-      diagnostic("clang-diagnostic-error", 25, ClangTidyError::Error),    // breaks the lambda, not f
-      diagnostic("cuda-launch-tiny-grid", 40, ClangTidyError::Warning),   // f, outside the lambda: kept
-      diagnostic("cuda-launch-tiny-grid", 70, ClangTidyError::Warning),   // g: dropped
-      diagnostic("bugprone-something", 75, ClangTidyError::Warning),      // not a cuda-* check: kept
-      diagnostic("clang-diagnostic-error", 80, ClangTidyError::Error),    // breaks g
-      diagnostic("clang-diagnostic-error", 90, ClangTidyError::Error),    // g again: counted once
-      diagnostic("cuda-launch-tiny-grid", 120, ClangTidyError::Warning),  // h: kept
+      diagnostic("cuda-launch-tiny-grid", 22, ClangTidyError::Warning),             // in the broken lambda: dropped
+      diagnostic("clang-diagnostic-error", 25, ClangTidyError::Error),              // breaks the lambda, not f
+      diagnostic("cuda-launch-tiny-grid", 40, ClangTidyError::Warning),             // f, outside the lambda: kept
+      diagnostic("cuda-launch-tiny-grid", 70, ClangTidyError::Warning),             // g: dropped
+      diagnostic("bugprone-something", 75, ClangTidyError::Warning),                // not a cuda-* check: kept
+      diagnostic("clang-diagnostic-error", 80, ClangTidyError::Error),              // breaks g
+      diagnostic("clang-diagnostic-error", 90, ClangTidyError::Error),              // g again: counted once
+      diagnostic("cuda-launch-tiny-grid", 120, ClangTidyError::Warning),            // h: kept
       diagnostic("clang-diagnostic-unused-variable", 130, ClangTidyError::Warning), // a warning: kept
   };
   ParseGap Gap = degradeParse(Errors, Extents);
@@ -81,12 +81,13 @@ TEST(DegradeParse, TheArchIsTheParseCommandsCudaGpuArch) {
 
 // End to end: a toolkit whose nvcc "compiles" everything (it prints a ptxas
 // report), and a file Clang rejects in one function only.
-const std::string Source = "__global__ void good(float *p) { p[threadIdx.x] = 1; }\n"   // 1
-                           "__global__ void bad(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 2; }\n" // 2
-                           "void launchGood(float *p) { good<<<2, 100>>>(p); }\n"      // 3
-                           "void launchBad(float *p) {\n"                               // 4
-                           "  bad<<<2, 100>>>(p);\n"                                   // 5
-                           "  nvcc_only_builtin(p);\n"                                 // 6
+const std::string Source = "__global__ void good(float *p) { p[threadIdx.x] = 1; }\n" // 1
+                           "__global__ void bad(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * "
+                           "blockDim.x) p[i] = 2; }\n"                            // 2
+                           "void launchGood(float *p) { good<<<2, 100>>>(p); }\n" // 3
+                           "void launchBad(float *p) {\n"                         // 4
+                           "  bad<<<2, 100>>>(p);\n"                              // 5
+                           "  nvcc_only_builtin(p);\n"                            // 6
                            "}\n";
 
 const std::string PtxasReport = "ptxas info    : Compiling entry function '_Z4goodPf' for 'sm_90'\n"
@@ -108,8 +109,8 @@ protected:
   }
   CommandResult occlint(const std::string &Cuda, const std::string &Options, const std::string &Env = "") {
     return runCommand(Env + " OCCLINT_CACHE_DIR=" + shellQuote((Dir.path() / "cache").string()) + " " +
-                      shellQuote(OCCLINT_BINARY) + " --gpu H100 --cuda-path " + shellQuote(Cuda) + " " + Options +
-                      " " + shellQuote(File) + " --");
+                      shellQuote(OCCLINT_BINARY) + " --gpu H100 --cuda-path " + shellQuote(Cuda) + " " + Options + " " +
+                      shellQuote(File) + " --");
   }
 
   ScratchDir Dir;
@@ -122,7 +123,8 @@ TEST_F(ParseGapRun, ClangErrorsInCodeNvccCompiledAreOneWarningAndTheCleanFunctio
     EXPECT_EQ(R.exitCode, 0) << Env << "\n" << R.output;
     EXPECT_NE(R.output.find("occlint: warning: " + File +
                             ": Clang cannot parse code that nvcc accepts (sm_90): use of undeclared identifier "
-                            "'nvcc_only_builtin' (" + File + ":6); 1 function with errors was not analysed"),
+                            "'nvcc_only_builtin' (" +
+                            File + ":6); 1 function with errors was not analysed"),
               std::string::npos)
         << R.output;
     EXPECT_NE(R.output.find("a.cu:3:"), std::string::npos) << "the clean function's finding\n" << R.output;
@@ -197,7 +199,8 @@ TEST_F(ParseGapRun, JsonAndSarifCarryTheNotification) {
 // reports no error and no warning on it (as SarifFormatTest does for findings).
 TEST_F(ParseGapRun, TheSarifWithTheNotificationValidates) {
   const char *Env = std::getenv("OCCLINT_SARIF_MULTITOOL");
-  const std::string Multitool = Env && *Env ? Env : std::string(OCCLINT_BUILD_DIR) + "/test-tools/node_modules/.bin/sarif-multitool";
+  const std::string Multitool =
+      Env && *Env ? Env : std::string(OCCLINT_BUILD_DIR) + "/test-tools/node_modules/.bin/sarif-multitool";
   if (access(Multitool.c_str(), X_OK) != 0)
     FAIL() << "the SARIF validator is not installed at " << Multitool << ": scripts/test.sh installs it";
   const std::string Sarif = (Dir.path() / "out.sarif").string(), Report = (Dir.path() / "validation.sarif").string();
@@ -211,7 +214,8 @@ TEST_F(ParseGapRun, TheSarifWithTheNotificationValidates) {
     // The result's level, else its rule's default, else "warning".
     std::string Level = Result.value("level", "warning");
     if (!Result.contains("level") && Result.contains("ruleIndex"))
-      Level = Run["tool"]["driver"]["rules"].at(Result["ruleIndex"].get<size_t>())
+      Level = Run["tool"]["driver"]["rules"]
+                  .at(Result["ruleIndex"].get<size_t>())
                   .value("defaultConfiguration", nlohmann::json::object())
                   .value("level", "warning");
     EXPECT_TRUE(Level != "error" && Level != "warning") << Result.dump(2);

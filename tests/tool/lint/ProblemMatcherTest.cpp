@@ -63,13 +63,13 @@ TEST(ProblemMatcher, MatchesOcclintTextOutput) {
   const std::string Block = Dir.write("my kernels/block.cu", BlockSource);
   const std::string Grid = Dir.write("my kernels/grid.cu", GridSource);
   auto Run = [](const std::string &Arguments) {
-    const CommandResult R = runCommand(shellQuote(OCCLINT_BINARY) + " --no-compile --gpu=H200 --quiet " + Arguments +
-                                           " -- -xcuda",
-                                       /*MergeStderr=*/false);
+    const CommandResult R =
+        runCommand(shellQuote(OCCLINT_BINARY) + " --no-compile --gpu=H200 --quiet " + Arguments + " -- -xcuda",
+                   /*MergeStderr=*/false);
     return R;
   };
-  const CommandResult BlockRun = Run("--checks=-*,cuda-launch-block-not-warp-multiple,cuda-occupancy-report " +
-                                     shellQuote(Block));
+  const CommandResult BlockRun =
+      Run("--checks=-*,cuda-launch-block-not-warp-multiple,cuda-occupancy-report " + shellQuote(Block));
   EXPECT_EQ(BlockRun.exitCode, 0) << BlockRun.output;
   const CommandResult GridRun =
       Run("--checks=-*,cuda-launch-tiny-grid --warnings-as-errors=cuda-launch-tiny-grid " + shellQuote(Grid));
@@ -102,9 +102,8 @@ TEST(ProblemMatcher, MatchesOcclintTextOutput) {
       });
       EXPECT_TRUE(Found) << "not matched: " << E.str() << " as " << Severity << "\noutput:\n" << R.output;
     }
-    const size_t Matched = std::count_if(Problems.begin(), Problems.end(), [&](const Problem &P) {
-      return P.file == File && P.severity == Severity;
-    });
+    const size_t Matched = std::count_if(Problems.begin(), Problems.end(),
+                                         [&](const Problem &P) { return P.file == File && P.severity == Severity; });
     EXPECT_EQ(Matched, Expected) << File;
     EXPECT_GT(Expected, 0u);
   };
@@ -115,9 +114,11 @@ TEST(ProblemMatcher, MatchesOcclintTextOutput) {
   const size_t LaunchAt = BlockSource.find("fill<<<10, 100>>>");
   const int LaunchLine = 1 + int(std::count(BlockSource.begin(), BlockSource.begin() + LaunchAt, '\n'));
   const int Column = 1 + int(BlockSource.find("100", LaunchAt) - (BlockSource.rfind('\n', LaunchAt) + 1));
-  EXPECT_TRUE(std::any_of(Problems.begin(), Problems.end(), [&](const Problem &P) {
-    return P.file == Block && P.line == LaunchLine && P.column == Column;
-  })) << "no finding at " << LaunchLine << ":" << Column << "\noutput:\n" << R.output;
+  EXPECT_TRUE(
+      std::any_of(Problems.begin(), Problems.end(),
+                  [&](const Problem &P) { return P.file == Block && P.line == LaunchLine && P.column == Column; }))
+      << "no finding at " << LaunchLine << ":" << Column << "\noutput:\n"
+      << R.output;
 
   // Remarks: the per-launch occupancy report, as information.
   size_t Remarks = 0;

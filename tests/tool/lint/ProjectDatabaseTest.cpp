@@ -26,8 +26,8 @@ protected:
   }
   void writeDatabase(const std::string &CudaCommand) {
     std::ofstream(Dir / "compile_commands.json")
-        << "[{\"directory\": \"" << Dir.string() << "\", \"command\": \"" << CudaCommand
-        << "\", \"file\": \"" << (Dir / "launch.cu").string() << "\"},\n"
+        << "[{\"directory\": \"" << Dir.string() << "\", \"command\": \"" << CudaCommand << "\", \"file\": \""
+        << (Dir / "launch.cu").string() << "\"},\n"
         << " {\"directory\": \"" << Dir.string() << "\", \"command\": \"g++ -c host.cpp -o host.o\", \"file\": \""
         << (Dir / "host.cpp").string() << "\"}]\n";
   }
@@ -37,14 +37,12 @@ protected:
     std::ofstream Out(Dir / "compile_commands.json");
     Out << "[";
     for (size_t I = 0; I < Entries.size(); ++I)
-      Out << (I ? ",\n" : "") << "{\"directory\": \"" << Dir.string() << "\", \"command\": \""
-          << Entries[I].first << "\", \"file\": \"" << (Dir / Entries[I].second).string() << "\"}";
+      Out << (I ? ",\n" : "") << "{\"directory\": \"" << Dir.string() << "\", \"command\": \"" << Entries[I].first
+          << "\", \"file\": \"" << (Dir / Entries[I].second).string() << "\"}";
     Out << "]\n";
   }
 
-  CommandResult occlint(const std::string &Args) {
-    return runCommand(shellQuote(OCCLINT_BINARY) + " " + Args);
-  }
+  CommandResult occlint(const std::string &Args) { return runCommand(shellQuote(OCCLINT_BINARY) + " " + Args); }
 
   ScratchDir Scratch;
   const fs::path Dir = Scratch.path();
@@ -78,10 +76,12 @@ TEST_F(ProjectDatabase, VerboseShowsEachArchsClangCommandAndWhatTheTranslationDr
   EXPECT_EQ(R.exitCode, 0) << R.output;
   const std::string File = (Dir / "launch.cu").string();
   EXPECT_NE(R.output.find("occlint: " + File + ": parse archs sm_75, sm_90 (from the compile command)\n"),
-            std::string::npos) << R.output;
+            std::string::npos)
+      << R.output;
   for (const char *Arch : {"sm_75", "sm_90"})
     EXPECT_NE(R.output.find("occlint: " + File + " [" + Arch + "]: clang command: clang++ "), std::string::npos)
-        << Arch << "\n" << R.output;
+        << Arch << "\n"
+        << R.output;
   const std::string Dropped = "dropped by the nvcc translation: -lineinfo, --expt-relaxed-constexpr\n";
   EXPECT_NE(R.output.find("occlint: " + File + ": " + Dropped), std::string::npos) << R.output;
   EXPECT_NE(R.output.find("occlint: " + File + ": note: --expt-relaxed-constexpr"), std::string::npos) << R.output;
@@ -105,7 +105,8 @@ TEST_F(ProjectDatabase, ACuFileThatAnotherIncludesIsAnalysedOnlyThere) {
   EXPECT_EQ(R.exitCode, 0) << R.output;
   EXPECT_NE(R.output.find("occlint: " + (Dir / "launch.cu").string() + ": skipped: #included by " +
                           (Dir / "unity.cu").string() + "\n"),
-            std::string::npos) << R.output;
+            std::string::npos)
+      << R.output;
   EXPECT_EQ(count(R.output, "clang command: "), 1u) << R.output; // only unity.cu is parsed
   EXPECT_EQ(count(R.output, "launch.cu:3:29: warning: block of 100 threads"), 1u) << R.output;
   EXPECT_NE(R.output.find("1 diagnostic in 1 file"), std::string::npos) << R.output;
@@ -131,8 +132,8 @@ TEST_F(ProjectDatabase, AHeaderSeveralFilesIncludeReportsItsLaunchOnce) {
 }
 
 TEST_F(ProjectDatabase, ADatabaseWithoutCudaIsAnInputError) {
-  std::ofstream(Dir / "compile_commands.json") << "[{\"directory\": \"" << Dir.string()
-                                               << "\", \"command\": \"g++ -c host.cpp\", \"file\": \"host.cpp\"}]\n";
+  std::ofstream(Dir / "compile_commands.json")
+      << "[{\"directory\": \"" << Dir.string() << "\", \"command\": \"g++ -c host.cpp\", \"file\": \"host.cpp\"}]\n";
   CommandResult R = occlint("-p " + shellQuote(Dir.string()));
   EXPECT_EQ(R.exitCode, 2) << R.output;
   EXPECT_NE(R.output.find("has no CUDA translation unit"), std::string::npos) << R.output;

@@ -53,9 +53,9 @@ std::string testName(const ::testing::TestParamInfo<std::string> &Info) {
 }
 
 std::string applyReplacementsTool() {
-  for (const fs::path &P : {fs::path(OCCLINT_CLANG_TIDY).parent_path() / "clang-apply-replacements",
-                            fs::path("/usr/bin/clang-apply-replacements-22"),
-                            fs::path("/usr/lib/llvm-22/bin/clang-apply-replacements")})
+  for (const fs::path &P :
+       {fs::path(OCCLINT_CLANG_TIDY).parent_path() / "clang-apply-replacements",
+        fs::path("/usr/bin/clang-apply-replacements-22"), fs::path("/usr/lib/llvm-22/bin/clang-apply-replacements")})
     if (access(P.c_str(), X_OK) == 0)
       return P.string();
   return "";
@@ -160,7 +160,8 @@ TEST_P(UnsafeInput, StaysByteIdenticalUnderEveryWayOfApplyingFixes) {
     EXPECT_EQ(runMode(GetParam(), M, Dir), Original) << modeName(M) << " changed " << GetParam();
     if (M == Mode::ExportAndApply) {
       const std::string Yaml = readFile(Dir.path() / "fixes" / "occlint.yaml");
-      EXPECT_EQ(Yaml.find("ReplacementText"), std::string::npos) << "exported a fix for " << GetParam() << ":\n" << Yaml;
+      EXPECT_EQ(Yaml.find("ReplacementText"), std::string::npos) << "exported a fix for " << GetParam() << ":\n"
+                                                                 << Yaml;
     }
   }
 }
@@ -252,7 +253,8 @@ TEST(SafeFixesLaunchBounds, ClangTidyFixNotesInsertsTheAttributeOnce) {
                              (Inputs / "ptxas" / "safe-cliff-static.sm_80.log").string() + "', ReadCache: false}}";
   CommandResult R = runCommand(shellQuote(OCCLINT_CLANG_TIDY) + " --quiet --load=" + shellQuote(OCCLINT_PLUGIN) +
                                " --checks='-*,cuda-occupancy-register-cliff' --config=" + shellQuote(Config) +
-                               " --fix-notes " + shellQuote(File.string()) + " -- --cuda-path=" OCCLINT_CUDA_PATH
+                               " --fix-notes " + shellQuote(File.string()) +
+                               " -- --cuda-path=" OCCLINT_CUDA_PATH
                                " -Wno-unknown-cuda-version --cuda-device-only --cuda-gpu-arch=sm_80");
   EXPECT_EQ(count(R.output, "warning: on "), 2u) << R.output;
   EXPECT_NE(R.output.find("no fix-it: the note for the launch at line"), std::string::npos) << R.output;
@@ -289,8 +291,8 @@ EmulationRun emulate(const std::string &Source, int N, const ScratchDir &Dir, co
   EXPECT_EQ(Built.exitCode, 0) << "building the emulation of " << Name << ":\n" << Built.output;
   if (Built.exitCode != 0)
     return {};
-  CommandResult Ran = runCommand("ASAN_OPTIONS=detect_leaks=0 " + shellQuote(Program.string()) + " " +
-                                 std::to_string(N));
+  CommandResult Ran =
+      runCommand("ASAN_OPTIONS=detect_leaks=0 " + shellQuote(Program.string()) + " " + std::to_string(N));
   return {Ran.exitCode, Ran.output};
 }
 

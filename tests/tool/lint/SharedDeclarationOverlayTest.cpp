@@ -38,8 +38,7 @@ TEST(SharedDeclarationOverlay, RewritesOnlyTheRejectedDeclarationsAndKeepsTheLen
   const std::string Text = "__global__ void k() {\n  __shared__ int flag;\n  __shared__ Counter c;\n}\n";
   auto Base = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   Base->addFile("/src/k.cu", 0, llvm::MemoryBuffer::getMemBufferCopy(Text));
-  auto Overlay = occlint::overlayRejectedSharedDeclarations(
-      {{"/src/k.cu", unsigned(Text.find("c;"))}}, Base);
+  auto Overlay = occlint::overlayRejectedSharedDeclarations({{"/src/k.cu", unsigned(Text.find("c;"))}}, Base);
   ASSERT_TRUE(Overlay);
   auto Buffer = Overlay->getBufferForFile("/src/k.cu");
   ASSERT_TRUE(Buffer);

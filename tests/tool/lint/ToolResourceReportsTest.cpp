@@ -18,18 +18,17 @@
 
 namespace fs = std::filesystem;
 using namespace occlint;
-using occlint::testing::ScratchDir;
 using clang::tidy::occlint::ResourceReportLookup;
+using occlint::testing::ScratchDir;
 
 namespace {
 
 const std::string SourceDir = OCCLINT_SOURCE_DIR;
 const std::string Toolkit = std::string(OCCLINT_CUDA_PATH).empty() ? "/usr/local/cuda" : OCCLINT_CUDA_PATH;
 
-#define REQUIRE_TOOLKIT()                                                                              \
-  if (!fs::exists(Toolkit + "/bin/ptxas") || !fs::exists(Toolkit + "/bin/nvcc"))                     \
-    GTEST_SKIP() << "no CUDA toolkit at " << Toolkit << " (no bin/ptxas or bin/nvcc): this test runs nvcc"
-
+#define REQUIRE_TOOLKIT()                                                                                              \
+  if (!fs::exists(Toolkit + "/bin/ptxas") || !fs::exists(Toolkit + "/bin/nvcc"))                                       \
+  GTEST_SKIP() << "no CUDA toolkit at " << Toolkit << " (no bin/ptxas or bin/nvcc): this test runs nvcc"
 
 // A `-- flags` command line, as CommonOptionsParser builds it.
 std::unique_ptr<clang::tooling::CompilationDatabase> dashDash(const std::string &Dir,
@@ -40,11 +39,11 @@ std::unique_ptr<clang::tooling::CompilationDatabase> dashDash(const std::string 
 // A compile_commands.json of one entry: the toolkit's nvcc with Flags
 // compiling k.cu in D.
 std::unique_ptr<clang::tooling::CompilationDatabase> nvccDatabase(const ScratchDir &D, const std::string &Flags) {
-  const std::string Json = "[{\"directory\": \"" + D.path().string() + "\", \"command\": \"" + Toolkit +
-                           "/bin/nvcc " + Flags + " -c k.cu -o k.o\", \"file\": \"k.cu\"}]";
+  const std::string Json = "[{\"directory\": \"" + D.path().string() + "\", \"command\": \"" + Toolkit + "/bin/nvcc " +
+                           Flags + " -c k.cu -o k.o\", \"file\": \"k.cu\"}]";
   std::string Error;
-  auto Commands = clang::tooling::JSONCompilationDatabase::loadFromBuffer(
-      Json, Error, clang::tooling::JSONCommandLineSyntax::Gnu);
+  auto Commands =
+      clang::tooling::JSONCompilationDatabase::loadFromBuffer(Json, Error, clang::tooling::JSONCommandLineSyntax::Gnu);
   EXPECT_TRUE(Commands) << Error;
   return Commands;
 }
@@ -224,8 +223,8 @@ TEST(ToolResourceReports, WithoutAToolkitOrWithNoCompileNothingRuns) {
   EXPECT_EQ(R.source, "no CUDA toolkit: resources estimated from the source");
   NoToolkit.reportFor(File, "sm_90");
   NoToolkit.reportFor(File, "sm_80");
-  EXPECT_EQ(Verbose, "occlint: " + File + " [sm_90]: resources: " + R.source + "\n" +
-                         "occlint: " + File + " [sm_80]: resources: " + R.source + "\n");
+  EXPECT_EQ(Verbose, "occlint: " + File + " [sm_90]: resources: " + R.source + "\n" + "occlint: " + File +
+                         " [sm_80]: resources: " + R.source + "\n");
 
   ToolResourceSettings Settings;
   Settings.cudaPath = Toolkit;

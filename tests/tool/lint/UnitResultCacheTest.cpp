@@ -34,18 +34,17 @@ struct Project {
   /// occlint on the kernel with `Args` before the file and `Flags` after `--`.
   CommandResult run(const std::string &Args = "", const std::string &Flags = "-DGRID=2",
                     const std::string &Binary = OCCLINT_BINARY) const {
-    return runCommand("cd " + shellQuote(Dir.path().string()) + " && OCCLINT_CACHE_DIR=" + shellQuote(cache()) +
-                          " " + shellQuote(Binary) + " --no-compile --gpu H100 --verbose " + Args + " src/k.cu -- " +
-                          Flags,
+    return runCommand("cd " + shellQuote(Dir.path().string()) + " && OCCLINT_CACHE_DIR=" + shellQuote(cache()) + " " +
+                          shellQuote(Binary) + " --no-compile --gpu H100 --verbose " + Args + " src/k.cu -- " + Flags,
                       /*MergeStderr=*/false);
   }
   /// -v's (--verbose's) line for the file, from stderr.
   std::string cacheLine(const std::string &Args = "", const std::string &Flags = "-DGRID=2",
                         const std::string &Binary = OCCLINT_BINARY) const {
-    CommandResult R = runCommand("cd " + shellQuote(Dir.path().string()) + " && OCCLINT_CACHE_DIR=" +
-                                 shellQuote(cache()) + " " + shellQuote(Binary) +
-                                 " --no-compile --gpu H100 -v " + Args + " src/k.cu -- " + Flags +
-                                 " 2>&1 >/dev/null | grep 'result cache'");
+    CommandResult R =
+        runCommand("cd " + shellQuote(Dir.path().string()) + " && OCCLINT_CACHE_DIR=" + shellQuote(cache()) + " " +
+                   shellQuote(Binary) + " --no-compile --gpu H100 -v " + Args + " src/k.cu -- " + Flags +
+                   " 2>&1 >/dev/null | grep 'result cache'");
     return R.output;
   }
 };
@@ -162,9 +161,9 @@ TEST(UnitResultCache, ACorruptEntryIsIgnoredWithOneNote) {
   for (const fs::directory_entry &E : fs::recursive_directory_iterator(P.cache()))
     if (E.is_regular_file() && E.path().extension() == ".json")
       writeFile(E.path(), readFile(E.path()).substr(0, 40)); // cut short
-  CommandResult R = runCommand("cd " + shellQuote(P.Dir.path().string()) + " && OCCLINT_CACHE_DIR=" +
-                               shellQuote(P.cache()) + " " + shellQuote(OCCLINT_BINARY) +
-                               " --no-compile --gpu H100 src/k.cu -- -DGRID=2 2>&1 >/dev/null | cat");
+  CommandResult R =
+      runCommand("cd " + shellQuote(P.Dir.path().string()) + " && OCCLINT_CACHE_DIR=" + shellQuote(P.cache()) + " " +
+                 shellQuote(OCCLINT_BINARY) + " --no-compile --gpu H100 src/k.cu -- -DGRID=2 2>&1 >/dev/null | cat");
   EXPECT_NE(R.output.find("a result-cache entry that is not whole was ignored"), std::string::npos) << R.output;
   EXPECT_EQ(R.output.find("was ignored"), R.output.rfind("was ignored")) << "one note: " << R.output;
   EXPECT_EQ(P.run().output, Cold.output);
@@ -230,9 +229,9 @@ TEST(UnitResultCache, ARunKeepsTheCacheWithinItsSize) {
   EXPECT_TRUE(fs::exists(Entries / "old14.json")) << "down to 90 % of the limit, not further";
   EXPECT_TRUE(hit(P.cacheLine())) << "this run's own entry stays";
   // A limit that is not a number: said, and the default kept.
-  R = runCommand("cd " + shellQuote(P.Dir.path().string()) + " && OCCLINT_CACHE_MAX_MB=lots OCCLINT_CACHE_DIR=" +
-                 shellQuote(P.cache()) + " " + shellQuote(OCCLINT_BINARY) +
-                 " --no-compile --gpu H100 src/k.cu -- -DGRID=2");
+  R = runCommand("cd " + shellQuote(P.Dir.path().string()) +
+                 " && OCCLINT_CACHE_MAX_MB=lots OCCLINT_CACHE_DIR=" + shellQuote(P.cache()) + " " +
+                 shellQuote(OCCLINT_BINARY) + " --no-compile --gpu H100 src/k.cu -- -DGRID=2");
   EXPECT_NE(R.output.find("OCCLINT_CACHE_MAX_MB is not a positive whole number"), std::string::npos) << R.output;
 }
 

@@ -7,8 +7,8 @@
 // occlint report and the language server (untrusted and trusted) do not run
 // it, and that the checkout is byte-identical afterwards.
 #include "CommandRunner.h"
-#include "TestFiles.h"
 #include "LspClient.h"
+#include "TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -59,9 +59,10 @@ protected:
     entry("ccbin-abs.cu", Nvcc + " -ccbin " + (Repo / "tools/cc-abs").string() + " -arch=sm_90 -c ccbin-abs.cu -o a.o");
     entry("ccbin-rel.cu", Nvcc + " -ccbin=./tools/cc-rel -arch=sm_90 -c ccbin-rel.cu -o a.o");
     entry("bindir.cu", Nvcc + " --compiler-bindir=tools/bindir -arch=sm_90 -c bindir.cu -o a.o");
-    entry("xcompiler-b.cu", Nvcc + " -Xcompiler -B" + (Repo / "tools/b/").string() + " -arch=sm_90 -c xcompiler-b.cu -o a.o");
-    entry("xcompiler-plugin.cu",
-          Nvcc + " -Xcompiler -fplugin=" + (Repo / "evil-host.so").string() + " -arch=sm_90 -c xcompiler-plugin.cu -o a.o");
+    entry("xcompiler-b.cu",
+          Nvcc + " -Xcompiler -B" + (Repo / "tools/b/").string() + " -arch=sm_90 -c xcompiler-b.cu -o a.o");
+    entry("xcompiler-plugin.cu", Nvcc + " -Xcompiler -fplugin=" + (Repo / "evil-host.so").string() +
+                                     " -arch=sm_90 -c xcompiler-plugin.cu -o a.o");
     entry("clang-plugin.cu", "/usr/bin/clang++-22 -x cuda --cuda-gpu-arch=sm_90 -fplugin=" +
                                  (Repo / "evil-clang.so").string() + " -c clang-plugin.cu -o a.o");
     entry("fake-nvcc.cu", "./fakecuda/bin/nvcc -arch=sm_90 -c fake-nvcc.cu -o a.o");
@@ -85,9 +86,12 @@ protected:
     const fs::path Source = Scratch.path() / (Name + ".c");
     writeFile(Source, "#include <fcntl.h>\n#include <unistd.h>\n"
                       "__attribute__((constructor)) static void ran(void) {\n"
-                      "  int fd = open(\"" + marker(Name).string() + "\", O_CREAT | O_WRONLY, 0644);\n"
-                      "  if (fd >= 0) close(fd);\n}\n");
-    CommandResult R = runCommand("cc -shared -fPIC -o " + shellQuote((Repo / Name).string()) + " " + shellQuote(Source.string()));
+                      "  int fd = open(\"" +
+                          marker(Name).string() +
+                          "\", O_CREAT | O_WRONLY, 0644);\n"
+                          "  if (fd >= 0) close(fd);\n}\n");
+    CommandResult R =
+        runCommand("cc -shared -fPIC -o " + shellQuote((Repo / Name).string()) + " " + shellQuote(Source.string()));
     ASSERT_EQ(R.exitCode, 0) << R.output;
   }
   void entry(const std::string &File, const std::string &Command) {
@@ -112,8 +116,8 @@ protected:
   }
   /// The environment of every occlint run: a user config and cache of the test's own.
   std::string env() const {
-    return "XDG_CONFIG_HOME=" + shellQuote((Home / "config").string()) + " OCCLINT_CACHE_DIR=" +
-           shellQuote((Home / "cache").string()) + " ";
+    return "XDG_CONFIG_HOME=" + shellQuote((Home / "config").string()) +
+           " OCCLINT_CACHE_DIR=" + shellQuote((Home / "cache").string()) + " ";
   }
   /// Runs Command in the checkout, as a user would.
   CommandResult inRepo(const std::string &Command) {
@@ -140,7 +144,8 @@ TEST_F(UntrustedCheckout, EveryStubReallyRunsWhenItsCommandRunsDirectly) {
       {Nvcc + " -Xcompiler -fplugin=" + shellQuote((Repo / "evil-host.so").string()) + Out + "xcompiler-plugin.cu",
        "evil-host.so"},
       {"/usr/bin/clang++-22 -fsyntax-only -x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_90 "
-       "-fplugin=" + shellQuote((Repo / "evil-clang.so").string()) + " clang-plugin.cu",
+       "-fplugin=" +
+           shellQuote((Repo / "evil-clang.so").string()) + " clang-plugin.cu",
        "evil-clang.so"},
       {"./fakecuda/bin/nvcc --version", "fakecuda_bin_nvcc"},
       {"./tools/clang++ --version", "tools_clang++"},
@@ -149,7 +154,8 @@ TEST_F(UntrustedCheckout, EveryStubReallyRunsWhenItsCommandRunsDirectly) {
       // but LibTooling does not load -fplugin= or -Xclang -load: checked by
       // hand; occlint drops them all the same, docs/security.md.)
       {"/usr/bin/clang++-22 -fsyntax-only -x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_90 "
-       "-fplugin=" + shellQuote((Repo / "evil-tidy.so").string()) + " tidy-extra-args.cu",
+       "-fplugin=" +
+           shellQuote((Repo / "evil-tidy.so").string()) + " tidy-extra-args.cu",
        "evil-tidy.so"},
   };
   for (const Proof &P : Proofs) {
@@ -173,7 +179,8 @@ TEST_F(UntrustedCheckout, LintAndReportRunNoneOfTheCheckoutsPrograms) {
     const std::string Line = "--allow-compiler '" + Real + "'";
     const size_t First = Lint.output.find(Line);
     EXPECT_NE(First, std::string::npos) << Program << "\n" << Lint.output;
-    EXPECT_EQ(Lint.output.find(Line, First + 1), std::string::npos) << "noted twice: " << Program << "\n" << Lint.output;
+    EXPECT_EQ(Lint.output.find(Line, First + 1), std::string::npos) << "noted twice: " << Program << "\n"
+                                                                    << Lint.output;
   }
   for (const std::string Dropped : {"-fplugin=" + (Repo / "evil-clang.so").string(),
                                     "-fplugin=" + (Repo / "evil-tidy.so").string(), std::string("-Xclang -load")})
@@ -197,15 +204,21 @@ TEST_F(UntrustedCheckout, TheLanguageServerStartsNoProcessForAnUntrustedWorkspac
   const auto Before = snapshot(Repo);
   for (bool Trusted : {false, true}) {
     clearMarkers();
-    std::vector<std::string> Args = {"/usr/bin/env", "XDG_CONFIG_HOME=" + (Home / "config").string(),
-                                     "OCCLINT_CACHE_DIR=" + (Home / "cache").string(), OCCLINT_BINARY, "lsp", "-p",
-                                     Repo.string(), "--gpu", "H100"};
+    std::vector<std::string> Args = {"/usr/bin/env",
+                                     "XDG_CONFIG_HOME=" + (Home / "config").string(),
+                                     "OCCLINT_CACHE_DIR=" + (Home / "cache").string(),
+                                     OCCLINT_BINARY,
+                                     "lsp",
+                                     "-p",
+                                     Repo.string(),
+                                     "--gpu",
+                                     "H100"};
     if (Trusted)
       Args.push_back("--trust-workspace");
     LspClient Server(Args, (Scratch.path() / "lsp-stderr.log").string());
-    const json Init = Server.request("initialize", {{"processId", getpid()},
-                                                    {"rootUri", "file://" + Repo.string()},
-                                                    {"capabilities", json::object()}});
+    const json Init = Server.request(
+        "initialize",
+        {{"processId", getpid()}, {"rootUri", "file://" + Repo.string()}, {"capabilities", json::object()}});
     ASSERT_TRUE(Init.contains("result")) << Init.dump(2);
     Server.notify("initialized", json::object());
     bool SaidUntrusted = false;
@@ -239,8 +252,8 @@ TEST_F(UntrustedCheckout, AUserConfigFileTrustsAWorkspaceAndABadOneIsAnError) {
             std::string::npos)
       << Bad.output;
 
-  writeFile(Home / "config/occlint/config.yaml",
-            "allow-compilers:\n  - " + (Repo / "tools/cc-rel").string() + "\ntrusted-workspaces:\n  - " + Repo.string() + "\n");
+  writeFile(Home / "config/occlint/config.yaml", "allow-compilers:\n  - " + (Repo / "tools/cc-rel").string() +
+                                                     "\ntrusted-workspaces:\n  - " + Repo.string() + "\n");
   CommandResult Good = inRepo(shellQuote(OCCLINT_BINARY) + " -p . --gpu H100 ccbin-rel.cu");
   EXPECT_EQ(markersLeft(), std::vector<std::string>{"tools_cc-rel"}) << Good.output;
 }

@@ -86,7 +86,8 @@ TEST(LspCompileCommands, TheDatabaseAboveTheFileReadsOnlySmallResponseFiles) {
   const CompileCommandsForFile C = compileCommandsFor(File, "");
   EXPECT_FALSE(C.fallback) << C.why;
   EXPECT_TRUE(hasArgument(C, File, "-DFROM_RSP=1"));
-  EXPECT_TRUE(hasArgument(C, File, "@huge.rsp")) << llvm::join(C.database->getCompileCommands(File).front().CommandLine, " ");
+  EXPECT_TRUE(hasArgument(C, File, "@huge.rsp"))
+      << llvm::join(C.database->getCompileCommands(File).front().CommandLine, " ");
 }
 
 TEST(LspCompileCommands, AMalformedDatabaseAboveTheFileIsNamed) {

@@ -4,10 +4,10 @@
 // code and its documentation link, notes as related information, fixes as
 // quick fixes with workspace edits. And the file: URIs of documents
 // (tool/lsp/LspUri.h).
-#include "outputs/DiagnosticRecords.h"
-#include "FileUris.h"
 #include "lsp/LspDiagnostics.h"
+#include "FileUris.h"
 #include "lsp/LspUri.h"
+#include "outputs/DiagnosticRecords.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/Core/Replacement.h"
@@ -27,15 +27,16 @@ namespace {
 // "ö" and "ß" are 2 bytes and 1 UTF-16 unit each, "𝄞" is 4 bytes and a
 // surrogate pair (2 units).
 const std::string Source = "__global__ void k(int *p);\n"
-                           "void f(int *p) { /* Gr\xC3\xB6\xC3\x9F" "e \xF0\x9D\x84\x9E */ k<<<2, 100>>>(p); }\n"
+                           "void f(int *p) { /* Gr\xC3\xB6\xC3\x9F"
+                           "e \xF0\x9D\x84\x9E */ k<<<2, 100>>>(p); }\n"
                            "constexpr int kBlock = 96;\n";
 // UTF-16 units before "100" on line 2: "void f(int *p) { /* " (20) + "Größe" (5)
 // + " " (1) + "𝄞" (2) + " */ k<<<1, " (11).
 constexpr unsigned Utf16ColumnOf100 = 39;
 
 clang::tidy::ClangTidyError error(const std::string &File, const std::string &Check,
-                                  clang::tooling::Diagnostic::Level Level, const std::string &Message,
-                                  size_t Offset, size_t Length) {
+                                  clang::tooling::Diagnostic::Level Level, const std::string &Message, size_t Offset,
+                                  size_t Length) {
   clang::tidy::ClangTidyError E(Check, Level, llvm::sys::path::parent_path(File), /*IsWarningAsError=*/false);
   E.Message.Message = Message;
   E.Message.FilePath = File;
@@ -97,8 +98,8 @@ TEST_F(LspDiagnostics, SeverityCodeSourceAndDocumentation) {
   EXPECT_EQ(D["codeDescription"]["href"], "https://example.org/checks/cuda-launch-block-not-warp-multiple.md");
   EXPECT_FALSE(D.contains("relatedInformation"));
 
-  auto Error = error(File, "clang-diagnostic-error", clang::tooling::Diagnostic::Error, "use of undeclared identifier",
-                     0, 1);
+  auto Error =
+      error(File, "clang-diagnostic-error", clang::tooling::Diagnostic::Error, "use of undeclared identifier", 0, 1);
   auto Remark = error(File, "cuda-occupancy-report", clang::tooling::Diagnostic::Remark, "occupancy 50%", 0, 1);
   auto Promoted = error(File, "cuda-launch-tiny-grid", clang::tooling::Diagnostic::Warning, "tiny", 0, 1);
   Promoted.IsWarningAsError = true;
@@ -164,7 +165,8 @@ TEST_F(LspDiagnostics, CodeActionEditsTheFixedRangeInUtf16) {
 TEST_F(LspDiagnostics, CodeActionsOnlyForDiagnosticsTouchingTheRange) {
   const DiagnosticRecord R = blockWarning();
   // Just after the diagnostic's end still touches it (the cursor after "100").
-  EXPECT_EQ(codeActionsFor({R}, Range{{1, Utf16ColumnOf100 + 3}, {1, Utf16ColumnOf100 + 3}}, plainContext()).size(), 1u);
+  EXPECT_EQ(codeActionsFor({R}, Range{{1, Utf16ColumnOf100 + 3}, {1, Utf16ColumnOf100 + 3}}, plainContext()).size(),
+            1u);
   EXPECT_EQ(codeActionsFor({R}, Range{{0, 0}, {0, 5}}, plainContext()).size(), 0u);
   EXPECT_EQ(codeActionsFor({R}, Range{{1, Utf16ColumnOf100 + 4}, {2, 0}}, plainContext()).size(), 0u);
   // A selection across several lines that contains it.
@@ -179,8 +181,8 @@ TEST_F(LspDiagnostics, NoteFixesAreActionsOfTheirOwnAndUnfixableDiagnosticsHaveN
   Note.FileOffset = unsigned(Offset100);
   addFix(Note, File, Offset100, 3, "96");
   E.Notes = {Note};
-  auto NoFix = error(File, "cuda-launch-tiny-grid", clang::tooling::Diagnostic::Warning, "tiny grid",
-                     Source.find("1, 100"), 1);
+  auto NoFix =
+      error(File, "cuda-launch-tiny-grid", clang::tooling::Diagnostic::Warning, "tiny grid", Source.find("1, 100"), 1);
   const json Actions = codeActionsFor(toDiagnosticRecords({E, NoFix}), Range{{1, 0}, {1, 60}}, plainContext());
   ASSERT_EQ(Actions.size(), 1u) << Actions.dump(2);
   EXPECT_EQ(Actions[0]["title"], "round down to 96 threads (cuda-launch-block-not-warp-multiple)");

@@ -110,7 +110,8 @@ std::string compareWithExpectations(const json &Diagnostics, const std::vector<D
     Problems += "  " + std::to_string(Diagnostics.size()) + " diagnostics for " + std::to_string(Warnings) +
                 " expected warnings\n";
   for (const json &D : Diagnostics)
-    if (!contains(D.value("codeDescription", json::object()).value("href", ""), "/" + D["code"].get<std::string>() + ".md"))
+    if (!contains(D.value("codeDescription", json::object()).value("href", ""),
+                  "/" + D["code"].get<std::string>() + ".md"))
       Problems += "  no documentation link: " + D.dump() + "\n";
   return Problems;
 }
@@ -139,7 +140,9 @@ TEST(Lsp, DiagnosticsQuickFixAndSaveAsAnEditorWould) {
   const std::string Launch = "  guarded<<<(n + 99) / 100, 100>>>(d, n);";
   const size_t LaunchAt = Source.find(Launch);
   ASSERT_NE(LaunchAt, std::string::npos);
-  Source.replace(LaunchAt, 2, "  /* Gr\xC3\xB6\xC3\x9F" "e \xF0\x9D\x84\x9E */ ");
+  Source.replace(LaunchAt, 2,
+                 "  /* Gr\xC3\xB6\xC3\x9F"
+                 "e \xF0\x9D\x84\x9E */ ");
   const std::string File = Dir.write("caf\xC3\xA9 kernels/block.cu", Source);
   const std::string Uri = uriOf(File);
   const std::vector<Diagnostic> Expected = parseExpectations(Source);
@@ -179,10 +182,10 @@ TEST(Lsp, DiagnosticsQuickFixAndSaveAsAnEditorWould) {
   auto Unsafe = std::find_if(Diagnostics.begin(), Diagnostics.end(),
                              [&](const json &D) { return D["range"]["start"]["line"] == UnsafeLine; });
   ASSERT_NE(Unsafe, Diagnostics.end()) << Diagnostics.dump(2);
-  const json NoActions = Server.request("textDocument/codeAction",
-                                        {{"textDocument", {{"uri", Uri}}},
-                                         {"range", (*Unsafe)["range"]},
-                                         {"context", {{"diagnostics", json::array({*Unsafe})}}}});
+  const json NoActions =
+      Server.request("textDocument/codeAction", {{"textDocument", {{"uri", Uri}}},
+                                                 {"range", (*Unsafe)["range"]},
+                                                 {"context", {{"diagnostics", json::array({*Unsafe})}}}});
   ASSERT_TRUE(NoActions["result"].is_array()) << NoActions.dump(2);
   EXPECT_EQ(NoActions["result"].size(), 0u) << NoActions.dump(2);
 
@@ -199,10 +202,10 @@ TEST(Lsp, DiagnosticsQuickFixAndSaveAsAnEditorWould) {
   EXPECT_EQ((*Fixable)["range"]["start"]["character"], BlockColumn);
   EXPECT_EQ((*Fixable)["range"]["end"]["character"], BlockColumn + 3);
 
-  const json Actions = Server.request("textDocument/codeAction",
-                                      {{"textDocument", {{"uri", Uri}}},
-                                       {"range", (*Fixable)["range"]},
-                                       {"context", {{"diagnostics", json::array({*Fixable})}}}});
+  const json Actions =
+      Server.request("textDocument/codeAction", {{"textDocument", {{"uri", Uri}}},
+                                                 {"range", (*Fixable)["range"]},
+                                                 {"context", {{"diagnostics", json::array({*Fixable})}}}});
   ASSERT_TRUE(Actions["result"].is_array()) << Actions.dump(2);
   ASSERT_EQ(Actions["result"].size(), 1u) << Actions.dump(2);
   const json &Action = Actions["result"][0];
@@ -241,9 +244,9 @@ TEST(Lsp, DiagnosticsQuickFixAndSaveAsAnEditorWould) {
   ASSERT_FALSE(AfterSave.is_null());
   const json &Left = AfterSave["params"]["diagnostics"];
   EXPECT_EQ(Left.size(), Diagnostics.size() - 1) << Left.dump(2);
-  EXPECT_TRUE(std::none_of(Left.begin(), Left.end(),
-                           [&](const json &D) { return D["range"]["start"]["line"] == LaunchLine; }))
-      << Left.dump(2);
+  EXPECT_TRUE(std::none_of(Left.begin(), Left.end(), [&](const json &D) {
+    return D["range"]["start"]["line"] == LaunchLine;
+  })) << Left.dump(2);
 
   // A second file without a compile_commands.json: no second warning.
   const std::string Other = Dir.write("caf\xC3\xA9 kernels/other.cu", readFile(Checks / "launch-tiny-grid.cu"));
@@ -269,13 +272,14 @@ TEST(Lsp, CompileCommandsFromInitializationOptions) {
   // The build directory is beside the sources, not above them: only the
   // configured path finds it. Its command defines a macro the file needs.
   std::string Source = readFile(Checks / "launch-tiny-grid.cu");
-  Source += "void fromTheDatabase(const float *in, float *out) { stream<<<OCCLINT_LSP_TEST_GRID, 256>>>(in, out, 1 << 24); }"
-            " // expect-warning {{grid of 8 blocks on H200}} [cuda-launch-tiny-grid]\n";
+  Source +=
+      "void fromTheDatabase(const float *in, float *out) { stream<<<OCCLINT_LSP_TEST_GRID, 256>>>(in, out, 1 << 24); }"
+      " // expect-warning {{grid of 8 blocks on H200}} [cuda-launch-tiny-grid]\n";
   const std::string File = Dir.write("src/tiny.cu", Source);
-  const json Database = json::array(
-      {{{"directory", (Dir.path() / "build").string()},
-        {"file", File},
-        {"arguments", {"clang++", "-x", "cuda", "-DOCCLINT_LSP_TEST_GRID=8", "-c", File}}}});
+  const json Database =
+      json::array({{{"directory", (Dir.path() / "build").string()},
+                    {"file", File},
+                    {"arguments", {"clang++", "-x", "cuda", "-DOCCLINT_LSP_TEST_GRID=8", "-c", File}}}});
   Dir.write("build/compile_commands.json", Database.dump(2));
   const std::string Uri = uriOf(File);
 

@@ -31,7 +31,8 @@ TEST(LspTransport, ReadsMessagesBackToBack) {
 }
 
 TEST(LspTransport, ContentLengthCountsBytesNotCharacters) {
-  const std::string Body = "{\"m\":\"Gr\xC3\xB6\xC3\x9F" "e \xF0\x9D\x84\x9E\"}"; // "Größe 𝄞": 7 characters, 11 bytes
+  const std::string Body = "{\"m\":\"Gr\xC3\xB6\xC3\x9F"
+                           "e \xF0\x9D\x84\x9E\"}"; // "Größe 𝄞": 7 characters, 11 bytes
   std::string Written;
   {
     llvm::raw_string_ostream OS(Written);

@@ -62,8 +62,7 @@ TEST(Baseline, MatchesByCheckPathAndMessageNotByLine) {
 
 TEST(Baseline, AnOlderOutputWithoutPathsIsReadFromItsAbsoluteFiles) {
   ScratchDir D;
-  const std::string File = D.write(
-      "old.json", R"({"version": 2, "tool": {"name": "occlint"}, "diagnostics": [
+  const std::string File = D.write("old.json", R"({"version": 2, "tool": {"name": "occlint"}, "diagnostics": [
         {"check": "cuda-launch-tiny-grid", "severity": "warning", "message": "m", "file": "/p/src/a.cu", "line": 7}]})");
   PathRoots Roots;
   Roots.project = "/p";
@@ -86,22 +85,24 @@ TEST(Baseline, ABadBaselineIsAnErrorNamingTheFile) {
   EXPECT_NE(readBaseline(Other, Roots, Saved).find("is not occlint's JSON output"), std::string::npos);
 }
 
-const char Before[] = "__global__ void k(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 1.0f; }\n"
-                      "void a(float *p) { k<<<2, 128>>>(p); }\n"    // tiny grid: fixed later
-                      "void b(float *p) { k<<<1024, 100>>>(p); }\n"; // not a warp multiple: stays
-const char After[] = "__global__ void k(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 1.0f; }\n"
-                     "// a comment moves everything down\n"
-                     "void a(float *p) { k<<<1024, 128>>>(p); }\n"
-                     "void b(float *p) { k<<<1024, 100>>>(p); }\n"
-                     "void c(float *p) { k<<<1024, 48>>>(p); }\n"; // new
+const char Before[] =
+    "__global__ void k(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 1.0f; }\n"
+    "void a(float *p) { k<<<2, 128>>>(p); }\n"     // tiny grid: fixed later
+    "void b(float *p) { k<<<1024, 100>>>(p); }\n"; // not a warp multiple: stays
+const char After[] =
+    "__global__ void k(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 1.0f; }\n"
+    "// a comment moves everything down\n"
+    "void a(float *p) { k<<<1024, 128>>>(p); }\n"
+    "void b(float *p) { k<<<1024, 100>>>(p); }\n"
+    "void c(float *p) { k<<<1024, 48>>>(p); }\n"; // new
 
 TEST(Baseline, EndToEndNewAndFixedInJsonSarifTheReportAndStderr) {
   ScratchDir D;
   const std::string Source = D.write("src/k.cu", Before);
   const std::string Flags = " --no-compile --gpu=H100 --root " + shellQuote(D.path().string()) + " ";
   const std::string Saved = (D.path() / "baseline.json").string();
-  CommandResult First = runCommand(Occlint + Flags + "--format=json --output " + shellQuote(Saved) + " " +
-                                   shellQuote(Source) + " --");
+  CommandResult First =
+      runCommand(Occlint + Flags + "--format=json --output " + shellQuote(Saved) + " " + shellQuote(Source) + " --");
   ASSERT_EQ(First.exitCode, 0) << First.output;
 
   writeFile(Source, After);

@@ -25,8 +25,9 @@ std::string readFile(const fs::path &P) {
 }
 
 TEST(CheckCatalog, SummaryIsTheFirstParagraphAfterTheTitleOnOneLine) {
-  EXPECT_EQ(checkSummary("# cuda-x\n\nFlags a launch whose grid\nis tiny. A block runs\non one SM.\n\n## Why\n\nBecause."),
-            "Flags a launch whose grid is tiny. A block runs on one SM.");
+  EXPECT_EQ(
+      checkSummary("# cuda-x\n\nFlags a launch whose grid\nis tiny. A block runs\non one SM.\n\n## Why\n\nBecause."),
+      "Flags a launch whose grid is tiny. A block runs on one SM.");
   EXPECT_EQ(checkSummary("\n\n# title\nFirst line\n  second line  \n# Next heading\nnot this"),
             "First line second line");
   EXPECT_EQ(checkSummary("# title\n\nText before a fence\n```cuda\ncode\n```\n"), "Text before a fence");

@@ -42,8 +42,9 @@ std::string quoted(const std::vector<std::string> &Files) {
 // Runs occlint on Files (no device compiles) and parses its stdout as JSON.
 json lintJson(const std::vector<std::string> &Files, const std::string &Options, int *ExitCode = nullptr,
               const std::string &Environment = "") {
-  CommandResult R = runCommand(Environment + Occlint + " --format=json --no-compile --quiet " + Options + quoted(Files) + " --",
-                               /*MergeStderr=*/false);
+  CommandResult R =
+      runCommand(Environment + Occlint + " --format=json --no-compile --quiet " + Options + quoted(Files) + " --",
+                 /*MergeStderr=*/false);
   if (ExitCode)
     *ExitCode = R.exitCode;
   json J = json::parse(R.output, nullptr, /*allow_exceptions=*/false);
@@ -98,8 +99,8 @@ std::vector<std::string> jsonAsTextLines(const json &J) {
 }
 
 TEST(JsonFormat, HasTheTextOutputsDiagnosticsAndNotes) {
-  const std::vector<std::string> Files = {checksInput("launch-block-resize.cu"),
-                                          checksInput("launch-tiny-grid.cu"), checksInput("divergence-barrier.cu")};
+  const std::vector<std::string> Files = {checksInput("launch-block-resize.cu"), checksInput("launch-tiny-grid.cu"),
+                                          checksInput("divergence-barrier.cu")};
   const std::string Options = "--gpu=sm_90";
   int JsonExit = -1;
   const json J = lintJson(Files, Options, &JsonExit);
@@ -229,8 +230,10 @@ TEST(JsonFormat, AHeadersLaunchesAppearOnceForTwoTranslationUnits) {
   D.write("common.cuh", "#include <cuda_runtime.h>\n"
                         "__global__ void fill(float *p) { p[threadIdx.x] = 1.0f; }\n"
                         "inline void launchFill(float *p) { fill<<<8, 100>>>(p); }\n");
-  const std::string A = D.write("a.cu", "#include \"common.cuh\"\nvoid a(float *p) { fill<<<1000, 256>>>(p); launchFill(p); }\n");
-  const std::string B = D.write("b.cu", "#include \"common.cuh\"\nvoid b(float *p) { fill<<<2000, 128>>>(p); launchFill(p); }\n");
+  const std::string A =
+      D.write("a.cu", "#include \"common.cuh\"\nvoid a(float *p) { fill<<<1000, 256>>>(p); launchFill(p); }\n");
+  const std::string B =
+      D.write("b.cu", "#include \"common.cuh\"\nvoid b(float *p) { fill<<<2000, 128>>>(p); launchFill(p); }\n");
   const json J = lintJson({A, B}, "--gpu=sm_90");
   std::map<std::string, int> LaunchesPerFile;
   for (const json &L : J["launches"])
@@ -277,11 +280,12 @@ std::set<std::string> checksAt(const json &J, int Line) {
 TEST(JsonFormat, MootFindingsAreRecordedOnTheLaunch) {
   ScratchDir D;
   const std::string Input = D.write("moot.cu", "#include <cuda_runtime.h>\n"
-                                               "__global__ void copy(float *p) { for (int i = threadIdx.x; i < 4096; i += gridDim.x * blockDim.x) p[i] = 0.0f; }\n"
+                                               "__global__ void copy(float *p) { for (int i = threadIdx.x; i < 4096; i "
+                                               "+= gridDim.x * blockDim.x) p[i] = 0.0f; }\n"
                                                "void run(float *p) {\n"
-                                               "  copy<<<2, 32>>>(p);\n"     // 4: tiny grid; block cap moot
-                                               "  copy<<<2, 2048>>>(p);\n"   // 5: invalid; tiny grid moot
-                                               "  copy<<<8192, 32>>>(p);\n"  // 6: block cap (over one wave)
+                                               "  copy<<<2, 32>>>(p);\n"    // 4: tiny grid; block cap moot
+                                               "  copy<<<2, 2048>>>(p);\n"  // 5: invalid; tiny grid moot
+                                               "  copy<<<8192, 32>>>(p);\n" // 6: block cap (over one wave)
                                                "}\n");
   const json J = lintJson({Input}, "--gpu=H100");
   EXPECT_EQ(J["version"], 3);
@@ -381,7 +385,8 @@ TEST(JsonFormat, KernelsCarryThePredictedActiveThreadsPerWarp) {
   ASSERT_TRUE(EvenOdd["predictedActiveThreadsPerWarp"].is_number()) << EvenOdd.dump(1);
   EXPECT_GT(EvenOdd["predictedActiveThreadsPerWarp"].get<double>(), 16.0) << EvenOdd.dump(1);
   EXPECT_LT(EvenOdd["predictedActiveThreadsPerWarp"].get<double>(), 20.0) << EvenOdd.dump(1);
-  EXPECT_NEAR(EvenOdd["branchLoss"].get<double>(), 1 - EvenOdd["predictedActiveThreadsPerWarp"].get<double>() / 32, 0.01);
+  EXPECT_NEAR(EvenOdd["branchLoss"].get<double>(), 1 - EvenOdd["predictedActiveThreadsPerWarp"].get<double>() / 32,
+              0.01);
   // A one-thread write-out after a long loop: nearly every lane busy.
   const json &Tail = Kernels["tailAfterLongLoop"];
   EXPECT_GT(Tail["predictedActiveThreadsPerWarp"].get<double>(), 31.5) << Tail.dump(1);
@@ -472,7 +477,6 @@ TEST(JsonFormat, AnUnwritableOutputIsAnInputErrorAndWritesNothing) {
   }
 }
 
-
 // Launch variants (docs/launch-analysis.md): a static helper called with 100
 // and 256 gives two entries of one launch, a complete set, each with the call
 // that leads to it; a helper other files may call gives an open set; a value
@@ -530,8 +534,8 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
   EXPECT_EQ(Bytes[0]["unknown"]["dynamicSharedMemory"], "parameter 'bytes' of 'runtimeSharedMemory'");
   // A sweep over an array: one entry per element, a complete set, each naming
   // the array as the block's sweep (and not the grid's: 216 is written).
-  for (int Line : {lineContaining(Input, "work<<<216, bs>>>(p);"),
-                   lineContaining(Input, "work<<<216, sizes[j]>>>(p);")}) {
+  for (int Line :
+       {lineContaining(Input, "work<<<216, bs>>>(p);"), lineContaining(Input, "work<<<216, sizes[j]>>>(p);")}) {
     std::vector<json> Swept = entriesAt(Line);
     ASSERT_EQ(Swept.size(), 2u) << Line;
     for (const json &L : Swept) {
@@ -601,7 +605,8 @@ TEST(JsonFormat, LaunchVariantsSayWhichTheyAreHowTheyAreReachedAndWhyAValueIsUnk
   EXPECT_EQ(Decided[0]["block"], "224");
   EXPECT_EQ(Decided[0]["values"]["complete"], true) << Decided[0].dump();
   // Two ?: on one condition: two variants, the arms taken together.
-  std::vector<json> Correlated = entriesAt(lineContaining(Input, "work<<<216, dim3(big ? 384 : 416, big ? 1 : 2)>>>(p);"));
+  std::vector<json> Correlated =
+      entriesAt(lineContaining(Input, "work<<<216, dim3(big ? 384 : 416, big ? 1 : 2)>>>(p);"));
   ASSERT_EQ(Correlated.size(), 2u) << J["launches"].dump(1);
   std::set<std::vector<int>> Shapes;
   for (const json &L : Correlated)

@@ -39,10 +39,10 @@ std::string multitool() {
   return std::string(OCCLINT_BUILD_DIR) + "/test-tools/node_modules/.bin/sarif-multitool";
 }
 
-#define REQUIRE_MULTITOOL()                                                                                      \
-  if (access(multitool().c_str(), X_OK) != 0)                                                                   \
-  FAIL() << "the SARIF validator is not installed at " << multitool()                                          \
-         << ": scripts/test.sh installs it (npm install --prefix <build>/test-tools @microsoft/sarif-multitool),"   \
+#define REQUIRE_MULTITOOL()                                                                                            \
+  if (access(multitool().c_str(), X_OK) != 0)                                                                          \
+  FAIL() << "the SARIF validator is not installed at " << multitool()                                                  \
+         << ": scripts/test.sh installs it (npm install --prefix <build>/test-tools @microsoft/sarif-multitool),"      \
             " or set OCCLINT_SARIF_MULTITOOL to a sarif-multitool"
 
 json readJson(const fs::path &P) {
@@ -56,8 +56,7 @@ void writeJson(const fs::path &P, const json &J) { std::ofstream(P) << J.dump(2)
 
 // Runs occlint in `Directory` on the inputs (absolute paths) and returns its
 // log, written with --format=<Format> --output.
-json lint(const std::string &Format, const fs::path &Directory, const fs::path &Output,
-          const std::string &Extra = "") {
+json lint(const std::string &Format, const fs::path &Directory, const fs::path &Output, const std::string &Extra = "") {
   std::string Command = "cd " + shellQuote(Directory.string()) + " && " + Occlint + " --format=" + Format +
                         " --no-compile --quiet --gpu=sm_90 --output " + shellQuote(Output.string()) + Extra;
   for (const std::string &Input : Inputs)
@@ -78,8 +77,9 @@ std::vector<Finding> validate(const fs::path &Log, std::string &Console) {
   const fs::path Report = Log.string() + ".validation.sarif";
   // (A .NET program: invariant globalization spares it libicu, which a bare
   // machine may not have.)
-  CommandResult R = runCommand("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 " + shellQuote(multitool()) + " validate " +
-                               shellQuote(Log.string()) + " -o " + shellQuote(Report.string()) + " --log ForceOverwrite");
+  CommandResult R =
+      runCommand("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 " + shellQuote(multitool()) + " validate " +
+                 shellQuote(Log.string()) + " -o " + shellQuote(Report.string()) + " --log ForceOverwrite");
   Console = R.output;
   EXPECT_EQ(R.exitCode, 0) << R.output;
   const json Validation = readJson(Report);

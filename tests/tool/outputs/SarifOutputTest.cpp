@@ -98,7 +98,8 @@ TEST(SarifOutput, OneRuleForEveryDocumentedCheckWithItsPage) {
 TEST(SarifOutput, ShortDescriptionSkipsALeadingSeverityWord) {
   const CheckDoc *Barrier = findCheckDoc("cuda-divergence-barrier");
   ASSERT_NE(Barrier, nullptr);
-  ASSERT_EQ(Barrier->summary.rfind("Error. ", 0), 0u) << "the page no longer starts with **Error.**: " << Barrier->summary;
+  ASSERT_EQ(Barrier->summary.rfind("Error. ", 0), 0u)
+      << "the page no longer starts with **Error.**: " << Barrier->summary;
   // Held: a range-for over a member of a temporary reads freed memory (AddressSanitizer).
   const json Sarif = written(LintResult{});
   for (const json &Rule : Sarif["runs"][0]["tool"]["driver"]["rules"])
@@ -163,7 +164,7 @@ TEST(SarifOutput, RegionsCountCodePointsAndSpanTheCaretsRange) {
   LintResult R;
   // Line 12: a two-byte character before the caret (byte column 15, code point 14).
   DiagnosticRecord Ranged = diagnostic("cuda-launch-block-not-warp-multiple", "warning", File, at(12, 15, 476, 14));
-  Ranged.ranges.push_back({File, at(3, 1, 10), at(3, 4, 13)});            // elsewhere: not the region
+  Ranged.ranges.push_back({File, at(3, 1, 10), at(3, 4, 13)});               // elsewhere: not the region
   Ranged.ranges.push_back({File, at(12, 15, 476, 14), at(12, 18, 479, 17)}); // holds the caret
   R.diagnostics.push_back(Ranged);
   R.diagnostics.push_back(diagnostic("cuda-launch-tiny-grid", "warning", File, at(20, 3, 600)));

@@ -5,9 +5,9 @@
 // page's rows against the cuda-occupancy-report remarks of a plain lint run
 // for the same launches; and the bad command lines (exit 2, no file written).
 #include "BundledProjectDatabase.h"
-#include "outputs/PathRoots.h"
 #include "CommandRunner.h"
 #include "TestFiles.h"
+#include "outputs/PathRoots.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -256,12 +256,12 @@ TEST_F(Report, BundledProjectHtmlRendersTheTableAndTheStaircases) {
     return N;
   };
   const std::string DefaultPage = readFile(Default);
-  const size_t AllGroups = Count(Page, "<figure class=\"group\""), FindingGroups = Count(DefaultPage, "<figure class=\"group\"");
+  const size_t AllGroups = Count(Page, "<figure class=\"group\""),
+               FindingGroups = Count(DefaultPage, "<figure class=\"group\"");
   EXPECT_GT(FindingGroups, 0u);
   EXPECT_LT(FindingGroups, AllGroups);
   EXPECT_LT(DefaultPage.size(), Page.size());
   EXPECT_NE(DefaultPage.find("For the launches with a finding"), std::string::npos);
-
 
   // The same launches as a plain lint run's remarks, each kernel named, escaped.
   CommandResult Lint =
@@ -370,9 +370,9 @@ TEST_F(Report, PtxasRegistersGiveEveryChartItsPointAndNextSteps) {
 // A pipelined kernel's launch gets a fourth staircase: occupancy over the
 // ring's depth, its own depth marked (gpu/PipelineStaircase.h).
 TEST_F(Report, PipelinedLaunchesGetADepthStaircase) {
-  const std::string Arguments = " --gpu=A100 --ptxas-log=" +
-                                shellQuote((ChecksDir / "ptxas" / "pipeline-depth.sm_80.log").string()) + " " +
-                                shellQuote((ChecksDir / "pipeline-depth.cu").string()) + " --";
+  const std::string Arguments =
+      " --gpu=A100 --ptxas-log=" + shellQuote((ChecksDir / "ptxas" / "pipeline-depth.sm_80.log").string()) + " " +
+      shellQuote((ChecksDir / "pipeline-depth.cu").string()) + " --";
   CommandResult Page = runCommand(occlint() + " report --quiet --markdown" + Arguments, /*MergeStderr=*/false);
   ASSERT_EQ(Page.exitCode, 0) << Page.output;
   // deepRing<512>: 4 stages of 8 KB with 128 threads: 16, 9, 6, 4 blocks per SM at 1 to 4 stages.
@@ -388,9 +388,9 @@ TEST_F(Report, PipelinedLaunchesGetADepthStaircase) {
 
 TEST_F(Report, MarkdownRowsHaveTheOccupancyOfTheRemarks) {
   // Registers known (ptxas log): exact occupancies.
-  CommandResult Page = runCommand(occlint() + " report --quiet --markdown --root " + shellQuote(ChecksDir.string()) +
-                                      cliffArguments(),
-                                  /*MergeStderr=*/false);
+  CommandResult Page =
+      runCommand(occlint() + " report --quiet --markdown --root " + shellQuote(ChecksDir.string()) + cliffArguments(),
+                 /*MergeStderr=*/false);
   ASSERT_EQ(Page.exitCode, 0) << Page.output;
   CommandResult Lint = runCommand(occlint() + " --quiet --checks='-*,cuda-occupancy-report'" + cliffArguments(), false);
   const std::string Base = pageBase(Page.output);
@@ -411,8 +411,8 @@ TEST_F(Report, MarkdownRowsHaveTheOccupancyOfTheRemarks) {
 // launch-precedence.cu with its ptxas log: launches with findings the
 // precedence table makes moot (docs/launch-analysis.md).
 std::string precedenceArguments() {
-  return " --gpu=H100 --ptxas-log=" + shellQuote((ChecksDir / "ptxas" / "launch-precedence.sm_90.log").string()) +
-         " " + shellQuote((ChecksDir / "launch-precedence.cu").string()) + " --";
+  return " --gpu=H100 --ptxas-log=" + shellQuote((ChecksDir / "ptxas" / "launch-precedence.sm_90.log").string()) + " " +
+         shellQuote((ChecksDir / "launch-precedence.cu").string()) + " --";
 }
 
 TEST_F(Report, MootFindingsAreFoldedUnderTheLaunch) {
@@ -426,10 +426,11 @@ TEST_F(Report, MootFindingsAreFoldedUnderTheLaunch) {
                       "<code>cuda-occupancy-block-cap</code></summary>"),
             std::string::npos)
       << Page;
-  EXPECT_NE(Page.find("<li><code>cuda-occupancy-register-cliff</code> suppressed by <code>cuda-launch-tiny-grid</code>: "
-                      "the grid of 2 blocks is smaller than the SM count of H100 SXM (sm_90, 132 SMs): each SM "
-                      "holds at most one block</li>"),
-            std::string::npos);
+  EXPECT_NE(
+      Page.find("<li><code>cuda-occupancy-register-cliff</code> suppressed by <code>cuda-launch-tiny-grid</code>: "
+                "the grid of 2 blocks is smaller than the SM count of H100 SXM (sm_90, 132 SMs): each SM "
+                "holds at most one block</li>"),
+      std::string::npos);
   // Rendered: every group is folded, and holds the moot findings of its launch.
   const nlohmann::json Facts = renderedFacts(Html);
   ASSERT_TRUE(Facts.is_object()) << Facts.dump();
@@ -483,9 +484,9 @@ TEST_F(Report, WhereToStartRanksThePlantedFindingsByTheirLoss) {
   // occupancy-only findings, the larger launch first (docs/report.md, "Where
   // to start").
   const fs::path Build = projectBuild();
-  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile --quiet --markdown -p " +
-                                   shellQuote(Build.string()),
-                               /*MergeStderr=*/false);
+  CommandResult R =
+      runCommand(occlint() + " report --gpu H100 --no-compile --quiet --markdown -p " + shellQuote(Build.string()),
+                 /*MergeStderr=*/false);
   ASSERT_EQ(R.exitCode, 0) << R.output;
   const size_t Start = R.output.find("## Where to start"), End = R.output.find("## Kernels and launches");
   ASSERT_NE(Start, std::string::npos) << R.output;
@@ -530,8 +531,9 @@ TEST_F(Report, WeightsRankByLossTimesTheKernelsShareOfTheRuntime) {
   EXPECT_NE(B, std::string::npos) << R.output;
   EXPECT_NE(C, std::string::npos) << R.output;
 
-  CommandResult Bad = runCommand(occlint() + " report --no-compile --quiet --markdown -p " + shellQuote(Build.string()) +
-                                 " --weights " + shellQuote((Scratch / "none.csv").string()));
+  CommandResult Bad =
+      runCommand(occlint() + " report --no-compile --quiet --markdown -p " + shellQuote(Build.string()) +
+                 " --weights " + shellQuote((Scratch / "none.csv").string()));
   EXPECT_EQ(Bad.exitCode, 2) << Bad.output;
   EXPECT_NE(Bad.output.find("--weights: " + (Scratch / "none.csv").string() + ": cannot read"), std::string::npos)
       << Bad.output;
@@ -566,8 +568,9 @@ TEST_F(Report, AGeneratedProjectOf220LaunchesFitsTheWindowAndStaysSmall) {
                                    " / threadsPerBlockForThisKernelLaunch")
                      : std::to_string(40 + K)) + // a tiny grid: a finding, and its staircases
               ", threadsPerBlockForThisKernelLaunch>>>(p, numberOfElementsInTheVeryLongNamedBuffer);\n";
-    Code += "  kernel_from_the_header_with_a_long_descriptive_name<<<numberOfElementsInTheVeryLongNamedBuffer / 96, 96, "
-            "threadsPerBlockForThisKernelLaunch * sizeof(float) + numberOfElementsInTheVeryLongNamedBuffer>>>(p, 1);\n";
+    Code +=
+        "  kernel_from_the_header_with_a_long_descriptive_name<<<numberOfElementsInTheVeryLongNamedBuffer / 96, 96, "
+        "threadsPerBlockForThisKernelLaunch * sizeof(float) + numberOfElementsInTheVeryLongNamedBuffer>>>(p, 1);\n";
     Code += "}\n";
     const fs::path File = Scratch / "generated" / "a_rather_deep" / ("directory_structure_" + std::to_string(F)) /
                           ("file_" + std::to_string(F) + ".cu");
@@ -606,8 +609,8 @@ TEST_F(Report, KernelsWithoutLaunchesOrFindingsAreFoldedAway) {
                     "__global__ void neverLaunchedHere(float *p) { p[threadIdx.x] = 1; }\n"
                     "void go(float *p) { launched<<<1024, 256>>>(p); }\n");
   const fs::path Html = Scratch / "quiet.html";
-  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile --quiet --html " + shellQuote(Html.string()) +
-                               " " + shellQuote(Source.string()) + " --");
+  CommandResult R = runCommand(occlint() + " report --gpu H100 --no-compile --quiet --html " +
+                               shellQuote(Html.string()) + " " + shellQuote(Source.string()) + " --");
   ASSERT_EQ(R.exitCode, 0) << R.output;
   const std::string Page = readFile(Html);
   EXPECT_NE(Page.find("1 kernel with no launch here and no finding"), std::string::npos) << Page;

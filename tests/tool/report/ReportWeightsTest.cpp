@@ -13,11 +13,11 @@ namespace {
 
 TEST(ReportWeights, NsysKernelSummaryGivesEachKernelItsShare) {
   ScratchDir D;
-  const std::string File = D.write(
-      "nsys.csv", "Time (%),Total Time (ns),Instances,Avg (ns),Name\n"
-                  "75.0,\"7,500\",3,2500,\"void reduce<256>(const float *, float *, int)\"\n"
-                  "20.0,2000,1,2000,void saxpy(int, float, const float *, float *)\n"
-                  "5.0,500,1,500,\"void reduce<512>(const float *, float *, int)\"\n");
+  const std::string File =
+      D.write("nsys.csv", "Time (%),Total Time (ns),Instances,Avg (ns),Name\n"
+                          "75.0,\"7,500\",3,2500,\"void reduce<256>(const float *, float *, int)\"\n"
+                          "20.0,2000,1,2000,void saxpy(int, float, const float *, float *)\n"
+                          "5.0,500,1,500,\"void reduce<512>(const float *, float *, int)\"\n");
   KernelWeights W;
   ASSERT_EQ(W.read(File), "");
   EXPECT_DOUBLE_EQ(*W.shareOf("reduce<256>"), 0.75);
