@@ -2,6 +2,8 @@
 # Installs what only the tests need (only what is missing); scripts/test.sh
 # runs it while scripts/setup.sh builds occlint:
 #   - Debian's chromium: the report test renders `occlint report --html` headless;
+#   - Debian's clang-format-22: the format test checks the lines changed since
+#     .clang-format was applied (scripts/check-format.sh);
 #   - Debian's sccache and distcc: the build launcher is tested behind both
 #     (tests/tool/buildlint/CompilerCachesTest.cpp, with a local distccd);
 #   - Node.js/npm and Microsoft's SARIF Multitool (npm, pinned), into
@@ -15,6 +17,7 @@ missing=()
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 command -v sccache >/dev/null 2>&1 || missing+=(sccache)
 command -v distccd >/dev/null 2>&1 || missing+=(distcc)
+command -v git-clang-format-22 >/dev/null 2>&1 || missing+=(clang-format-22)
 if ((${#missing[@]})); then
   echo "test-tools: installing ${missing[*]}" >&2
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
