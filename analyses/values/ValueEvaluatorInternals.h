@@ -1,7 +1,20 @@
 // The value evaluator's private vocabulary, shared by its ValueEvaluator*.cpp
 // files and by nothing else: the internal interval value (IVal, IDim3), the
 // cache kept between evaluations, and ValueEvaluatorImpl, one top-level
-// evaluation, whose member functions are defined across those files.
+// evaluation, whose member functions are defined across these files:
+//   ValueEvaluator.cpp             the public entry points; IVal to EvaluatedValue
+//   ValueEvaluatorIntervals.cpp    the integer domain: type ranges, interval arithmetic
+//   ValueEvaluatorIntegers.cpp     the walk over an integer expression
+//   ValueEvaluatorDim3.cpp         dim3 values: constructors, braces, members
+//   ValueEvaluatorDerivations.cpp  where a value comes from: definitions, macros, spellings
+//   ValueEvaluatorWrites.cpp       reads of assigned locals (ReachingWrites.h)
+//   ValueEvaluatorMembers.cpp      members assigned one by one (dim3 block; block.x = 96)
+//   ValueEvaluatorContext.cpp      frames, guards (ValueGuards.h), call arguments, variants
+//   ValueEvaluatorHelpers.cpp      one-return helpers (ceil_div); the host interpreter
+//                                  for longer ones (HostFunctionRunner.h)
+//   ValueEvaluatorLambdas.cpp      parameters of a local lambda that launches
+//   ValueEvaluatorRangeFor.cpp     the variable of a range-for over constants
+//   ValueEvaluatorDevice.cpp       what the host asks the device: properties, occupancy API
 //
 // Internally every integer is an interval [lo, hi] in 128-bit arithmetic that
 // is always sound: an unknown value is the whole range of its type. Each bound

@@ -5,6 +5,7 @@
 #include "ArgParser.h"
 #include "Commands.h"
 #include "ExitCodes.h"
+#include "OcclintVersion.h"
 #include "buildlint/MergedLint.h"
 #include "outputs/DiagnosticsFromJson.h"
 #include "outputs/OutputFormats.h"
@@ -18,10 +19,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>
-
-#ifndef OCCLINT_VERSION
-#define OCCLINT_VERSION "unknown"
-#endif
 
 namespace occlint {
 

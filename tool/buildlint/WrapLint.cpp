@@ -2,6 +2,7 @@
 // launcher, then the lint of the unit with the build's own command.
 #include "Commands.h"
 #include "ExitCodes.h"
+#include "OcclintVersion.h"
 #include "lint/LintPipeline.h"
 #include "lint/SingleCommandDatabase.h"
 #include "lint/WorkerMessages.h"
@@ -18,10 +19,6 @@
 
 #include <filesystem>
 #include <string_view>
-
-#ifndef OCCLINT_VERSION
-#define OCCLINT_VERSION "unknown"
-#endif
 
 namespace occlint {
 

@@ -1,4 +1,5 @@
 #include "lint/UnitResultCache.h"
+#include "OcclintVersion.h"
 
 #include "toolchain/ResultCache.h"
 
@@ -10,10 +11,6 @@
 
 #include <algorithm>
 #include <cstring>
-
-#ifndef OCCLINT_VERSION
-#define OCCLINT_VERSION "unknown"
-#endif
 
 using nlohmann::json;
 

@@ -1,6 +1,7 @@
 // --format=json: occlint's own schema, documented field by field in
 // docs/output-formats.md. Bump JsonSchemaVersion (OutputFormats.h) when a
 // field changes meaning or disappears (adding fields keeps the version).
+#include "OcclintVersion.h"
 #include "gpu/PipelineStaircaseJson.h"
 #include "outputs/OutputFormats.h"
 
@@ -12,10 +13,6 @@
 #include <climits>
 #include <cmath>
 #include <set>
-
-#ifndef OCCLINT_VERSION
-#define OCCLINT_VERSION "unknown"
-#endif
 
 namespace occlint {
 

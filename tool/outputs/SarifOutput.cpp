@@ -3,6 +3,7 @@
 // that has a result (clang-diagnostic-error, ...). Files under the current
 // directory are named relative to %SRCROOT% (what GitHub code scanning
 // wants), others by absolute file:// URIs.
+#include "OcclintVersion.h"
 #include "outputs/OutputFormats.h"
 
 #include "FileUris.h"
@@ -16,10 +17,6 @@
 
 #include <map>
 #include <set>
-
-#ifndef OCCLINT_VERSION
-#define OCCLINT_VERSION "unknown"
-#endif
 
 namespace occlint {
 
