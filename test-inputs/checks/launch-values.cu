@@ -1,5 +1,5 @@
 // Test input for the launch values read through guards, helpers and sets
-// (analyses/values/ValueGuards.cpp, ValueEvaluatorContext.cpp, LaunchVariants.cpp), seen through
+// (analyses/values/ValueGuards.cpp, ValueEvaluatorContext.cpp, facts/LaunchVariants.cpp), seen through
 // cuda-occupancy-report's remark and cuda-launch-block-not-warp-multiple's warning (notes: how a value was derived).
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-occupancy-report,cuda-launch-block-not-warp-multiple
 #include <cuda_runtime.h>
