@@ -9,7 +9,7 @@ namespace clang::tidy::occlint {
 class BlockCapCheck : public OcclintCheck {
 public:
   static constexpr CheckDeclaration Declaration{"cuda-occupancy-block-cap", CheckSeverity::Warning, OnByDefault,
-                                                LaunchFindingRow::PerSM};
+                                                LaunchFindingRow::PerSM, &occupancyOnlyLoss};
   BlockCapCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

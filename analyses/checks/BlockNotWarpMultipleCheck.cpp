@@ -2,6 +2,7 @@
 
 #include "checks/fixes/BlockResizeSafety.h"
 #include "checks/fixes/BlockSizeLiteral.h"
+#include "gpu/FindingShares.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -57,7 +58,7 @@ void BlockNotWarpMultipleCheck::checkFacts(const TranslationUnitFacts &Facts, AS
     const uint64_t Warps = (Threads + WarpSize - 1) / WarpSize;
     const uint64_t Lanes = Warps * WarpSize;
     // Nsight Compute's estimate: the share of issued lanes that are masked off.
-    const double LossPercent = 100.0 * double(Lanes - Threads) / double(Lanes);
+    const double LossPercent = 100.0 * ::occlint::maskedLaneShare(int64_t(Threads), int64_t(WarpSize));
 
     SourceLocation Loc = Site.loc;
     SourceRange Range = Site.range;
@@ -86,6 +87,17 @@ void BlockNotWarpMultipleCheck::checkFacts(const TranslationUnitFacts &Facts, AS
         noteResize(Site, *Literal, Threads, Lanes, Facts, Ctx, Loc);
     noteDerivation(Site.block.derivation());
   }
+}
+
+// The share of issued lanes that are masked off: the message's estimated loss.
+FindingLoss BlockNotWarpMultipleCheck::launchLoss(const LaunchRecord &L) {
+  FindingLoss Out;
+  if (L.shape && L.shape->threadsPerBlock() > 0) {
+    Out.kind = FindingLoss::Kind::Estimated;
+    Out.loss = ::occlint::maskedLaneShare(L.shape->threadsPerBlock());
+    Out.what = "lanes masked off";
+  }
+  return Out;
 }
 
 } // namespace clang::tidy::occlint

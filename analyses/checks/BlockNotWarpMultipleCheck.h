@@ -9,8 +9,9 @@ namespace clang::tidy::occlint {
 
 class BlockNotWarpMultipleCheck : public OcclintCheck {
 public:
+  static FindingLoss launchLoss(const LaunchRecord &L);
   static constexpr CheckDeclaration Declaration{"cuda-launch-block-not-warp-multiple", CheckSeverity::Warning,
-                                                OnByDefault, LaunchFindingRow::Launch};
+                                                OnByDefault, LaunchFindingRow::Launch, &launchLoss};
   using OcclintCheck::OcclintCheck;
 
 protected:

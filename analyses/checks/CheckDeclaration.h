@@ -1,12 +1,15 @@
 // What occlint knows of a check besides its code, declared once, in the
 // check's own header (`static constexpr CheckDeclaration Declaration{...}`):
-// its name, its documented severity, whether occlint runs it by default and
-// its row in the precedence table of launch findings. CheckRegistry.cpp lists
+// its name, its documented severity, whether occlint runs it by default, its
+// row in the precedence table of launch findings and, for a launch finding,
+// how it estimates its loss (the report's ranking). CheckRegistry.cpp lists
 // every check; the module registers them from that list, and the tool reads it
 // for the default check set and the SARIF/JSON rules' severities. Its doc page
 // is docs/checks/<name>.md (tests/checks/CheckRegistryTest.cpp holds the
 // index tables in docs/checks/README.md and README.md against the list).
 #pragma once
+
+#include "checks/FindingLoss.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -32,6 +35,7 @@ struct CheckDeclaration {
   CheckSeverity severity;
   bool onByDefault; // in occlint's default check set (clang-tidy has no such notion)
   LaunchFindingRow row = LaunchFindingRow::None;
+  LaunchLossEstimate launchLoss = nullptr; // null: no estimate (the report ranks it last)
 };
 
 inline constexpr bool OnByDefault = true;

@@ -71,4 +71,12 @@ void InvalidConfigCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
   ShapeErrors.clear();
 }
 
+FindingLoss InvalidConfigCheck::launchLoss(const LaunchRecord &) {
+  FindingLoss Out;
+  Out.kind = FindingLoss::Kind::CannotStart;
+  Out.loss = 1.0;
+  Out.what = "cannot start";
+  return Out;
+}
+
 } // namespace clang::tidy::occlint

@@ -11,8 +11,9 @@ namespace clang::tidy::occlint {
 
 class InvalidConfigCheck : public OcclintCheck {
 public:
+  static FindingLoss launchLoss(const LaunchRecord &L);
   static constexpr CheckDeclaration Declaration{"cuda-launch-invalid-config", CheckSeverity::Error, OnByDefault,
-                                                LaunchFindingRow::CannotStart};
+                                                LaunchFindingRow::CannotStart, &launchLoss};
   InvalidConfigCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

@@ -9,7 +9,7 @@ namespace clang::tidy::occlint {
 class RegisterCliffCheck : public OcclintCheck {
 public:
   static constexpr CheckDeclaration Declaration{"cuda-occupancy-register-cliff", CheckSeverity::Warning, OnByDefault,
-                                                LaunchFindingRow::PerSM};
+                                                LaunchFindingRow::PerSM, &occupancyOnlyLoss};
   RegisterCliffCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

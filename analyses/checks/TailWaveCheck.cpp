@@ -1,5 +1,6 @@
 #include "checks/TailWaveCheck.h"
 
+#include "gpu/FindingShares.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace clang::tidy::occlint {
@@ -37,7 +38,7 @@ void TailWaveCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
     // If every wave takes as long as a full one, the partial wave is one of
     // Full + 1 waves (Nsight Compute's "up to" figure); the share of SM time
     // left idle is what decides whether it is worth reporting.
-    const double UpTo = 1.0 / double(Full + 1);
+    const double UpTo = ::occlint::tailWaveShareUpTo(Full);
     const double Idle = (1.0 - double(Tail) / double(PerWave)) * UpTo;
     if (100.0 * Idle < double(ThresholdPercent))
       continue;
@@ -56,6 +57,18 @@ void TailWaveCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &) 
     noteResources(L);
     noteDerivation(L.site->grid.derivation());
   }
+}
+
+// The partial wave, if it takes as long as a full one: the message's "up to".
+FindingLoss TailWaveCheck::launchLoss(const LaunchRecord &L) {
+  FindingLoss Out;
+  if (L.occupancy && L.occupancy->failure == ::occlint::LaunchFailure::None && L.occupancy->fullWaves &&
+      L.occupancy->tailBlocks) {
+    Out.kind = FindingLoss::Kind::Estimated;
+    Out.loss = ::occlint::tailWaveShareUpTo(*L.occupancy->fullWaves);
+    Out.what = "tail wave";
+  }
+  return Out;
 }
 
 } // namespace clang::tidy::occlint

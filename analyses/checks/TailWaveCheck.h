@@ -8,8 +8,9 @@ namespace clang::tidy::occlint {
 
 class TailWaveCheck : public OcclintCheck {
 public:
+  static FindingLoss launchLoss(const LaunchRecord &L);
   static constexpr CheckDeclaration Declaration{"cuda-launch-tail-wave", CheckSeverity::Warning, OnByDefault,
-                                                LaunchFindingRow::PerSM};
+                                                LaunchFindingRow::PerSM, &launchLoss};
   TailWaveCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

@@ -1,6 +1,7 @@
 #include "checks/TinyGridCheck.h"
 
 #include "ast/CudaIndexPatterns.h"
+#include "gpu/FindingShares.h"
 
 #include <map>
 #include <optional>
@@ -109,9 +110,23 @@ void TinyGridCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContext &Ct
     diag(L.site->loc, "grid of %0%1 block%s2 on %3 leaves %4%5 of its %6 SMs idle (%7)%8")
         << (Exact ? "" : "at most ") << static_cast<unsigned>(Max) << static_cast<unsigned>(Max) << gpuName(*L.gpu)
         << (Exact ? "" : "at least ") << static_cast<unsigned>(Idle) << static_cast<unsigned>(Sms)
-        << percent(double(Idle) / double(Sms)) << *Why << L.site->range;
+        << percent(::occlint::idleSmShare(Max, Sms)) << *Why << L.site->range;
     noteDerivation(L.site->grid.derivation());
   }
+}
+
+// The SMs the grid leaves idle: the message's share.
+FindingLoss TinyGridCheck::launchLoss(const LaunchRecord &L) {
+  FindingLoss Out;
+  if (L.shape && L.shape->gridBlocks && L.gpu.smCount > 0) {
+    const int64_t Grid = *L.shape->gridBlocks, Sms = L.gpu.smCount;
+    if (Grid > 0 && Grid < Sms) {
+      Out.kind = FindingLoss::Kind::Estimated;
+      Out.loss = ::occlint::idleSmShare(Grid, Sms);
+      Out.what = "SMs idle";
+    }
+  }
+  return Out;
 }
 
 } // namespace clang::tidy::occlint

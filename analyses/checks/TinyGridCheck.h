@@ -8,8 +8,9 @@ namespace clang::tidy::occlint {
 
 class TinyGridCheck : public OcclintCheck {
 public:
+  static FindingLoss launchLoss(const LaunchRecord &L);
   static constexpr CheckDeclaration Declaration{"cuda-launch-tiny-grid", CheckSeverity::Warning, OnByDefault,
-                                                LaunchFindingRow::SmallGrid};
+                                                LaunchFindingRow::SmallGrid, &launchLoss};
   TinyGridCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

@@ -1,6 +1,7 @@
 #include "Commands.h"
 
 #include "ExitCodes.h"
+#include "checks/CheckRegistry.h"
 #include "facts/ProgramTranslationUnits.h"
 #include "lint/LintPipeline.h"
 #include "lint/ProgressLine.h"
@@ -37,11 +38,17 @@ namespace occlint {
 
 static cl::OptionCategory OcclintCategory("occlint options");
 
-static cl::opt<std::string> Checks("checks", cl::desc(R"(Comma-separated list of globs with optional '-'
-prefix, as clang-tidy's --checks. Default: cuda-* except
-cuda-occupancy-report (a remark on every launch) and
-cuda-divergence-data-branch (splits decided by data))"),
-                                   cl::init(""), cl::cat(OcclintCategory));
+// --checks' help: the checks off by default, from their declarations.
+static const std::string ChecksHelp = [] {
+  std::string Help =
+      "Comma-separated list of globs with optional '-'\nprefix, as clang-tidy's --checks. Default: cuda-*";
+  std::string Off;
+  for (const clang::tidy::occlint::CheckDeclaration &D : clang::tidy::occlint::checkDeclarations())
+    if (!D.onByDefault)
+      Off += (Off.empty() ? "" : ", ") + D.name.str();
+  return Off.empty() ? Help : Help + " except\n" + Off + " (off by default)";
+}();
+static cl::opt<std::string> Checks("checks", cl::desc(ChecksHelp), cl::init(""), cl::cat(OcclintCategory));
 static cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
                                              cl::desc("Checks whose warnings are errors (globs)."), cl::init(""),
                                              cl::cat(OcclintCategory));

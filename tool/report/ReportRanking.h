@@ -7,6 +7,7 @@
 // rank below every finding with one, the lowest occupancy first.
 #pragma once
 
+#include "checks/FindingLoss.h"
 #include "facts/FactsRecords.h"
 
 #include <optional>
@@ -14,20 +15,12 @@
 
 namespace occlint {
 
-struct FindingLoss {
-  enum class Kind {
-    CannotStart,   // cuda-launch-invalid-config: the whole launch
-    Estimated,     // lanes, SMs or the tail wave wasted: `loss`
-    OccupancyOnly, // the launch's occupancy is below what it could be: `occupancy`
-    NotEstimated,  // no estimate for this check
-  };
-  Kind kind = Kind::NotEstimated;
-  double loss = 0;                 // [0, 1], Estimated
-  std::optional<double> occupancy; // the launch's, OccupancyOnly
-  std::string what;                // "lanes masked off", "SMs idle", "tail wave", "cannot start", "occupancy"
-};
+// Each launch check's own estimate (checks/FindingLoss.h, declared with the
+// check: CheckDeclaration::launchLoss).
+using clang::tidy::occlint::FindingLoss;
 
-/// The loss a finding of `Check` stands for on launch `L` (on L's GPU).
+/// The loss a finding of `Check` stands for on launch `L` (on L's GPU): the
+/// check's declared estimate; NotEstimated for a check without one.
 FindingLoss estimateFindingLoss(const std::string &Check, const clang::tidy::occlint::LaunchRecord &L);
 
 /// What a launch weighs in the program, from its size alone: the blocks it
