@@ -10,6 +10,7 @@
 #include "facts/RunContext.h"
 #include "facts/TargetSelection.h"
 #include "gpu/OccupancyUnknownSharedMemory.h"
+#include "pipelines/AsyncPipelineOffsets.h"
 #include "toolchain/ResourceCompiler.h"
 
 #include "clang/AST/Attr.h"
@@ -157,6 +158,7 @@ const TranslationUnitFacts &TranslationUnitFacts::get(ASTContext &Ctx, const Fac
   Facts->collect(Ctx, Calls);
   Facts->joinResources(Ctx, Options);
   Facts->evaluatePerTarget(Ctx, Calls);
+  Facts->sizeOneStageRings(Ctx);
   Facts->predictOccupancy();
   Facts->findCertainPipelineHazards(Ctx);
   // A parse with errors: where its functions are, so that occlint can tell
@@ -379,6 +381,43 @@ void TranslationUnitFacts::findCertainPipelineHazards(ASTContext &Ctx) {
           H.certainFor.push_back({Site.loc, Arguments});
           break;
         }
+  }
+}
+
+// A one-stage ring in a buffer of no constant size (`extern __shared__ T
+// smem[]`) is as large as the bytes one trip's copies span, for the block
+// every launch of the kernel here gives (pipelines/AsyncPipelineOffsets.h,
+// oneStageSpan). Launches that disagree, or none, leave it unknown. (A launch
+// in another translation unit is not seen: the plugin's view.)
+void TranslationUnitFacts::sizeOneStageRings(ASTContext &Ctx) {
+  for (const std::unique_ptr<KernelInfo> &Kernel : kernels) {
+    std::optional<AsyncPipelineFacts> &P = Kernel->pipeline;
+    if (!P || P->stages != 1 || P->bytesPerStage > 0 || P->offsetRingStride != WholeBufferStage)
+      continue;
+    std::optional<std::array<int64_t, 3>> Block;
+    bool Agree = true;
+    for (const LaunchSite &Site : launches) {
+      if (kernelFor(Site.kernel) != Kernel.get())
+        continue;
+      const bool Exact = Site.block.isExact() && Site.block.product().exactValue() <= 1024;
+      Agree = Agree && Exact && (!Block || *Block == Site.block.exactValues());
+      if (Exact)
+        Block = Site.block.exactValues();
+    }
+    if (!Agree || !Block) {
+      P->stagesUnknown += Block ? "; its launches here differ in their blocks" : "; no launch here with a known block";
+      continue;
+    }
+    std::string Why;
+    if (std::optional<int64_t> Span = oneStageSpan(*Kernel->decl, *Block, Ctx, Why)) {
+      P->bytesPerStage = *Span;
+      P->stagesFrom += " (the bytes one trip's copies span for the block of every launch here, " +
+                       std::to_string((*Block)[0]) + "x" + std::to_string((*Block)[1]) + "x" +
+                       std::to_string((*Block)[2]) + ")";
+      P->stagesUnknown.clear();
+    } else {
+      P->stagesUnknown += "; " + Why;
+    }
   }
 }
 

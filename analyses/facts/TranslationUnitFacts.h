@@ -109,6 +109,8 @@ private:
   /// Launches whose values depend on the GPU, evaluated again per target
   /// (device properties, the occupancy API with the kernels' resources).
   void evaluatePerTarget(ASTContext &Ctx, CallSiteIndex &Calls);
+  /// A one-stage ring of no declared size gets its bytes from its launches.
+  void sizeOneStageRings(ASTContext &Ctx);
   void predictOccupancy();
   void findCertainPipelineHazards(ASTContext &Ctx);
 

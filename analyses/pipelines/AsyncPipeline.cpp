@@ -284,7 +284,7 @@ std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kern
     AsyncPipelineFacts ByOffsets = Out;
     ByOffsets.stages.reset();
     readOffsetRing(Kernel, ByOffsets, Ctx);
-    if (ByOffsets.stages && ByOffsets.bytesPerStage > 0)
+    if (ByOffsets.stages && (ByOffsets.bytesPerStage > 0 || ByOffsets.offsetRingStride == WholeBufferStage))
       Out = std::move(ByOffsets);
     else if (!Out.stages)
       Out.stagesUnknown = Out.stagesUnknown + "; " + ByOffsets.stagesUnknown;

@@ -64,12 +64,20 @@ struct CopyDestination {
 };
 CopyDestination copyDestinationOf(const Expr *Address);
 
+/// offsetRingStride of a one-stage ring in a buffer of no constant size: every
+/// offset at or past the ring's base is the stage.
+constexpr int64_t WholeBufferStage = INT64_MAX / 4;
+
 struct AsyncPipelineFacts {
   std::vector<AsyncCopyForm> forms;   // each form once, in order of first use
   std::vector<AsyncCopyEvent> events; // in source order (the kernel's body, then the functions it calls)
   SourceLocation firstCopy;
   /// The ring: S and the bytes of one stage, when readable.
   std::optional<int> stages;
+  /// 0 when not readable. A one-stage ring in a buffer of no constant size
+  /// gets its bytes from the launches: the bytes one trip's copies span for
+  /// the block every launch of the kernel in the translation unit gives
+  /// (oneStageSpan in pipelines/AsyncPipelineOffsets.h; facts/TranslationUnitFacts).
   int64_t bytesPerStage = 0;
   std::vector<const VarDecl *> ringVariables;
   /// A ring at computed offsets instead (section 3 of docs/async-pipelines.md):
@@ -79,7 +87,7 @@ struct AsyncPipelineFacts {
   /// (bytesPerStage sums that stride over the buffers).
   std::vector<const VarDecl *> offsetRingBuffers;
   int64_t offsetRingBase = 0;
-  int64_t offsetRingStride = 0;
+  int64_t offsetRingStride = 0; // WholeBufferStage: one stage of no constant size
   /// The ring lives in dynamic shared memory (extern __shared__): its bytes
   /// are part of the launch's dynamic amount, which may also hold other data
   /// that reuses the ring's space after the loop.

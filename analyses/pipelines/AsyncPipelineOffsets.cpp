@@ -55,6 +55,42 @@ private:
   int Trip = 0;
 };
 
+// One steady trip with the block's thread indices bounded: the lowest and
+// highest byte the copies write, per buffer.
+class SpanRun final : public PipelineRun {
+public:
+  SpanRun(ASTContext &Ctx, std::array<int64_t, 3> Block) : PipelineRun(Ctx, 1) {
+    Locals.setBlock(Block[0], Block[1], Block[2]);
+  }
+
+  std::optional<int64_t> Lo, Hi;
+  const VarDecl *Buffer = nullptr;
+
+private:
+  void operate(const Stmt &, const std::vector<AsyncOperation> &Ops) override {
+    for (const AsyncOperation &O : Ops) {
+      if (O.kind != AsyncEventKind::Copy || SteadyLoopDepth == 0)
+        continue;
+      std::optional<UniformAddress> A = O.destination ? Addresses.of(O.destination) : std::nullopt;
+      if (!A || !O.bytes)
+        throw NotModelled{"a copy's destination or size is not read"};
+      if (!A->threadBytes)
+        throw NotModelled{"a copy's offset over the threads is not bounded"};
+      if (Buffer && Buffer != A->buffer)
+        throw NotModelled{"the copies fill more than one buffer"};
+      Buffer = A->buffer;
+      const int64_t From = A->offset + A->threadBytes->lo, To = A->offset + A->threadBytes->hi + *O.bytes;
+      Lo = Lo ? std::min(*Lo, From) : From;
+      Hi = Hi ? std::max(*Hi, To) : To;
+    }
+  }
+
+  void declared(const VarDecl &VD, const Expr &Init) override { Addresses.declared(VD, Init); }
+  void scan(const Stmt *) override {}
+
+  UniformAddresses Addresses{Ctx, Locals, isSharedMemoryVariable};
+};
+
 // The smallest period of a trip-indexed sequence (every trip present).
 int periodOf(const std::vector<int64_t> &Seq) {
   for (size_t P = 1; P <= Seq.size() / 2; ++P) {
@@ -150,14 +186,46 @@ void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, AS
     Pipeline.stagesFrom = "one stage: " + Names + " (" + std::to_string(Whole) + " B)";
     Pipeline.stagesUnknown.clear();
   } else {
+    // One stage in a buffer of no constant size (`extern __shared__ T
+    // smem[]`): every copy refills it, so its hazards are read with the whole
+    // buffer as the stage; its bytes wait for the launch's block
+    // (PipelineLoopWork::copyBytesPerThread x threads, facts/TranslationUnitFacts).
     Pipeline.bytesPerStage = 0;
+    Pipeline.offsetRingStride = WholeBufferStage;
+    Pipeline.stagesFrom = Names;
     Pipeline.stagesUnknown = "the bytes of the one stage are not readable (a buffer of no constant size)";
   }
-  if (Pipeline.bytesPerStage > 0) {
+  if (Pipeline.bytesPerStage > 0 || Pipeline.offsetRingStride == WholeBufferStage) {
     // The hazard run reads the stages from the same offsets (pipelines/AsyncPipelineHazards.h).
     Pipeline.offsetRingBuffers.assign(Buffers.begin(), Buffers.end());
     Pipeline.offsetRingBase = *Base;
   }
+}
+
+std::optional<int64_t> oneStageSpan(const FunctionDecl &Kernel, std::array<int64_t, 3> Block, ASTContext &Ctx,
+                                    std::string &Why) {
+  if (!Kernel.hasBody())
+    return std::nullopt;
+  SpanRun Run(Ctx, Block);
+  try {
+    Run.run(Kernel.getBody());
+  } catch (const NotModelled &Stop) {
+    Why = Stop.why;
+    return std::nullopt;
+  }
+  if (!Run.Lo || *Run.Hi <= *Run.Lo) {
+    Why = "no copy in the pipelined loop";
+    return std::nullopt;
+  }
+  int64_t Span = *Run.Hi - *Run.Lo;
+  // `T smem[][W]`: the stage holds whole rows (a row's padding included).
+  if (const auto *Rows = Ctx.getAsIncompleteArrayType(Run.Buffer->getType()))
+    if (Rows->getElementType()->isConstantSizeType()) {
+      const int64_t RowBytes = Ctx.getTypeSizeInChars(Rows->getElementType()).getQuantity();
+      if (RowBytes > 0)
+        Span = (Span + RowBytes - 1) / RowBytes * RowBytes;
+    }
+  return Span;
 }
 
 } // namespace clang::tidy::occlint

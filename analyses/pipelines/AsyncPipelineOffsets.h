@@ -19,11 +19,25 @@
 
 #include "pipelines/AsyncPipeline.h"
 
+#include <array>
+#include <string>
+
 namespace clang::tidy::occlint {
 
 /// Reads the ring of Kernel from its copies' offsets into Pipeline (stages,
 /// bytesPerStage, stagesFrom), or says in Pipeline.stagesUnknown why not.
 /// Only for a kernel whose ring readRing did not find.
 void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, ASTContext &Ctx);
+
+/// A one-stage ring in a buffer of no declared size (readOffsetRing's
+/// WholeBufferStage): the bytes one trip's copies span for a block of
+/// Block[0] x Block[1] x Block[2] threads, from the lowest byte any thread's
+/// copy writes to the highest (each thread term bounded by interval
+/// arithmetic over threadIdx: KernelLocals::range; an index within a row of
+/// `T smem[][W]` bounded by the row), rounded up to whole rows of an array of
+/// rows. Padding at the end of a row counts: the stage holds whole rows.
+/// nullopt, with the reason in Why, where a copy's thread part is not bounded.
+std::optional<int64_t> oneStageSpan(const FunctionDecl &Kernel, std::array<int64_t, 3> Block, ASTContext &Ctx,
+                                    std::string &Why);
 
 } // namespace clang::tidy::occlint

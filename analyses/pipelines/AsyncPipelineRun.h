@@ -40,6 +40,9 @@ struct NotModelled {
 struct UniformAddress {
   const VarDecl *buffer = nullptr;
   int64_t offset = 0;
+  /// The bytes the threads add to it, over the block's threads, when the run
+  /// knows the block (KernelLocals::setBlock) and every thread term is bounded.
+  std::optional<ValueRange> threadBytes = ValueRange{};
 };
 
 /// Shared addresses taken apart into a buffer and a uniform byte offset
@@ -65,6 +68,12 @@ public:
   /// The buffer and uniform byte offset an address expression names.
   std::optional<UniformAddress> of(const Expr *E) {
     int64_t Offset = 0;
+    std::optional<ValueRange> Bytes = ValueRange{};
+    const auto AddBytes = [&Bytes](std::optional<ValueRange> R, int64_t Scale) {
+      Bytes = Bytes && R ? std::optional<ValueRange>(ValueRange{Bytes->lo + std::min(R->lo * Scale, R->hi * Scale),
+                                                                Bytes->hi + std::max(R->lo * Scale, R->hi * Scale)})
+                         : std::nullopt;
+    };
     for (int Depth = 0; E && Depth < 32; ++Depth) {
       E = peelAddress(E);
       if (!E)
@@ -76,10 +85,11 @@ public:
         // the access is in bounds: no uniform bytes.
         const bool InnerIndex = isa<ArraySubscriptExpr>(S->getBase()->IgnoreParenImpCasts());
         if (!I && InnerIndex && Locals.dependsOnThread(S->getIdx()))
-          I = LinearValue{0, true};
+          I = LinearValue{0, true, withinRow(*S)};
         if (!I)
           return std::nullopt;
         Offset += I->uniform * sizeOf(S->getType());
+        AddBytes(I->threadRange, sizeOf(S->getType()));
         E = S->getBase();
         continue;
       }
@@ -92,7 +102,9 @@ public:
           std::optional<LinearValue> N = Locals.linear(Count);
           if (!N)
             return std::nullopt;
-          Offset += (B->getOpcode() == BO_Sub ? -1 : 1) * N->uniform * sizeOf(Ptr->getType()->getPointeeType());
+          const int64_t Scale = (B->getOpcode() == BO_Sub ? -1 : 1) * sizeOf(Ptr->getType()->getPointeeType());
+          Offset += N->uniform * Scale;
+          AddBytes(N->threadRange, Scale);
           E = Ptr;
           continue;
         }
@@ -102,11 +114,15 @@ public:
         if (!AddressLeft && !holdsAddress(R))
           return std::nullopt;
         const Expr *Bytes = AddressLeft ? R : L;
-        if (std::optional<LinearValue> N = Locals.linear(Bytes))
-          Offset += (B->getOpcode() == BO_Sub ? -1 : 1) * N->uniform;
-        else if (!Locals.dependsOnThread(Bytes))
+        const int64_t Sign = B->getOpcode() == BO_Sub ? -1 : 1;
+        if (std::optional<LinearValue> N = Locals.linear(Bytes)) {
+          Offset += Sign * N->uniform;
+          AddBytes(N->threadRange, Sign);
+        } else if (!Locals.dependsOnThread(Bytes)) {
           return std::nullopt; // a uniform offset not known
-        // else: a thread-dependent swizzle within the stage
+        } else {
+          AddBytes(Locals.range(Bytes), Sign); // a thread-dependent swizzle within the stage
+        }
         E = AddressLeft ? L : R;
         continue;
       }
@@ -119,10 +135,12 @@ public:
         const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
         if (!VD)
           return std::nullopt;
-        if (auto It = Aliases.find(VD); It != Aliases.end())
-          return UniformAddress{It->second.buffer, It->second.offset + Offset};
+        if (auto It = Aliases.find(VD); It != Aliases.end()) {
+          AddBytes(It->second.threadBytes, 1);
+          return UniformAddress{It->second.buffer, It->second.offset + Offset, Bytes};
+        }
         if (IsBuffer(*VD))
-          return UniformAddress{VD, Offset};
+          return UniformAddress{VD, Offset, Bytes};
         return std::nullopt;
       }
       return std::nullopt;
@@ -144,6 +162,16 @@ public:
   }
 
 private:
+  // An inner index that stays within its row: [0, the row's elements - 1].
+  std::optional<ValueRange> withinRow(const ArraySubscriptExpr &S) {
+    if (std::optional<ValueRange> R = Locals.range(S.getIdx()))
+      return R;
+    const auto *Row = Ctx.getAsConstantArrayType(S.getBase()->IgnoreParenImpCasts()->getType());
+    if (!Row || Row->getSize().isZero())
+      return std::nullopt;
+    return ValueRange{0, int64_t(Row->getSize().getZExtValue()) - 1};
+  }
+
   int64_t sizeOf(QualType T) const {
     return T->isIncompleteType() || T->isDependentType() ? 0 : Ctx.getTypeSizeInChars(T).getQuantity();
   }

@@ -5,6 +5,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <algorithm>
+
 namespace clang::tidy::occlint {
 
 std::optional<int64_t> KernelLocals::eval(const Expr *E) {
@@ -143,6 +145,81 @@ void KernelLocals::assign(const VarDecl *VD, std::optional<int64_t> V, const Exp
     Linear.erase(VD);
 }
 
+namespace {
+
+std::optional<ValueRange> sum(std::optional<ValueRange> A, std::optional<ValueRange> B, int64_t Sign = 1) {
+  if (!A || !B)
+    return std::nullopt;
+  return Sign > 0 ? ValueRange{A->lo + B->lo, A->hi + B->hi} : ValueRange{A->lo - B->hi, A->hi - B->lo};
+}
+
+std::optional<ValueRange> scaled(std::optional<ValueRange> A, int64_t K) {
+  if (!A)
+    return std::nullopt;
+  return K >= 0 ? ValueRange{A->lo * K, A->hi * K} : ValueRange{A->hi * K, A->lo * K};
+}
+
+// Ranges beyond this are not bounds anyone sizes shared memory by.
+constexpr int64_t RangeLimit = int64_t(1) << 40;
+
+} // namespace
+
+std::optional<ValueRange> KernelLocals::range(const Expr *E) {
+  if (!E || !Block)
+    return std::nullopt;
+  std::optional<ValueRange> Out = [&]() -> std::optional<ValueRange> {
+    if (std::optional<int64_t> V = eval(E))
+      return ValueRange{*V, *V};
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      return range(Cast->getSubExpr());
+    if (std::optional<BuiltinComponent> B = builtinMember(E); B && B->variable == "threadIdx") {
+      const int Axis = B->component == "x" ? 0 : B->component == "y" ? 1 : 2;
+      return ValueRange{0, (*Block)[Axis] - 1};
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()))
+        if (auto It = Linear.find(VD); It != Linear.end())
+          return sum(ValueRange{It->second.uniform, It->second.uniform}, It->second.threadRange);
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B)
+      return std::nullopt;
+    const std::optional<int64_t> K = eval(B->getRHS());
+    switch (B->getOpcode()) {
+    case BO_Add:
+      return sum(range(B->getLHS()), range(B->getRHS()));
+    case BO_Sub:
+      return sum(range(B->getLHS()), range(B->getRHS()), -1);
+    case BO_Mul:
+      if (std::optional<int64_t> L = eval(B->getLHS()))
+        return scaled(range(B->getRHS()), *L);
+      return K ? scaled(range(B->getLHS()), *K) : std::nullopt;
+    default:
+      break;
+    }
+    std::optional<ValueRange> L = range(B->getLHS());
+    if (!K || !L || L->lo < 0 || *K <= 0)
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case BO_Div:
+      return ValueRange{L->lo / *K, L->hi / *K};
+    case BO_Rem:
+      return L->hi < *K ? *L : ValueRange{0, *K - 1};
+    case BO_And:
+      return ValueRange{0, std::min(L->hi, *K)};
+    case BO_Shr:
+      return *K < 63 ? std::optional<ValueRange>(ValueRange{L->lo >> *K, L->hi >> *K}) : std::nullopt;
+    case BO_Shl:
+      return *K < 24 ? scaled(L, int64_t(1) << *K) : std::nullopt;
+    default:
+      return std::nullopt;
+    }
+  }();
+  if (Out && (Out->lo < -RangeLimit || Out->hi > RangeLimit))
+    return std::nullopt;
+  return Out;
+}
+
 std::optional<LinearValue> KernelLocals::linear(const Expr *E) {
   if (!E)
     return std::nullopt;
@@ -158,20 +235,22 @@ std::optional<LinearValue> KernelLocals::linear(const Expr *E) {
   if (const auto *B = dyn_cast<BinaryOperator>(E)) {
     if (B->isAdditiveOp()) {
       std::optional<LinearValue> L = linear(B->getLHS()), R = linear(B->getRHS());
-      if (L && R)
-        return LinearValue{B->getOpcode() == BO_Add ? L->uniform + R->uniform : L->uniform - R->uniform,
-                           L->threadPart || R->threadPart};
+      if (L && R) {
+        const int64_t Sign = B->getOpcode() == BO_Add ? 1 : -1;
+        return LinearValue{L->uniform + Sign * R->uniform, L->threadPart || R->threadPart,
+                           sum(L->threadRange, R->threadRange, Sign)};
+      }
     } else if (B->getOpcode() == BO_Mul) {
       if (std::optional<int64_t> K = eval(B->getLHS()))
         if (std::optional<LinearValue> R = linear(B->getRHS()))
-          return LinearValue{*K * R->uniform, R->threadPart};
+          return LinearValue{*K * R->uniform, R->threadPart, scaled(R->threadRange, *K)};
       if (std::optional<int64_t> K = eval(B->getRHS()))
         if (std::optional<LinearValue> L = linear(B->getLHS()))
-          return LinearValue{*K * L->uniform, L->threadPart};
+          return LinearValue{*K * L->uniform, L->threadPart, scaled(L->threadRange, *K)};
     }
   }
   if (dependsOnThread(E) && onlyThread(E))
-    return LinearValue{0, true};
+    return LinearValue{0, true, range(E)};
   return std::nullopt;
 }
 
@@ -253,9 +332,9 @@ void KernelLocals::assignments(const Stmt *S) {
     if (!New && !Old && (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign))
       if (auto It = Linear.find(VD); It != Linear.end())
         if (std::optional<LinearValue> Add = linear(cast<CompoundAssignOperator>(B)->getRHS())) {
-          const LinearValue Sum{B->getOpcode() == BO_AddAssign ? It->second.uniform + Add->uniform
-                                                               : It->second.uniform - Add->uniform,
-                                true};
+          const int64_t Sign = B->getOpcode() == BO_AddAssign ? 1 : -1;
+          const LinearValue Sum{It->second.uniform + Sign * Add->uniform, true,
+                                sum(It->second.threadRange, Add->threadRange, Sign)};
           assign(VD, std::nullopt, nullptr);
           Linear[VD] = Sum;
           ThreadValued.insert(VD);

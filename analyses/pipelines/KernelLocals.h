@@ -10,6 +10,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -20,9 +21,17 @@ namespace clang::tidy::occlint {
 /// threads (threadIdx and the locals computed from it, added or scaled):
 /// `stage * 384 + warp_id * 64 + lane_id / 4` is {uniform: stage * 384,
 /// threadPart: true}.
+/// The values an expression takes over the threads of a block: [lo, hi].
+struct ValueRange {
+  int64_t lo = 0, hi = 0;
+};
+
 struct LinearValue {
   int64_t uniform = 0;
   bool threadPart = false;
+  /// The thread part's values over the block's threads, when the run knows
+  /// the block (KernelLocals::setBlock) and the part is read by KernelLocals::range.
+  std::optional<ValueRange> threadRange = ValueRange{};
 };
 
 class KernelLocals {
@@ -34,6 +43,13 @@ public:
   /// E as a uniform part plus a thread part, when it is a sum of known
   /// values and of terms that depend on the thread only; nullopt otherwise.
   std::optional<LinearValue> linear(const Expr *E);
+  /// The threads' block, for range(): threadIdx.x is in [0, x - 1], ...
+  void setBlock(int64_t X, int64_t Y, int64_t Z) { Block = {X, Y, Z}; }
+  /// The values E takes over the block's threads (interval arithmetic: +, -,
+  /// *, and /, %, &, shifts by constants; a value the run knows, threadIdx,
+  /// a local with a thread part); nullopt when unbounded or not known, and
+  /// always without a block.
+  std::optional<ValueRange> range(const Expr *E);
   /// Whether S reads threadIdx, directly or through a thread-valued local.
   bool dependsOnThread(const Stmt *S);
   /// VD now holds V (nullopt: not known), assigned from From.
@@ -60,6 +76,7 @@ private:
   bool onlyThread(const Stmt *S);
 
   ASTContext &Ctx;
+  std::optional<std::array<int64_t, 3>> Block;
   std::map<const VarDecl *, int64_t> Env;
   std::set<const VarDecl *> Assigned, ThreadValued;
   std::map<const VarDecl *, LinearValue> Linear;            // locals with a thread part

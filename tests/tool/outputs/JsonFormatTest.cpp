@@ -370,6 +370,45 @@ TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
   EXPECT_EQ(lintJson({Input}, "--gpu=A100 --checks=-*,cuda-occupancy-report", nullptr, "OCCLINT_IN_PROCESS=1 "), J);
 }
 
+// A one-stage ring in `extern __shared__ float tile[][32]` (no declared size):
+// its bytes are what one trip's copies span for the block of every launch
+// (pipelines/AsyncPipelineOffsets.h, oneStageSpan): 64 rows of 128 B; rows
+// padded to 144 B count whole. The staircase starts there; where the launches
+// disagree on the block, or a copy is under a thread condition, the bytes stay
+// unknown and the reason says why.
+TEST(JsonFormat, OneStageRingOfNoDeclaredSizeIsSizedByItsCopies) {
+  const json J =
+      lintJson({checksInput("pipeline-one-stage-dynamic.cu")}, "--gpu=A100 --checks=-*,cuda-occupancy-report");
+  std::map<std::string, json> Kernels;
+  for (const json &K : J["kernels"])
+    Kernels[K["name"].get<std::string>()] = K;
+  const json &One = Kernels["oneStage"]["pipeline"];
+  EXPECT_EQ(One["stages"], 1) << One;
+  EXPECT_EQ(One["bytesPerStage"], 8192) << One;
+  EXPECT_EQ(One["stagesFrom"], "'tile' (the bytes one trip's copies span for the block of every launch here, 256x1x1)")
+      << One;
+  EXPECT_EQ(Kernels["oneStagePaddedRows"]["pipeline"]["bytesPerStage"], 9216) << Kernels["oneStagePaddedRows"];
+  EXPECT_TRUE(One["hazardsNotModelled"].is_null()) << One;
+  const json &Two = Kernels["oneStageTwoBlocks"]["pipeline"];
+  EXPECT_EQ(Two["stages"], 1) << Two;
+  EXPECT_TRUE(Two["bytesPerStage"].is_null()) << Two;
+  EXPECT_NE(Two["stagesUnknown"].get<std::string>().find("its launches here differ in their blocks"), std::string::npos)
+      << Two;
+  EXPECT_TRUE(Two["hazardsNotModelled"].is_null()) << Two; // one stage: the hazards need no bytes
+  const json &Half = Kernels["oneStageHalfTheThreads"]["pipeline"];
+  EXPECT_TRUE(Half["stages"].is_null()) << Half;
+  bool Staircase = false;
+  for (const json &L : J["launches"])
+    if (L["kernel"] == "oneStage") {
+      ASSERT_GE(L["pipelineDepths"].size(), 2u) << L.dump(1);
+      EXPECT_EQ(L["pipelineDepths"][0]["sharedMemory"], 8192);
+      EXPECT_EQ(L["pipelineDepths"][1]["sharedMemory"], 16384);
+      EXPECT_EQ(L["pipelineDepths"][1]["blocksPerSM"], 8);
+      Staircase = true;
+    }
+  EXPECT_TRUE(Staircase) << J.dump(1);
+}
+
 // The divergence analysis's per-kernel estimate (divergence/BranchLoss.h):
 // branchLoss and predictedActiveThreadsPerWarp, when a cuda-divergence-*
 // check ran; null otherwise. The same through the isolated child as in process.
