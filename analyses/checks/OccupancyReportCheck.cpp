@@ -87,17 +87,17 @@ std::string OccupancyReportCheck::describeOverlap(const AsyncPipelineFacts &P, c
 }
 
 // A kernel whose async copies are recognised but whose ring is not read (its
-// depth or stage size unknown, or a form not modelled): said once, never
-// guessed.
+// depth or stage size unknown), or whose hazards are not checked (a form or
+// a step the hazard run does not model: TMA's mbarrier completion): said
+// once, never guessed.
 void OccupancyReportCheck::reportUnmodelledPipelines(const TranslationUnitFacts &Facts) {
   for (const auto &Kernel : Facts.kernels) {
     const std::optional<AsyncPipelineFacts> &P = Kernel->pipeline;
     if (!P)
       continue;
-    if (!P->notModelled.empty() || !P->stages || P->bytesPerStage <= 0) {
-      const std::string Why = !P->notModelled.empty() ? P->notModelled : P->stagesUnknown;
+    if (!P->stages || P->bytesPerStage <= 0) {
       diag(P->firstCopy, "async copies of '%0' are not modelled: %1", DiagnosticIDs::Remark)
-          << Kernel->displayName << Why;
+          << Kernel->displayName << P->stagesUnknown;
     } else if (!P->hazardsNotModelled.empty()) {
       diag(P->firstCopy, "async-copy hazards of '%0' are not checked: %1", DiagnosticIDs::Remark)
           << Kernel->displayName << P->hazardsNotModelled;

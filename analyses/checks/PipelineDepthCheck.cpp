@@ -42,7 +42,7 @@ void PipelineDepthCheck::checkFacts(const TranslationUnitFacts &Facts, ASTContex
     if (!L.kernel || !L.kernel->pipeline || !L.kernel->pipeline->stages || L.pipelineDepths.empty())
       continue;
     const AsyncPipelineFacts &P = *L.kernel->pipeline;
-    if (!P.notModelled.empty() || isDeliberateSerialLaunch(*L.site))
+    if (isDeliberateSerialLaunch(*L.site))
       continue;
     const std::vector<::occlint::PipelineDepthPoint> &D = L.pipelineDepths;
     const int S = *P.stages;

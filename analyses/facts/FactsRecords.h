@@ -31,7 +31,7 @@ struct PipelineRecord {
   std::optional<int> stages;               // S, when readable
   int64_t bytesPerStage = 0;               // 0 when not readable
   std::optional<int64_t> otherSharedBytes; // the block's static shared memory outside the ring
-  std::string stagesFrom, stagesUnknown, notModelled, producer;
+  std::string stagesFrom, stagesUnknown, producer;
   std::string hazardsNotModelled; // why the hazard checks did not look ("" when they did)
   /// One trip of the pipelined loop (pipelines/AsyncPipelineWork.h): its arithmetic
   /// when counted, why not, and whether the copies overlap any work (null when

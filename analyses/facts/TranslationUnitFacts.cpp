@@ -536,7 +536,6 @@ TranslationUnitRecord TranslationUnitFacts::toRecord(const ASTContext &Ctx) cons
                                         : resourcesOutsideRing(K.resources, *P).staticSharedMem;
       Pipeline.stagesFrom = P->stagesFrom;
       Pipeline.stagesUnknown = P->stagesUnknown;
-      Pipeline.notModelled = P->notModelled;
       Pipeline.producer = P->producer;
       Pipeline.hazardsNotModelled = P->hazardsNotModelled;
       if (P->loopWork.loop) {

@@ -111,6 +111,13 @@ AsyncOperation copy(AsyncCopyForm Form, const Expr *Destination, const Expr *Siz
   return O;
 }
 
+// cuda::ptx::space_global: a bulk copy's destination space that is not
+// shared memory.
+bool isGlobalSpace(const Expr *E) {
+  const auto *Record = E->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return Record && Record->getName().starts_with("space_global");
+}
+
 bool isThreadBlock(const Expr *E) {
   auto [Class, NS] = className(E);
   return NS == "cooperative_groups" && Class == "thread_block";
@@ -202,8 +209,19 @@ std::vector<AsyncOperation> recogniseCall(const CallExpr &Call, ASTContext &Ctx)
       O.sync = Call.getArg(0);
       return {O};
     }
-    if (Name.starts_with("memcpy_async_tx") || Name.starts_with("cp_async_bulk"))
-      return {op(AsyncEventKind::Copy, AsyncCopyForm::Bulk)};
+    // TMA through libcu++: cuda::device::memcpy_async_tx(dst, src, size, bar),
+    // cuda::ptx::cp_async_bulk[_tensor](dstSpace, srcSpace, dst, src | map,
+    // size | coords, mbar, ...) from global memory; a store to global
+    // (dstSpace space_global) or a copy between the shared memories of a
+    // cluster (srcSpace space_shared) is not a copy of a tile into the ring.
+    if (Name == "memcpy_async_tx" && Args == 4) {
+      AsyncOperation O = copy(AsyncCopyForm::Bulk, Call.getArg(0), Call.getArg(2), Ctx);
+      O.sync = Call.getArg(3);
+      return {O};
+    }
+    if (Name.starts_with("cp_async_bulk") && Args >= 6 && isGlobalSpace(Call.getArg(1)) &&
+        !isGlobalSpace(Call.getArg(0)))
+      return {copy(AsyncCopyForm::Bulk, Call.getArg(2), Name.contains("tensor") ? nullptr : Call.getArg(4), Ctx)};
     return {};
   }
   if (NS == "cooperative_groups") {
@@ -239,13 +257,34 @@ std::optional<int64_t> asmInteger(const GCCAsmStmt &Asm, llvm::StringRef Text, A
   return Literal;
 }
 
+// A TMA copy into shared memory, `cp.async.bulk[.tensor.Nd].shared::cluster.global...
+// [dst], [src | map, {coords}], size?, [mbar]`: its destination and, for the
+// non-tensor form, its size (a tensor copy's bytes are its tensor map's box,
+// not in the source). A bulk store (`cp.async.bulk.global.shared::cta`), a
+// prefetch and the bulk group's commit and wait are not copies into shared
+// memory: nothing.
+std::vector<AsyncOperation> recogniseBulkAsm(const GCCAsmStmt &Asm, llvm::StringRef Text, ASTContext &Ctx) {
+  static const llvm::Regex Load("cp\\.async\\.bulk(\\.tensor\\.[1-5]d)?\\.shared(::cta|::cluster)?\\.global[^[]*"
+                                "\\[[ \t]*%([0-9]+)[ \t]*\\][ \t]*,[ \t]*\\[[^]]*\\][ \t]*(,[ \t]*(%?[0-9]+))?");
+  llvm::SmallVector<llvm::StringRef, 6> Match;
+  if (!Load.match(Text, &Match))
+    return {};
+  unsigned Operand = 0;
+  Match[3].getAsInteger(10, Operand);
+  AsyncOperation O = op(AsyncEventKind::Copy, AsyncCopyForm::Bulk);
+  O.destination = asmOperand(Asm, Operand);
+  if (Match[1].empty() && !Match[5].empty())
+    O.bytes = asmInteger(Asm, Match[5], Ctx);
+  return {O};
+}
+
 std::vector<AsyncOperation> recogniseAsm(const GCCAsmStmt &Asm, ASTContext &Ctx) {
   const std::string Text = Asm.getAsmString();
   if (Text.find("cp.async") == std::string::npos && Text.find("bar.sync") == std::string::npos &&
       Text.find("barrier.sync") == std::string::npos)
     return {};
   if (Text.find("cp.async.bulk") != std::string::npos)
-    return {op(AsyncEventKind::Copy, AsyncCopyForm::Bulk)};
+    return recogniseBulkAsm(Asm, Text, Ctx);
   std::vector<AsyncOperation> Out;
   static const llvm::Regex Copy("cp\\.async\\.c[ag]\\.shared(::cta)?\\.global[^[]*\\[[ \t]*%([0-9]+)[ \t]*\\]"
                                 "[ \t]*,[ \t]*\\[[^]]*\\][ \t]*,[ \t]*(%?[0-9]+)");

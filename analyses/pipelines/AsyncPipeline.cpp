@@ -132,14 +132,12 @@ public:
     for (const AsyncOperation &O : Operations) {
       if (O.kind == AsyncEventKind::BlockBarrier)
         continue;
-      if (O.kind == AsyncEventKind::Copy && O.form != AsyncCopyForm::Bulk) {
+      if (O.kind == AsyncEventKind::Copy) {
         addCopy(O, S->getBeginLoc());
         continue;
       }
       AsyncCopyEvent &E = add(O.kind, O.form, S->getBeginLoc());
       E.pending = O.pending;
-      if (O.form == AsyncCopyForm::Bulk)
-        BulkSeen = true;
     }
     if (Operations.empty())
       if (const auto *Call = dyn_cast<CallExpr>(S))
@@ -152,7 +150,6 @@ public:
   std::vector<AsyncCopyForm> Forms;
   std::optional<int64_t> SharedStateStages;
   std::vector<SourceLocation> ConditionalCopies;
-  bool BulkSeen = false;
 
 private:
   AsyncCopyEvent &add(AsyncEventKind Kind, AsyncCopyForm Form, SourceLocation Loc) {
@@ -202,7 +199,7 @@ void readRing(const Collector &C, ASTContext &Ctx, AsyncPipelineFacts &Out) {
   std::vector<const VarDecl *> Order;
   bool Unreadable = false;
   for (const AsyncCopyEvent &E : C.Events) {
-    if (E.kind != AsyncEventKind::Copy || E.form == AsyncCopyForm::Bulk)
+    if (E.kind != AsyncEventKind::Copy)
       continue;
     if (!E.buffer) {
       Unreadable = true;
@@ -276,10 +273,8 @@ std::optional<AsyncPipelineFacts> describeAsyncPipeline(const FunctionDecl &Kern
   AsyncPipelineFacts Out;
   Out.forms = C.Forms;
   Out.firstCopy = FirstCopy->loc;
-  if (C.BulkSeen)
-    Out.notModelled = "bulk (TMA) copies are recognised but their stages and hazards are not modelled";
   readRing(C, Ctx, Out);
-  if (Out.notModelled.empty() && (!Out.stages || Out.bytesPerStage <= 0)) {
+  if (!Out.stages || Out.bytesPerStage <= 0) {
     // Not an array of arrays: the stages may be offsets into one buffer.
     AsyncPipelineFacts ByOffsets = Out;
     ByOffsets.stages.reset();

@@ -13,8 +13,11 @@
 //   cp.async     inline PTX cp.async.ca/cg.shared.global, cp.async.commit_group,
 //                cp.async.wait_group N, cp.async.wait_all (macros included:
 //                the AST holds the expanded asm statement)
-//   bulk (TMA)   cp.async.bulk[.tensor] in PTX, cuda::memcpy_async_tx,
-//                cuda::ptx::cp_async_bulk*: recognised, not modelled
+//   bulk (TMA)   cp.async.bulk[.tensor] into shared memory in PTX,
+//                cuda::device::memcpy_async_tx, cuda::ptx::cp_async_bulk*:
+//                the ring and its bytes read as for the other forms; their
+//                completion on an mbarrier (expect_tx, try_wait.parity) is not
+//                modelled, so their hazards are not checked
 //
 // -- The ring ---------------------------------------------------------------
 // A copy's destination is followed back to the __shared__ variable it writes
@@ -94,8 +97,6 @@ struct AsyncPipelineFacts {
   bool ringInDynamicSharedMemory = false;
   std::string stagesFrom;    // "'As' and 'Bs' (2 x 4096 B)" / "pipeline_shared_state<..., 3>"
   std::string stagesUnknown; // why S is not known ("" when it is)
-  /// A form that is recognised and not modelled (bulk copies): said once.
-  std::string notModelled;
   /// "all threads", or "threads under a condition (line N)": who issues the
   /// copies (a copy inside a branch on the thread's index: warp-specialised).
   std::string producer;

@@ -31,8 +31,6 @@ private:
     for (const AsyncOperation &O : Ops) {
       if (O.kind != AsyncEventKind::Copy)
         continue;
-      if (O.form == AsyncCopyForm::Bulk)
-        throw NotModelled{"bulk (TMA) copies"};
       std::optional<UniformAddress> A = O.destination ? addressOf(O.destination) : std::nullopt;
       if (!A)
         throw NotModelled{"a copy's destination is not a uniform offset into a __shared__ buffer"};

@@ -3,8 +3,8 @@
 // facts of analyses/pipelines/AsyncPipelineHazards.cpp): async-copy rings written correctly
 // (no finding) and each one broken once: a wait one stage too loose, no wait,
 // no block barrier between the wait and a read of other threads' copies, no
-// block barrier before a stage is refilled. Each form: cp.async through
-// macros, the __pipeline_* primitives, cooperative groups.
+// block barrier before a stage is refilled. Each form: cp.async (cg through
+// macros with wait_group N, ca with wait_all), __pipeline_*, cooperative groups.
 // RUN-ARGS: --gpu=A100 --checks=-*,cuda-pipeline-*
 #include <cuda_runtime.h>
 #include <cuda_pipeline.h>
@@ -202,6 +202,40 @@ __global__ void groupCopiesLoose(const float *in, float *out, int tiles) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
+// --- cp.async.ca (4-byte copies through L1) and cp.async.wait_all ----------------
+
+// Right: one 4-byte copy per thread into the stage it fills, then wait_all (a
+// commit and a wait for every batch), a barrier, the reads, a barrier.
+__global__ void waitAll(const float *a, float *c, int tiles) {
+  __shared__ float As[2][256];
+  float sum = 0.0f;
+  for (int k = 0; k < tiles; ++k) {
+    const int cur = k % 2;
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(sharedAddress(&As[cur][threadIdx.x])),
+                 "l"(a + k * 256 + threadIdx.x));
+    asm volatile("cp.async.wait_all;\n" ::);
+    __syncthreads();
+    sum += As[cur][255 - threadIdx.x];
+    __syncthreads();
+  }
+  c[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// The same without the wait_all: the reads may see the copies of trip k unlanded.
+__global__ void waitAllDropped(const float *a, float *c, int tiles) {
+  __shared__ float As[2][256];
+  float sum = 0.0f;
+  for (int k = 0; k < tiles; ++k) {
+    const int cur = k % 2;
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(sharedAddress(&As[cur][threadIdx.x])), // expect-note {{the copy into 'As' stage 0 in 'waitAllDropped'}}
+                 "l"(a + k * 256 + threadIdx.x));
+    __syncthreads();
+    sum += As[cur][255 - threadIdx.x]; // expect-warning {{'As' stage 0 is read while the async copy at line 230 may still be writing it: its batch is not committed}} [cuda-pipeline-early-read] expect-note {{fix: commit the copies, then wait for them before the read}}
+    __syncthreads();
+  }
+  c[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
 void run(const float *a, float *c, const float4 *in, float *out, int tiles) {
   doubleBuffer<<<432, 256>>>(a, c, tiles);
   looseWait<<<432, 256>>>(a, c, tiles);
@@ -212,4 +246,6 @@ void run(const float *a, float *c, const float4 *in, float *out, int tiles) {
   threeStagesLoose<<<432, 256>>>(in, out, tiles);
   groupCopies<<<432, 256>>>(a, out, tiles);
   groupCopiesLoose<<<432, 256>>>(a, out, tiles);
+  waitAll<<<432, 256>>>(a, c, tiles);
+  waitAllDropped<<<432, 256>>>(a, c, tiles);
 }

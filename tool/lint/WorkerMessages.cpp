@@ -77,11 +77,13 @@ template <typename X_, typename Io_> void suppressedFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(check) OCCLINT_FIELD(suppressedBy) OCCLINT_FIELD(reason)
 }
 template <typename X_, typename Io_> void pipelineFields(X_ &X, Io_ Io) {
-  OCCLINT_FIELD(forms)
-  OCCLINT_FIELD(stages) OCCLINT_FIELD(bytesPerStage) OCCLINT_FIELD(otherSharedBytes) OCCLINT_FIELD(stagesFrom)
-      OCCLINT_FIELD(stagesUnknown) OCCLINT_FIELD(notModelled) OCCLINT_FIELD(producer) OCCLINT_FIELD(hazardsNotModelled)
-          OCCLINT_FIELD(fpOpsPerThread) OCCLINT_FIELD(tensorFlopsPerWarp) OCCLINT_FIELD(workUnknown)
-              OCCLINT_FIELD(nothingOverlaps)
+  // A list of macro statements, which clang-format reflows a field at a time.
+  // clang-format off
+  OCCLINT_FIELD(forms) OCCLINT_FIELD(stages) OCCLINT_FIELD(bytesPerStage) OCCLINT_FIELD(otherSharedBytes)
+  OCCLINT_FIELD(stagesFrom) OCCLINT_FIELD(stagesUnknown) OCCLINT_FIELD(producer) OCCLINT_FIELD(hazardsNotModelled)
+  OCCLINT_FIELD(fpOpsPerThread) OCCLINT_FIELD(tensorFlopsPerWarp) OCCLINT_FIELD(workUnknown)
+  OCCLINT_FIELD(nothingOverlaps)
+  // clang-format on
 }
 template <typename X_, typename Io_> void depthFields(X_ &X, Io_ Io) {
   OCCLINT_FIELD(stages)

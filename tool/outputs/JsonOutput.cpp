@@ -223,7 +223,6 @@ Json pipelineJson(const clang::tidy::occlint::PipelineRecord &P) {
           {"otherSharedBytes", P.otherSharedBytes ? Json(*P.otherSharedBytes) : Json(nullptr)},
           {"stagesFrom", nullIfEmpty(P.stagesFrom)},
           {"stagesUnknown", nullIfEmpty(P.stagesUnknown)},
-          {"notModelled", nullIfEmpty(P.notModelled)},
           {"producer", P.producer},
           {"hazardsNotModelled", nullIfEmpty(P.hazardsNotModelled)},
           {"tileWork", P.fpOpsPerThread && P.tensorFlopsPerWarp && !P.workUnknown

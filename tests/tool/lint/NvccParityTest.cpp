@@ -126,6 +126,12 @@ TEST(NvccParity, SharedObjectsWithAConstructorAreAnalysed) {
   EXPECT_EQ(Pipeline["forms"], nlohmann::json::array({"cuda::pipeline"})) << Pipeline;
   EXPECT_EQ(Pipeline["stages"], 2) << Pipeline;
   EXPECT_EQ(Pipeline["bytesPerStage"], 1024) << Pipeline;
+  // TMA (cuda::device::memcpy_async_tx): its ring read, its hazards not checked.
+  const nlohmann::json &Tma = Kernels["barrierTmaCopy"]["pipeline"];
+  EXPECT_EQ(Tma["forms"], nlohmann::json::array({"cp.async.bulk (TMA)", "cuda::barrier"})) << Tma;
+  EXPECT_EQ(Tma["stages"], 2) << Tma;
+  EXPECT_EQ(Tma["bytesPerStage"], 1024) << Tma;
+  EXPECT_NE(Tma["hazardsNotModelled"].get<std::string>().find("TMA"), std::string::npos) << Tma;
   // The ring (2 x 1024 B) and the barrier object: more than the ring alone.
   EXPECT_GT(Kernels["barrierCopy"]["staticSharedMemoryBytes"].get<int64_t>(), 2048) << Kernels["barrierCopy"];
 }
