@@ -93,6 +93,32 @@ __global__ void oneStagePaddedRows(const float *in, float *out, int tiles) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
+// Rows of 64 B with the 16-byte chunks swizzled against bank conflicts, as
+// tensor-core kernels lay out their tiles: the chunk of a copy is
+// ((lane % 4 + (row % 8) / 2) % 4), in [0, 3] whatever the row (interval
+// arithmetic, KernelLocals::range), so 64 rows span 4,096 B. (No depth finding:
+// the address conversion between two copies counts as work they overlap.)
+extern __shared__ __align__(16) float swizzled[][16];
+
+__global__ void oneStageSwizzled(const float *in, float *out, int tiles) {
+  const int lane = threadIdx.x % 4;
+  float sum = 0.0f;
+  for (int k = 0; k < tiles; ++k) {
+    for (int c = 0; c < 2; ++c) {
+      const int row = threadIdx.x / 4 % 32 + c * 32;
+      const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(&swizzled[row][0])) + ((lane + (row % 8) / 2) % 4) * 16;
+      CP_ASYNC_CG(address, in + (k * 64 + row) * 16 + lane * 4, 16);
+    }
+    CP_ASYNC_COMMIT();
+    CP_ASYNC_WAIT(0);
+    __syncthreads();
+    for (int r = 0; r < 64; ++r)
+      sum += swizzled[r][threadIdx.x % 16];
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
 // Half the threads copy: the offset run does not follow a thread condition.
 __global__ void oneStageHalfTheThreads(const float *in, float *out, int tiles) {
   const int row = threadIdx.x / 8, column = (threadIdx.x % 8) * 4;
@@ -132,6 +158,7 @@ void launch(const float *in, float *out, int tiles) {
   oneStageNoBarrierBeforeRefill<<<blocks, 256, 8192>>>(in, out, tiles); // expect-warning {{'oneStageNoBarrierBeforeRefill' waits for each async copy before it computes: with 1 stage of 8192 bytes}} [cuda-occupancy-pipeline-depth]
   oneStageNoWait<<<blocks, 256, 8192>>>(in, out, tiles);
   oneStagePaddedRows<<<blocks, 256, 9216>>>(in, out, tiles); // expect-warning {{'oneStagePaddedRows' waits for each async copy before it computes: with 1 stage of 9216 bytes nothing overlaps the load}} [cuda-occupancy-pipeline-depth]
+  oneStageSwizzled<<<blocks, 128, 4096>>>(in, out, tiles);
   oneStageHalfTheThreads<<<blocks, 256, 4096>>>(in, out, tiles);
   oneStageTwoBlocks<<<blocks, 256, 4096>>>(in, out, tiles);
   oneStageTwoBlocks<<<blocks, 128, 4096>>>(in, out, tiles);

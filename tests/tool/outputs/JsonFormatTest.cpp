@@ -388,6 +388,7 @@ TEST(JsonFormat, OneStageRingOfNoDeclaredSizeIsSizedByItsCopies) {
   EXPECT_EQ(One["stagesFrom"], "'tile' (the bytes one trip's copies span for the block of every launch here, 256x1x1)")
       << One;
   EXPECT_EQ(Kernels["oneStagePaddedRows"]["pipeline"]["bytesPerStage"], 9216) << Kernels["oneStagePaddedRows"];
+  EXPECT_EQ(Kernels["oneStageSwizzled"]["pipeline"]["bytesPerStage"], 4096) << Kernels["oneStageSwizzled"];
   EXPECT_TRUE(One["hazardsNotModelled"].is_null()) << One;
   const json &Two = Kernels["oneStageTwoBlocks"]["pipeline"];
   EXPECT_EQ(Two["stages"], 1) << Two;
