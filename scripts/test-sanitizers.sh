@@ -57,7 +57,7 @@ EXCLUDE='Plugin|ClangTidy|EverySilencedFindingIsRealWithoutItsComment|^SarifForm
 # launcher), the other CompileCommandTranslator.* and Report.* tests (the
 # translation, the page).
 EXTERNAL='^BuildCaptureLint\.WrappedBuildPrintsThePlainLog|^OcclintMerge\.TheBundledProjectBuiltWithTheLint'
-EXTERNAL="$EXTERNAL|^CompilerCaches\.|^NvccParity\.(NvccCompilesEveryInput|ClangAloneRejectsEveryInput)"
+EXTERNAL="$EXTERNAL|^CompilerCaches\.|^NvccParity\.(NvccCompilesEveryInput|NvccCompilesEveryAsyncPipelineInput|ClangAloneRejectsEveryInput)"
 EXTERNAL="$EXTERNAL|^CompileCommandTranslator\.TranslatedCommandsParseWithClang22"
 EXTERNAL="$EXTERNAL|^Report\.(AGeneratedProjectOf220Launches|BundledProjectHtmlRenders)"
 # Every other tool test by default (about 8 CPU-minutes under ASan); with

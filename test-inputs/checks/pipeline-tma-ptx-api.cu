@@ -34,12 +34,13 @@ constexpr uint32_t TileBytes = TileFloats * 4;
 __global__ void ptxApiRing(const float *in, float *out, int tiles) { // expect-note {{'ptxApiRing': registers unknown, 8208 bytes of static shared memory declared}}
   __shared__ alignas(128) float ring[2][TileFloats];
   __shared__ uint64_t full[2];
+  const uint32_t bytes = TileBytes;
   float sum = 0.0f;
   for (int k = 0; k < tiles; ++k) {
     const int s = k % 2;
     if (threadIdx.x == 0) {
-      ptx::mbarrier_arrive_expect_tx(ptx::space_shared, &full[s], TileBytes);
-      ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, ring[s], in + k * TileFloats, TileBytes, &full[s]); // expect-remark {{async-copy hazards of 'ptxApiRing' are not checked: the cp.async.bulk (TMA) form's completion (an mbarrier's transaction count) is not modelled}} [cuda-occupancy-report] expect-note {{async-copy pipeline (cp.async.bulk (TMA)): 2 stages of 4096 bytes in 'ring' (2 x 4096 B); blocks per SM by stages on H100 SXM (sm_90, 132 SMs): 1:8 2:8}}
+      ptx::mbarrier_arrive_expect_tx(ptx::space_shared, &full[s], bytes);
+      ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, ring[s], in + k * TileFloats, bytes, &full[s]); // expect-remark {{async-copy hazards of 'ptxApiRing' are not checked: the cp.async.bulk (TMA) form's completion (an mbarrier's transaction count) is not modelled}} [cuda-occupancy-report] expect-note {{async-copy pipeline (cp.async.bulk (TMA)): 2 stages of 4096 bytes in 'ring' (2 x 4096 B); blocks per SM by stages on H100 SXM (sm_90, 132 SMs): 1:8 2:8}}
     }
     while (!ptx::mbarrier_try_wait_parity(&full[s], (k / 2) & 1)) {
     }
@@ -55,9 +56,10 @@ __global__ void ptxApiStores(float *out, uint64_t *remoteBar) { // expect-note {
   __shared__ alignas(128) float staged[TileFloats];
   staged[threadIdx.x] = float(threadIdx.x);
   __syncthreads();
+  const uint32_t bytes = TileBytes;
   if (threadIdx.x == 0) {
-    ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, out + blockIdx.x * TileFloats, staged, TileBytes);
-    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_shared, out, staged, TileBytes, remoteBar);
+    ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, out + blockIdx.x * TileFloats, staged, bytes);
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_shared, out, staged, bytes, remoteBar);
   }
 }
 

@@ -80,6 +80,27 @@ TEST(NvccParity, NvccCompilesEveryInput) {
     }
 }
 
+// The async-copy test inputs (test-inputs/checks/pipeline-*.cu: every form of
+// docs/async-pipelines.md section 2, right and broken) are CUDA that nvcc
+// accepts, not only what Clang parses: compiled for sm_90 (TMA included),
+// to a relocatable cubin (-rdc: pipeline-tma-ptx-api.cu declares cuda::ptx's wrappers
+// without their bodies).
+TEST(NvccParity, NvccCompilesEveryAsyncPipelineInput) {
+  if (!haveToolkit())
+    GTEST_SKIP() << "no CUDA toolkit at " OCCLINT_CUDA_PATH;
+  std::vector<fs::path> Pipelines;
+  for (const fs::path &File : inputs(Inputs.parent_path() / "checks"))
+    if (File.filename().string().rfind("pipeline-", 0) == 0)
+      Pipelines.push_back(File);
+  ASSERT_GE(Pipelines.size(), 10u);
+  for (const fs::path &File : Pipelines) {
+    CommandResult R =
+        runCommand(std::string(OCCLINT_CUDA_PATH) + "/bin/nvcc --cubin -rdc=true -arch=sm_90 -std=c++17 -o /dev/null " +
+                   shellQuote(File.string()));
+    EXPECT_EQ(R.exitCode, 0) << File << "\n" << R.output;
+  }
+}
+
 TEST(NvccParity, OcclintParsesWhatThePreludeCovers) {
   if (!haveToolkit())
     GTEST_SKIP() << "no CUDA toolkit at " OCCLINT_CUDA_PATH;
