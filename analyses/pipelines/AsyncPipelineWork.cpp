@@ -257,21 +257,37 @@ public:
 
   struct Holds {
     bool copy = false, completion = false;
+    /// A completion that leaves no batch of this thread in flight: not a
+    /// wait_prior / wait_group of N > 0, which lets the latest N run on.
+    bool drains = false;
   };
   Holds holds(const Stmt *S) {
     if (!S)
       return {};
     if (auto It = HoldsCache.find(S); It != HoldsCache.end())
       return It->second;
+    HoldsCache[S] = Holds{}; // a recursive call holds nothing more
     Holds Out;
-    for (const AsyncOperation &O : recogniseAsyncOperations(*S, Ctx)) {
+    const std::vector<AsyncOperation> Ops = recogniseAsyncOperations(*S, Ctx);
+    for (const AsyncOperation &O : Ops) {
       Out.copy |= O.kind == AsyncEventKind::Copy;
       Out.completion |= isCompletion(O.kind);
+      Out.drains |= isCompletion(O.kind) && !(O.kind == AsyncEventKind::Wait && O.pending && *O.pending > 0);
     }
+    // A loader or a wait helper of the program (the rule the pipeline facts
+    // and the hazard run follow calls by: programFunctionCalled).
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && Ops.empty())
+      if (const FunctionDecl *Callee = programFunctionCalled(*Call, Ctx)) {
+        const Holds C = holds(Callee->getBody());
+        Out.copy |= C.copy;
+        Out.completion |= C.completion;
+        Out.drains |= C.drains;
+      }
     for (const Stmt *Child : S->children()) {
       const Holds C = holds(Child);
       Out.copy |= C.copy;
       Out.completion |= C.completion;
+      Out.drains |= C.drains;
     }
     return HoldsCache[S] = Out;
   }
@@ -381,12 +397,14 @@ bool nothingOverlaps(const Stmt &Loop, LoopWorkReader &Reader) {
   for (const Stmt *S : Statements) {
     const LoopWorkReader::Holds H = Reader.holds(S);
     const bool Works = Reader.doesWork(S);
-    const int Kinds = int(H.copy) + int(H.completion) + int(Works);
-    Steps.push_back(Kinds > 1      ? Step::Mixed
-                    : H.copy       ? Step::Copy
-                    : H.completion ? Step::Completion
-                    : Works        ? Step::Work
-                                   : Step::Nothing);
+    // A wait that leaves the latest batches in flight (wait_prior(2)) does
+    // not end the overlap of the copy before it: not a completion here.
+    const int Kinds = int(H.copy) + int(H.drains) + int(Works);
+    Steps.push_back(Kinds > 1  ? Step::Mixed
+                    : H.copy   ? Step::Copy
+                    : H.drains ? Step::Completion
+                    : Works    ? Step::Work
+                               : Step::Nothing);
   }
   if (std::count(Steps.begin(), Steps.end(), Step::Mixed) || !std::count(Steps.begin(), Steps.end(), Step::Copy) ||
       !std::count(Steps.begin(), Steps.end(), Step::Completion))

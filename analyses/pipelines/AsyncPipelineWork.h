@@ -4,7 +4,8 @@
 //
 // -- The pipelined loop -------------------------------------------------------
 // The innermost loop of the kernel's own body that holds an async copy and a
-// completion (a wait of any form). One trip of it is taken as one tile.
+// completion (a wait of any form), directly or in a function of the program
+// it calls (a loader, a wait helper). One trip of it is taken as one tile.
 //
 // -- The work of a tile (an estimate, always low) ----------------------------
 // Counted per thread over one trip, from the statements themselves:
@@ -24,7 +25,8 @@
 //
 // -- Nothing overlaps ---------------------------------------------------------
 // The statements of one trip, in order and around the back edge: when after
-// every copy the next statement that does anything is a wait (only commits,
+// every copy the next statement that does anything is a wait that leaves no
+// batch in flight (not wait_prior / wait_group N > 0; only commits,
 // barriers and integer bookkeeping between them), no work runs while the copy
 // is in flight. Anything else counts as work here: floating-point arithmetic,
 // a memory access, a call. (A kernel that copies a stage into registers,

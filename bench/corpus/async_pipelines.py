@@ -8,8 +8,8 @@ extracted once under WORK, run through occlint --no-compile for the
 project's first arch with the pipeline checks and the occupancy report
 enabled, and cuda-occupancy-pipeline-depth (with --compile, nvcc's ptxas
 reports give the real registers its second case needs). Printed per
-pipelined kernel: the forms, S, the bytes per stage, why not (stagesUnknown /
-notModelled), why the hazard checks did not look, one tile's counted work and
+pipelined kernel: the forms, S, the bytes per stage, why not (stagesUnknown),
+why the hazard checks did not look, one tile's counted work and
 whether the copies overlap it, and the cuda-pipeline-* and depth findings. With labels
 (bench/corpus/labels/async-pipelines.tsv: location, kernel, stages,
 bytes_per_stage, correct), the stages and bytes read are compared with the
@@ -102,7 +102,7 @@ def main():
             if label and label.get('correct') == 'yes':
                 counts['findings on kernels labelled correct'] += len(mine)
             if not project.get('held_out'):
-                why = p['stagesUnknown'] or p['notModelled'] or ''
+                why = p['stagesUnknown'] or ''
                 print(f"{name}: {path}: {name_}: {','.join(p['forms'])}: S={p['stages']} "
                       f"bytes/stage={p['bytesPerStage']} {('(' + why + ')') if why else ''} "
                       f"hazards: {p['hazardsNotModelled'] or 'checked'}; findings {len(mine)}; "

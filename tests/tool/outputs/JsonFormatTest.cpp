@@ -370,6 +370,23 @@ TEST(JsonFormat, PipelinedKernelsCarryTheirRingAndStaircase) {
   EXPECT_EQ(lintJson({Input}, "--gpu=A100 --checks=-*,cuda-occupancy-report", nullptr, "OCCLINT_IN_PROCESS=1 "), J);
 }
 
+// A ring filled by a loader and waited for by a helper (pipeline-hazards-calls.cu's
+// helperWait): the pipelined loop is found through the calls, so one tile's
+// work is counted (1 FP operation per thread), and the helper's
+// __pipeline_wait_prior(2) leaves the latest copy in flight: the copies
+// overlap the work (pipelines/AsyncPipelineWork.h).
+TEST(JsonFormat, ARingFilledAndWaitedForInCalledFunctionsHasItsTileWork) {
+  const json J = lintJson({checksInput("pipeline-hazards-calls.cu")}, "--gpu=A100 --checks=-*,cuda-occupancy-report");
+  std::map<std::string, json> Kernels;
+  for (const json &K : J["kernels"])
+    Kernels[K["name"].get<std::string>()] = K;
+  const json &P = Kernels["helperWait"]["pipeline"];
+  ASSERT_TRUE(P.is_object()) << J.dump(1);
+  EXPECT_EQ(P["tileWork"]["fpOpsPerThread"], 1.0) << P;
+  EXPECT_TRUE(P["tileWorkUnknown"].is_null()) << P;
+  EXPECT_EQ(P["copiesOverlapWork"], true) << P;
+}
+
 // A one-stage ring in `extern __shared__ float tile[][32]` (no declared size):
 // its bytes are what one trip's copies span for the block of every launch
 // (pipelines/AsyncPipelineOffsets.h, oneStageSpan): 64 rows of 128 B; rows
