@@ -5,11 +5,12 @@ parse of the same file for the same single arch.
 
     bench/scaling.py                      # 1..10,000 for every dimension, 3 runs
     RUNS=5 SIZES=1,10,100 bench/scaling.py
+    DIMS="one-stage ring reads" STRESS=0 bench/scaling.py   # one dimension, no stress set
 
 For each file, in one run, alternating run by run: `clang++-22 -fsyntax-only` with the
 command occlint itself builds (occlint --verbose prints it: --cuda-path,
 -isystem .../cccl, --cuda-gpu-arch=sm_90 --cuda-device-only), and
-`occlint --no-compile --gpu H100` (sm_90: one parse, every default check,
+`occlint --no-compile --no-result-cache --gpu H100` (sm_90: one parse, every default check,
 resources estimated). Wall time and peak resident memory (the larger of the
 process and its children: occlint analyses the file in a child process) from
 wait4's rusage; the median of RUNS runs. Writes
@@ -37,7 +38,11 @@ DIMENSIONS = {
     "terms": "deep-expression",
     "&& terms": "deep-condition",
     "kernels + launches": "many-kernels",
+    "one-stage ring reads": "one-stage-span",
 }
+# DIMS=name,name: only those dimensions (their names above).
+if os.environ.get("DIMS"):
+    DIMENSIONS = {d: c for d, c in DIMENSIONS.items() if d in os.environ["DIMS"].split(",")}
 
 
 def timed(argv):
@@ -77,7 +82,7 @@ def main():
                 text=True).strip()
             clang = [CLANG, "-fsyntax-only", f"--cuda-path={CUDA}", f"-isystem{CUDA}/include/cccl",
                      "-Wno-unknown-cuda-version", "--cuda-gpu-arch=sm_90", "--cuda-device-only", path]
-            occlint = [OCCLINT, "--no-compile", "--gpu", "H100", "--quiet", path, "--"]
+            occlint = [OCCLINT, "--no-compile", "--no-result-cache", "--gpu", "H100", "--quiet", path, "--"]
             (ct, cm, cc), (ot, om, oc) = measure_pair(clang, occlint)
             row = {"dimension": dim, "size": n, "bytes": os.path.getsize(path),
                    "clang_s": round(ct, 3), "clang_mib": round(cm, 1), "clang_exit": cc,
@@ -98,7 +103,7 @@ def main():
                 [sys.executable, os.path.join(ROOT, "test-inputs/stress/generate.py"), out_dir, case], text=True).strip()
             clang = [CLANG, "-fsyntax-only", f"--cuda-path={CUDA}", f"-isystem{CUDA}/include/cccl",
                      "-Wno-unknown-cuda-version", "--cuda-gpu-arch=sm_90", "--cuda-device-only", path]
-            occlint = [OCCLINT, "--no-compile", "--gpu", "H100", "--quiet", path, "--"]
+            occlint = [OCCLINT, "--no-compile", "--no-result-cache", "--gpu", "H100", "--quiet", path, "--"]
             (ct, cm, cc), (ot, om, oc) = measure_pair(clang, occlint)
             bound = 3 * ct
             row = {"case": case, "bytes": os.path.getsize(path), "clang_s": round(ct, 3), "clang_exit": cc,

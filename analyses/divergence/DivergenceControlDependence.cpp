@@ -386,11 +386,10 @@ bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   if (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot)
     E = Not->getSubExpr()->IgnoreParenImpCasts();
   const auto *BO = dyn_cast<BinaryOperator>(E);
-  const auto A = BO ? Cache.find(BO->getLHS()->IgnoreParens()) : Cache.end();
-  const auto B = BO ? Cache.find(BO->getRHS()->IgnoreParens()) : Cache.end();
-  const bool Operands = BO && BO->isRelationalOp() && A != Cache.end() && B != Cache.end();
-  if (const std::optional<BlockShapeDecision> Decided =
-          Operands ? decidedByBlockShape(BO, A->second, B->second) : std::nullopt) {
+  const ThreadValue *A = BO ? Cache.find(BO->getLHS()->IgnoreParens()) : nullptr;
+  const ThreadValue *B = BO ? Cache.find(BO->getRHS()->IgnoreParens()) : nullptr;
+  const bool Operands = BO && BO->isRelationalOp() && A && B;
+  if (const std::optional<BlockShapeDecision> Decided = Operands ? decidedByBlockShape(BO, *A, *B) : std::nullopt) {
     if (Decided->Splits)
       DecidedConds[Cur] = Decided;
     else // the bound falls outside every such block: one outcome for all of its threads
@@ -407,7 +406,7 @@ bool Dataflow::boundaryCondition(const Expr *Cond, const ThreadValue &V) {
   auto MonotoneAgainstUniform = [](const ThreadValue &Index, const ThreadValue &Bound) {
     return Index.Mono != MonoCoord::None && Bound.blockUniform();
   };
-  return MonotoneAgainstUniform(A->second, B->second) || MonotoneAgainstUniform(B->second, A->second);
+  return MonotoneAgainstUniform(*A, *B) || MonotoneAgainstUniform(*B, *A);
 }
 
 // "n = 64, m = 2": the kernel's parameters that Cond reads and whose values

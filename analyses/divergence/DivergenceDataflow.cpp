@@ -18,6 +18,22 @@ Dataflow::Dataflow(const FunctionDecl &FD, DivergenceDriver &D, const std::vecto
     EntryEnv[FD.getParamDecl(I)] = I < Params.size() ? Params[I] : ThreadValue::uniform();
 }
 
+// The expressions of S (each a value the dataflow may cache), counted once
+// without recursion (an expression may nest thousands deep: ast/DeepExpressions.h).
+static size_t expressionCount(const Stmt *S) {
+  size_t N = 0;
+  llvm::SmallVector<const Stmt *, 64> Pending{S};
+  while (!Pending.empty()) {
+    const Stmt *Next = Pending.pop_back_val();
+    if (!Next)
+      continue;
+    N += isa<Expr>(Next);
+    for (const Stmt *Child : Next->children())
+      Pending.push_back(Child);
+  }
+  return N;
+}
+
 FunctionSummary Dataflow::run() {
   CFG::BuildOptions Opts;
   Opts.AddImplicitDtors = false;
@@ -33,6 +49,7 @@ FunctionSummary Dataflow::run() {
     return FunctionSummary{opaqueParams(), {}};
   PDT.buildDominatorTree(Cfg.get());
   Order = std::make_unique<PostOrderCFGView>(Cfg.get());
+  Cache.reserve(expressionCount(FD.getBody()));
   computeControlDependence();
   for (const CFGBlock *B : *Cfg)
     if (const Stmt *T = B->getTerminatorCondition(false))

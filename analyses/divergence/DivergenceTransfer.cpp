@@ -123,13 +123,13 @@ ThreadValue Dataflow::eval(const Expr *Ex) {
   if (!Ex)
     return ThreadValue::uniform();
   Ex = Ex->IgnoreParens();
-  if (auto It = Cache.find(Ex); It != Cache.end())
-    return It->second;
+  if (const ThreadValue *Known = Cache.find(Ex))
+    return *Known;
   // Deep expressions (ast/DeepExpressions.h): every PrewarmEvery levels the
   // operands below are evaluated bottom-up first, so the recursion finds them
   // cached; past the bound, "varying" is the sound answer.
   if (auto It = CondBlock.find(Ex); It != CondBlock.end() && It->second != Cur && CondFresh[It->second])
-    return Cache[Ex] = *Conds[It->second]; // cached too: the expression around it reads its data mark there
+    return Cache.set(Ex, *Conds[It->second]); // cached too: the expression around it reads its data mark there
   if (Depth.exhausted())
     return ThreadValue::top();
   RecursionDepth::Scope Level(Depth);
@@ -142,7 +142,7 @@ ThreadValue Dataflow::eval(const Expr *Ex) {
   if (!V.FromData && !V.laneConstant())
     for (const Stmt *Child : Ex->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-        if (auto It = Cache.find(CE->IgnoreParens()); It != Cache.end() && It->second.FromData) {
+        if (const ThreadValue *Known = Cache.find(CE->IgnoreParens()); Known && Known->FromData) {
           V.FromData = true;
           break;
         }
@@ -152,17 +152,17 @@ ThreadValue Dataflow::eval(const Expr *Ex) {
     bool AllCached = true;
     for (const Stmt *Child : Ex->children())
       if (const auto *CE = dyn_cast_or_null<Expr>(Child)) {
-        auto It = Cache.find(CE->IgnoreParens());
-        if (It == Cache.end()) {
+        const ThreadValue *Known = Cache.find(CE->IgnoreParens());
+        if (!Known) {
           AllCached = false;
           break;
         }
-        Operands.push_back(It->second);
+        Operands.push_back(*Known);
       }
     if (AllCached && onlyAtBound(Operands))
       V.AtBound = true;
   }
-  Cache[Ex] = V;
+  Cache.set(Ex, V);
   return V;
 }
 

@@ -180,10 +180,10 @@ bool Dataflow::laneAgainstRemainder(const BinaryOperator *BO) {
   for (const Term &T : Terms) {
     if (!T.E)
       continue;
-    const auto It = Cache.find(T.E);
-    if (It == Cache.end() || It->second.FromData)
+    const ThreadValue *Known = Cache.find(T.E);
+    if (!Known || Known->FromData)
       return false;
-    const ThreadValue &V = It->second;
+    const ThreadValue &V = *Known;
     if (V.laneConstant()) {
       Uniform.push_back(T);
       continue;

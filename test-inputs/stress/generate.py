@@ -244,6 +244,36 @@ __device__ float readElement(const float *tile, int i) { return tile[(threadIdx.
     return ring4_kernel(helpers, "loadElement(ring, s, in + s * 256);", body)
 
 
+def one_stage_span(n):
+    # A one-stage ring in dynamic shared memory of no declared size: its bytes
+    # are what one trip's copies span for the launch's block
+    # (pipelines/AsyncPipelineOffsets.h, oneStageSpan: a second run of the
+    # body with threadIdx bounded). n/8 copies at rows that mix a uniform and
+    # a thread part, then n reads of the stage.
+    copies = "\n".join(
+        f"    CP_ASYNC(__cvta_generic_to_shared(&tile[threadIdx.x / 8 + {c % 16} * 32][(threadIdx.x % 8) * 4]), "
+        f"in + k * 16384 + {c} * 1024 + threadIdx.x * 4);"
+        for c in range(max(n // 8, 1)))
+    reads = "\n".join(f"    acc = acc * {i % 5 + 1}.0f + tile[{i % 512}][threadIdx.x % 32];" for i in range(n))
+    return HEADER + f"""#define CP_ASYNC(dst, src) \\
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\\n" ::"r"((unsigned)(dst)), "l"(src))
+extern __shared__ __align__(16) float tile[][32];
+__global__ void oneStage(const float *in, float *out, int tiles) {{
+  float acc = 0.0f;
+  for (int k = 0; k < tiles; ++k) {{
+{copies}
+    asm volatile("cp.async.commit_group;\\n" ::);
+    asm volatile("cp.async.wait_group 0;\\n" ::);
+    __syncthreads();
+{reads}
+    __syncthreads();
+  }}
+  out[threadIdx.x] = acc;
+}}
+void run(const float *in, float *out, int tiles) {{ oneStage<<<132, 256, 65536>>>(in, out, tiles); }}
+"""
+
+
 CASES = {
     # name: (writer, the size the stress set uses)
     "deep-expression": (deep_expression, 20000),
@@ -260,6 +290,7 @@ CASES = {
     "truncated": (truncated, 200),
     "pipelined-loop": (pipelined_loop, 4000),
     "pipelined-calls": (pipelined_calls, 4000),
+    "one-stage-span": (one_stage_span, 4000),
 }
 
 
