@@ -69,10 +69,16 @@ public:
   std::optional<UniformAddress> of(const Expr *E) {
     int64_t Offset = 0;
     std::optional<ValueRange> Bytes = ValueRange{};
+    // Bytes += R x Scale, forgotten (nullopt) on overflow.
     const auto AddBytes = [&Bytes](std::optional<ValueRange> R, int64_t Scale) {
-      Bytes = Bytes && R ? std::optional<ValueRange>(ValueRange{Bytes->lo + std::min(R->lo * Scale, R->hi * Scale),
-                                                                Bytes->hi + std::max(R->lo * Scale, R->hi * Scale)})
-                         : std::nullopt;
+      int64_t A = 0, B = 0, Lo = 0, Hi = 0;
+      if (!Bytes || !R || __builtin_mul_overflow(R->lo, Scale, &A) || __builtin_mul_overflow(R->hi, Scale, &B) ||
+          __builtin_add_overflow(Bytes->lo, std::min(A, B), &Lo) ||
+          __builtin_add_overflow(Bytes->hi, std::max(A, B), &Hi)) {
+        Bytes = std::nullopt;
+        return;
+      }
+      Bytes = ValueRange{Lo, Hi};
     };
     for (int Depth = 0; E && Depth < 32; ++Depth) {
       E = peelAddress(E);

@@ -148,19 +148,24 @@ void KernelLocals::assign(const VarDecl *VD, std::optional<int64_t> V, const Exp
 namespace {
 
 std::optional<ValueRange> sum(std::optional<ValueRange> A, std::optional<ValueRange> B, int64_t Sign = 1) {
+  ValueRange Out;
   if (!A || !B)
     return std::nullopt;
-  return Sign > 0 ? ValueRange{A->lo + B->lo, A->hi + B->hi} : ValueRange{A->lo - B->hi, A->hi - B->lo};
-}
-
-std::optional<ValueRange> scaled(std::optional<ValueRange> A, int64_t K) {
-  if (!A)
-    return std::nullopt;
-  return K >= 0 ? ValueRange{A->lo * K, A->hi * K} : ValueRange{A->hi * K, A->lo * K};
+  const bool Overflow =
+      Sign > 0 ? __builtin_add_overflow(A->lo, B->lo, &Out.lo) || __builtin_add_overflow(A->hi, B->hi, &Out.hi)
+               : __builtin_sub_overflow(A->lo, B->hi, &Out.lo) || __builtin_sub_overflow(A->hi, B->lo, &Out.hi);
+  return Overflow ? std::nullopt : std::optional<ValueRange>(Out);
 }
 
 // Ranges beyond this are not bounds anyone sizes shared memory by.
 constexpr int64_t RangeLimit = int64_t(1) << 40;
+
+std::optional<ValueRange> scaled(std::optional<ValueRange> A, int64_t K) {
+  int64_t Lo = 0, Hi = 0;
+  if (!A || __builtin_mul_overflow(A->lo, K, &Lo) || __builtin_mul_overflow(A->hi, K, &Hi))
+    return std::nullopt;
+  return K >= 0 ? ValueRange{Lo, Hi} : ValueRange{Hi, Lo};
+}
 
 } // namespace
 
@@ -216,6 +221,9 @@ std::optional<ValueRange> KernelLocals::range(const Expr *E) {
     }
   }();
   if (Out && (Out->lo < -RangeLimit || Out->hi > RangeLimit))
+    return std::nullopt;
+  // An unsigned value below zero wraps: `threadIdx.x - 1` in thread 0 is not -1.
+  if (Out && Out->lo < 0 && E->getType()->isUnsignedIntegerType())
     return std::nullopt;
   return Out;
 }
