@@ -54,7 +54,7 @@ private:
 };
 
 // One steady trip with the block's thread indices bounded: the lowest and
-// highest byte the copies write, per buffer.
+// highest byte the copies write, in the one buffer they fill.
 class SpanRun final : public PipelineRun {
 public:
   SpanRun(ASTContext &Ctx, std::array<int64_t, 3> Block) : PipelineRun(Ctx, 1) {
@@ -187,7 +187,7 @@ void readOffsetRing(const FunctionDecl &Kernel, AsyncPipelineFacts &Pipeline, AS
     // One stage in a buffer of no constant size (`extern __shared__ T
     // smem[]`): every copy refills it, so its hazards are read with the whole
     // buffer as the stage; its bytes wait for the launch's block
-    // (PipelineLoopWork::copyBytesPerThread x threads, facts/TranslationUnitFacts).
+    // (oneStageSpan below, called from facts/TranslationUnitFacts).
     Pipeline.bytesPerStage = 0;
     Pipeline.offsetRingStride = WholeBufferStage;
     Pipeline.stagesFrom = Names;

@@ -69,16 +69,8 @@ public:
   std::optional<UniformAddress> of(const Expr *E) {
     int64_t Offset = 0;
     std::optional<ValueRange> Bytes = ValueRange{};
-    // Bytes += R x Scale, forgotten (nullopt) on overflow.
     const auto AddBytes = [&Bytes](std::optional<ValueRange> R, int64_t Scale) {
-      int64_t A = 0, B = 0, Lo = 0, Hi = 0;
-      if (!Bytes || !R || __builtin_mul_overflow(R->lo, Scale, &A) || __builtin_mul_overflow(R->hi, Scale, &B) ||
-          __builtin_add_overflow(Bytes->lo, std::min(A, B), &Lo) ||
-          __builtin_add_overflow(Bytes->hi, std::max(A, B), &Hi)) {
-        Bytes = std::nullopt;
-        return;
-      }
-      Bytes = ValueRange{Lo, Hi};
+      Bytes = rangeSum(Bytes, rangeScaled(R, Scale));
     };
     for (int Depth = 0; E && Depth < 32; ++Depth) {
       E = peelAddress(E);

@@ -145,9 +145,7 @@ void KernelLocals::assign(const VarDecl *VD, std::optional<int64_t> V, const Exp
     Linear.erase(VD);
 }
 
-namespace {
-
-std::optional<ValueRange> sum(std::optional<ValueRange> A, std::optional<ValueRange> B, int64_t Sign = 1) {
+std::optional<ValueRange> rangeSum(std::optional<ValueRange> A, std::optional<ValueRange> B, int64_t Sign) {
   ValueRange Out;
   if (!A || !B)
     return std::nullopt;
@@ -157,48 +155,46 @@ std::optional<ValueRange> sum(std::optional<ValueRange> A, std::optional<ValueRa
   return Overflow ? std::nullopt : std::optional<ValueRange>(Out);
 }
 
-// Ranges beyond this are not bounds anyone sizes shared memory by.
-constexpr int64_t RangeLimit = int64_t(1) << 40;
-
-std::optional<ValueRange> scaled(std::optional<ValueRange> A, int64_t K) {
+std::optional<ValueRange> rangeScaled(std::optional<ValueRange> A, int64_t K) {
   int64_t Lo = 0, Hi = 0;
   if (!A || __builtin_mul_overflow(A->lo, K, &Lo) || __builtin_mul_overflow(A->hi, K, &Hi))
     return std::nullopt;
   return K >= 0 ? ValueRange{Lo, Hi} : ValueRange{Hi, Lo};
 }
 
-} // namespace
+// Ranges beyond this are not bounds anyone sizes shared memory by.
+static constexpr int64_t RangeLimit = int64_t(1) << 40;
 
 std::optional<ValueRange> KernelLocals::range(const Expr *E) {
   if (!E || !Block)
     return std::nullopt;
+  const Expr *Bare = E->IgnoreParenImpCasts();
   std::optional<ValueRange> Out = [&]() -> std::optional<ValueRange> {
-    if (std::optional<int64_t> V = eval(E))
+    if (std::optional<int64_t> V = eval(Bare))
       return ValueRange{*V, *V};
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Bare))
       return range(Cast->getSubExpr());
-    if (std::optional<BuiltinComponent> B = builtinMember(E); B && B->variable == "threadIdx") {
+    if (std::optional<BuiltinComponent> B = builtinMember(Bare); B && B->variable == "threadIdx") {
       const int Axis = B->component == "x" ? 0 : B->component == "y" ? 1 : 2;
       return ValueRange{0, (*Block)[Axis] - 1};
     }
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))
       if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl()))
         if (auto It = Linear.find(VD); It != Linear.end())
-          return sum(ValueRange{It->second.uniform, It->second.uniform}, It->second.threadRange);
-    const auto *B = dyn_cast<BinaryOperator>(E);
+          return rangeSum(ValueRange{It->second.uniform, It->second.uniform}, It->second.threadRange);
+    const auto *B = dyn_cast<BinaryOperator>(Bare);
     if (!B)
       return std::nullopt;
     const std::optional<int64_t> K = eval(B->getRHS());
     switch (B->getOpcode()) {
     case BO_Add:
-      return sum(range(B->getLHS()), range(B->getRHS()));
+      return rangeSum(range(B->getLHS()), range(B->getRHS()));
     case BO_Sub:
-      return sum(range(B->getLHS()), range(B->getRHS()), -1);
+      return rangeSum(range(B->getLHS()), range(B->getRHS()), -1);
     case BO_Mul:
       if (std::optional<int64_t> L = eval(B->getLHS()))
-        return scaled(range(B->getRHS()), *L);
-      return K ? scaled(range(B->getLHS()), *K) : std::nullopt;
+        return rangeScaled(range(B->getRHS()), *L);
+      return K ? rangeScaled(range(B->getLHS()), *K) : std::nullopt;
     default:
       break;
     }
@@ -215,7 +211,7 @@ std::optional<ValueRange> KernelLocals::range(const Expr *E) {
     case BO_Shr:
       return *K < 63 ? std::optional<ValueRange>(ValueRange{L->lo >> *K, L->hi >> *K}) : std::nullopt;
     case BO_Shl:
-      return *K < 24 ? scaled(L, int64_t(1) << *K) : std::nullopt;
+      return *K < 24 ? rangeScaled(L, int64_t(1) << *K) : std::nullopt;
     default:
       return std::nullopt;
     }
@@ -223,7 +219,7 @@ std::optional<ValueRange> KernelLocals::range(const Expr *E) {
   if (Out && (Out->lo < -RangeLimit || Out->hi > RangeLimit))
     return std::nullopt;
   // An unsigned value below zero wraps: `threadIdx.x - 1` in thread 0 is not -1.
-  if (Out && Out->lo < 0 && E->getType()->isUnsignedIntegerType())
+  if (Out && Out->lo < 0 && Bare->getType()->isUnsignedIntegerType())
     return std::nullopt;
   return Out;
 }
@@ -246,15 +242,15 @@ std::optional<LinearValue> KernelLocals::linear(const Expr *E) {
       if (L && R) {
         const int64_t Sign = B->getOpcode() == BO_Add ? 1 : -1;
         return LinearValue{L->uniform + Sign * R->uniform, L->threadPart || R->threadPart,
-                           sum(L->threadRange, R->threadRange, Sign)};
+                           rangeSum(L->threadRange, R->threadRange, Sign)};
       }
     } else if (B->getOpcode() == BO_Mul) {
       if (std::optional<int64_t> K = eval(B->getLHS()))
         if (std::optional<LinearValue> R = linear(B->getRHS()))
-          return LinearValue{*K * R->uniform, R->threadPart, scaled(R->threadRange, *K)};
+          return LinearValue{*K * R->uniform, R->threadPart, rangeScaled(R->threadRange, *K)};
       if (std::optional<int64_t> K = eval(B->getRHS()))
         if (std::optional<LinearValue> L = linear(B->getLHS()))
-          return LinearValue{*K * L->uniform, L->threadPart, scaled(L->threadRange, *K)};
+          return LinearValue{*K * L->uniform, L->threadPart, rangeScaled(L->threadRange, *K)};
     }
   }
   if (dependsOnThread(E) && onlyThread(E))
@@ -342,7 +338,7 @@ void KernelLocals::assignments(const Stmt *S) {
         if (std::optional<LinearValue> Add = linear(cast<CompoundAssignOperator>(B)->getRHS())) {
           const int64_t Sign = B->getOpcode() == BO_AddAssign ? 1 : -1;
           const LinearValue Sum{It->second.uniform + Sign * Add->uniform, true,
-                                sum(It->second.threadRange, Add->threadRange, Sign)};
+                                rangeSum(It->second.threadRange, Add->threadRange, Sign)};
           assign(VD, std::nullopt, nullptr);
           Linear[VD] = Sum;
           ThreadValued.insert(VD);

@@ -26,6 +26,11 @@ struct ValueRange {
   int64_t lo = 0, hi = 0;
 };
 
+/// A + B (Sign 1) or A - B (Sign -1), and A x K, over intervals; nullopt when
+/// either side is unknown or a bound overflows.
+std::optional<ValueRange> rangeSum(std::optional<ValueRange> A, std::optional<ValueRange> B, int64_t Sign = 1);
+std::optional<ValueRange> rangeScaled(std::optional<ValueRange> A, int64_t K);
+
 struct LinearValue {
   int64_t uniform = 0;
   bool threadPart = false;
